@@ -1,0 +1,23 @@
+// Bundles src/cli.ts into dist/ with code splitting, so that the dynamic import()
+// of each command module (and of the emulator) stays a separate chunk loaded on demand.
+import { rm } from 'node:fs/promises';
+import { build } from 'esbuild';
+
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Some CommonJS dependencies call require(); give the ESM bundle one.
+  banner: {
+    js: "import { createRequire as __billingCreateRequire } from 'node:module'; const require = __billingCreateRequire(import.meta.url);",
+  },
+  chunkNames: 'chunks/[name]-[hash]',
+});

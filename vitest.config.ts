@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // End-to-end files spawn the CLI many times; two workers match the 2-core machines.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
