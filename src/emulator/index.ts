@@ -1,0 +1,147 @@
+// The local Merchant Billing Service: startEmulator() is the only entry point.
+
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
+import { LOCAL_EMULATOR } from '../domain/local.js';
+import { isFailRate, isLatency } from './admin.js';
+import type { Runtime } from './context.js';
+import { DataFileWriter, readDataFile } from './persist.js';
+import { applySeed } from './seed.js';
+import { requestListener } from './server.js';
+import { EmulatorState } from './state.js';
+import type { SeedName } from './types.js';
+
+export { EmulatorState } from './state.js';
+export type { SeedName } from './types.js';
+
+export interface EmulatorOptions {
+  /** Default LOCAL_EMULATOR.port (4010); 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 'empty' (which still has the profiles and tokens). Ignored when dataFile exists. */
+  seed?: SeedName;
+  /** Loaded on start when it exists; written atomically after changes and on close. */
+  dataFile?: string;
+  /** Delay added to every /api request. */
+  latencyMs?: number;
+  /** 0..1: share of /api requests answered 502 before anything is applied. */
+  failRate?: number;
+  /** Randomness for fault decisions. */
+  random?: () => number;
+}
+
+export interface RunningEmulator {
+  /** Origin, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  url: string;
+  port: number;
+  host: string;
+  /** Stops listening (idle keep-alive sockets too) and flushes the data file. */
+  close(): Promise<void>;
+  /** Resolves once the server has closed and the data file is flushed (also after POST /__emulator/shutdown). */
+  closed: Promise<void>;
+  state: EmulatorState;
+}
+
+/** How long in-flight requests may take to finish once closing has begun. */
+const CLOSE_GRACE_MS = 2_000;
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = opts.host ?? LOCAL_EMULATOR.host;
+  const port = opts.port ?? LOCAL_EMULATOR.port;
+  const startSeed = opts.seed ?? 'empty';
+  const latencyMs = opts.latencyMs ?? 0;
+  const failRate = opts.failRate ?? 0;
+  if (!isLatency(latencyMs)) throw new Error(`latencyMs must be 0 or more, not ${latencyMs}`);
+  if (!isFailRate(failRate)) throw new Error(`failRate must be from 0 to 1, not ${failRate}`);
+  if (startSeed !== 'demo' && startSeed !== 'empty')
+    throw new Error(`seed must be "demo" or "empty", not "${startSeed}"`);
+
+  const state = new EmulatorState();
+  const dataFile = opts.dataFile ? resolve(opts.dataFile) : null;
+  const saved = dataFile ? await readDataFile(dataFile) : null;
+  if (saved) state.restore(saved);
+  else applySeed(state, startSeed);
+  const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
+  if (writer) state.onChange(() => writer.schedule());
+
+  let closing: Promise<void> | null = null;
+  let resolveClosed: () => void = () => {};
+  let rejectClosed: (error: Error) => void = () => {};
+  const closed = new Promise<void>((res, rej) => {
+    resolveClosed = res;
+    rejectClosed = rej;
+  });
+
+  const runtime: Runtime = {
+    state,
+    origin: '',
+    startedAt: new Date().toISOString(),
+    startSeed,
+    dataFile,
+    faults: { latencyMs, failRate, random: opts.random ?? Math.random },
+    shutdown: () => void close().catch(() => {}),
+  };
+  const server = createServer(
+    { keepAlive: true },
+    requestListener(runtime, () => closing !== null),
+  );
+  await listen(server, port, host);
+
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  runtime.origin = `http://${urlHost(host)}:${actualPort}`;
+  if (writer && !saved) writer.schedule();
+
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((res) => server.close(() => res()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      await stopped;
+      clearTimeout(force);
+      await writer?.flush();
+    })().then(resolveClosed, (error: Error) => {
+      rejectClosed(error);
+      throw error;
+    });
+    return closing;
+  }
+  // Nobody may be waiting on `closed`; a failed flush is reported by close() itself.
+  closed.catch(() => {});
+
+  return { url: runtime.origin, port: actualPort, host, close, closed, state };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((res, rej) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') {
+        rej(
+          new Error(
+            `port ${port} on ${host} is already in use: is an emulator already running? Stop it or choose another port`,
+            { cause: error },
+          ),
+        );
+      } else {
+        rej(error);
+      }
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      res();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/** A host as written in a URL: wildcard addresses become loopback; IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

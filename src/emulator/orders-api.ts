@@ -1,0 +1,122 @@
+// Version 2 order endpoints, and version 1 create_single_order (same body and answer).
+
+import { FINAL_STATUSES } from '../domain/orders.js';
+import type { ApiRequest } from './context.js';
+import { HttpError, isObject, type Reply, rootRecord } from './http.js';
+import { customerField, orderAt, productField, qtyField } from './lookups.js';
+import { insertOrder, renewCheckout } from './orders.js';
+import { pageOfIds } from './pagination.js';
+import type { LineInput } from './pricing.js';
+import { checkoutRecord, orderRecord, paymentRecord, scheduledPaymentRecord } from './records.js';
+import type { EmulatorState } from './state.js';
+import type { Order } from './types.js';
+import {
+  currency,
+  optionalBoolean,
+  optionalString,
+  optionalUrl,
+  Problems,
+  requiredString,
+} from './validate.js';
+
+export const MAX_INVOICE_ID_LENGTH = 64;
+
+export function listOrders({ state, profileId, query }: ApiRequest): Reply {
+  const { ids, pagination } = pageOfIds(state.orderIds(profileId), query);
+  return {
+    status: 200,
+    body: { orders: ids.map((id) => orderRecord(state.orders.get(id) as Order)), pagination },
+  };
+}
+
+export function getOrder({ state, profileId, params }: ApiRequest): Reply {
+  return { status: 200, body: { order: orderRecord(orderAt(state, profileId, params[0])) } };
+}
+
+export function createOrder({ state, profileId, rawBody, runtime }: ApiRequest): Reply {
+  const body = rootRecord(rawBody, 'order');
+  const problems = new Problems();
+  const orderCurrency = currency(body, problems);
+  const customer = customerField(state, profileId, body.customer_id, problems);
+  const lines = orderProducts(state, profileId, body.order_products, problems);
+  const invoiceId = requiredString(body, 'invoice_id', problems);
+  if (invoiceId !== undefined && invoiceId.length > MAX_INVOICE_ID_LENGTH) {
+    problems.add('invoice_id', `invoice_id must be at most ${MAX_INVOICE_ID_LENGTH} characters`);
+  } else if (invoiceId !== undefined && state.invoiceTaken(profileId, invoiceId)) {
+    problems.add('invoice_id', 'invoice_id has already been taken');
+  }
+  const withCheckout = optionalBoolean(body, 'create_checkout', problems);
+  const redirectUrl = optionalUrl(body, 'redirect_url', problems);
+  const failedRedirectUrl = optionalUrl(body, 'failed_redirect_url', problems);
+  const description = optionalString(body, 'description', problems);
+  problems.throwIfAny('order');
+
+  const order = insertOrder(state, {
+    profileId,
+    invoiceId: invoiceId!,
+    orderType: 'single_payment',
+    status: 'draft',
+    currency: orderCurrency!,
+    customer: customer!,
+    lines,
+    description,
+    redirectUrl,
+    failedRedirectUrl,
+  });
+  const checkout = withCheckout ? renewCheckout(state, order) : null;
+  return {
+    status: 201,
+    body: {
+      order: orderRecord(order),
+      ...(checkout ? { checkout: checkoutRecord(checkout, runtime.origin) } : {}),
+    },
+  };
+}
+
+function orderProducts(
+  state: EmulatorState,
+  profileId: number,
+  value: unknown,
+  problems: Problems,
+): LineInput[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    problems.add('order_products', 'order_products must list at least one product, like [{"product_id": 1}]');
+    return [];
+  }
+  const lines: LineInput[] = [];
+  value.forEach((item: unknown, at) => {
+    const path = `order_products[${at}]`;
+    if (!isObject(item)) {
+      problems.add(path, 'each order product must be an object with a product_id');
+      return;
+    }
+    const product = productField(state, profileId, item.product_id, problems, `${path}.product_id`);
+    const qty = qtyField(item.qty, problems, `${path}.qty`);
+    if (product && qty) lines.push({ product, qty });
+  });
+  return lines;
+}
+
+export function renewOrderCheckout({ state, profileId, params, runtime }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  if (FINAL_STATUSES.includes(order.status)) {
+    throw new HttpError(422, `order ${order.id} is ${order.status}: there is nothing to pay`, {
+      details: [{ field: 'status', message: `a checkout cannot be made for a ${order.status} order` }],
+    });
+  }
+  const checkout = renewCheckout(state, order);
+  return { status: 200, body: { checkout: checkoutRecord(checkout!, runtime.origin) } };
+}
+
+export function listScheduledPayments({ state, profileId, params }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  return {
+    status: 200,
+    body: { scheduled_payments: state.scheduleOf(order.id).map(scheduledPaymentRecord) },
+  };
+}
+
+export function listPayments({ state, profileId, params }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  return { status: 200, body: { payments: state.paymentsOf(order.id).map(paymentRecord) } };
+}

@@ -1,0 +1,61 @@
+// Every API path the emulator serves. Version 2 paths are relative to
+// /api/v2/profiles/{profile_id}; version 1 paths to /api/v1.
+
+import type { Handler } from './context.js';
+import { createCustomer, deleteCustomer, getCustomer, listCustomers } from './customers-api.js';
+import {
+  createOrder,
+  getOrder,
+  listOrders,
+  listPayments,
+  listScheduledPayments,
+  renewOrderCheckout,
+} from './orders-api.js';
+import { createProduct, deleteProduct, getProduct, listProducts } from './products-api.js';
+import { createSubscriptionOrder } from './subscriptions-api.js';
+
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  pattern: RegExp;
+  handler: Handler;
+}
+
+const ID = '([^/]+)';
+const path = (text: string) => new RegExp(`^${text.replaceAll(':id', ID)}$`);
+
+export const V2_ROUTES: readonly Route[] = [
+  { method: 'GET', pattern: path('/orders'), handler: listOrders },
+  { method: 'POST', pattern: path('/orders'), handler: createOrder },
+  { method: 'GET', pattern: path('/orders/:id'), handler: getOrder },
+  { method: 'POST', pattern: path('/orders/:id/custom_checkout'), handler: renewOrderCheckout },
+  { method: 'GET', pattern: path('/orders/:id/scheduled_payments'), handler: listScheduledPayments },
+  { method: 'GET', pattern: path('/orders/:id/payments'), handler: listPayments },
+  // Assumed paths from here on.
+  { method: 'GET', pattern: path('/customers'), handler: listCustomers },
+  { method: 'POST', pattern: path('/customers'), handler: createCustomer },
+  { method: 'GET', pattern: path('/customers/:id'), handler: getCustomer },
+  { method: 'DELETE', pattern: path('/customers/:id'), handler: deleteCustomer },
+  { method: 'GET', pattern: path('/products'), handler: listProducts },
+  { method: 'POST', pattern: path('/products'), handler: createProduct },
+  { method: 'GET', pattern: path('/products/:id'), handler: getProduct },
+  { method: 'DELETE', pattern: path('/products/:id'), handler: deleteProduct },
+];
+
+export const V1_ROUTES: readonly Route[] = [
+  { method: 'POST', pattern: path('/orders/create_single_order'), handler: createOrder },
+  { method: 'POST', pattern: path('/orders/create_subscription_order'), handler: createSubscriptionOrder },
+];
+
+export type RouteMatch = { handler: Handler; params: string[] } | { allowed: string[] } | null;
+
+/** The route for a method and path; the allowed methods when only the path matches. */
+export function matchRoute(routes: readonly Route[], method: string, pathname: string): RouteMatch {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const match = route.pattern.exec(pathname);
+    if (!match) continue;
+    if (route.method === method) return { handler: route.handler, params: match.slice(1) };
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { allowed } : null;
+}

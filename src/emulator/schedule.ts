@@ -1,0 +1,73 @@
+// Due dates of a subscription's scheduled payments.
+// Billing recurs on the start date's day of the month; a start on the last day of a month
+// bills on the last day of every month; a day the month lacks (31 in April) falls on the
+// month's last day. A start date in the past makes the first payment due at creation, and
+// the later ones keep the start date's cycle.
+
+import type { IntervalCode } from './types.js';
+
+/** MONTH is the code the interface shows; QUARTER and YEAR are ASSUMED codes for its other two predefined intervals. */
+export const INTERVAL_MONTHS: Record<IntervalCode, number> = { MONTH: 1, QUARTER: 3, YEAR: 12 };
+
+export function isIntervalCode(value: unknown): value is IntervalCode {
+  return typeof value === 'string' && Object.hasOwn(INTERVAL_MONTHS, value);
+}
+
+/** How many future cycles are scheduled ahead. */
+export const SCHEDULED_CYCLES = 12;
+
+/** "DD/MM/YYYY HH:MM" (day first, UTC) → epoch ms; null when malformed or not a real date. */
+export function parseStartDate(text: string): number | null {
+  const match = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})$/.exec(text.trim());
+  if (!match) return null;
+  const [day, month, year, hour, minute] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month - 1)) return null;
+  if (hour > 23 || minute > 59) return null;
+  return Date.UTC(year, month - 1, day, hour, minute);
+}
+
+function daysInMonth(year: number, monthIndex: number): number {
+  return new Date(Date.UTC(year, monthIndex + 1, 0)).getUTCDate();
+}
+
+/** The start moved on by `months`, keeping its day of the month under the month-end rule. */
+export function addMonths(startMs: number, months: number): number {
+  const start = new Date(startMs);
+  const year = start.getUTCFullYear();
+  const monthIndex = start.getUTCMonth();
+  const day = start.getUTCDate();
+  const monthEnd = day === daysInMonth(year, monthIndex);
+  const targetYear = year + Math.floor((monthIndex + months) / 12);
+  const targetMonth = (((monthIndex + months) % 12) + 12) % 12;
+  const lastDay = daysInMonth(targetYear, targetMonth);
+  const targetDay = monthEnd ? lastDay : Math.min(day, lastDay);
+  const timeOfDay = startMs - Date.UTC(year, monthIndex, day);
+  return Date.UTC(targetYear, targetMonth, targetDay) + timeOfDay;
+}
+
+/** The next `count` due dates of a schedule that starts at `startMs`, as seen at `nowMs`. */
+export function dueDates(
+  startMs: number,
+  interval: IntervalCode,
+  nowMs: number,
+  count = SCHEDULED_CYCLES,
+): number[] {
+  const step = INTERVAL_MONTHS[interval];
+  const dates: number[] = [];
+  let cycle = 0;
+  if (startMs < nowMs) {
+    dates.push(nowMs);
+    while (addMonths(startMs, cycle * step) <= nowMs) cycle++;
+  }
+  while (dates.length < count) {
+    dates.push(addMonths(startMs, cycle * step));
+    cycle++;
+  }
+  return dates;
+}

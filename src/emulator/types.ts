@@ -1,0 +1,152 @@
+// Records as the emulator stores them. Wire forms are built from these in records.ts.
+
+import type { OrderStatus, OrderType } from '../domain/orders.js';
+
+export type SeedName = 'demo' | 'empty';
+export type ProductType = 'single' | 'subscription';
+
+export interface Customer {
+  id: number;
+  profile_id: number;
+  merchant_customer_id: string | null;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  date_of_birth: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Product {
+  id: number;
+  profile_id: number;
+  name: string;
+  description: string | null;
+  price: string;
+  currency: string;
+  product_type: ProductType;
+  price_locked: boolean;
+  tax_percentage: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The customer as saved on an order when it was created (the webhook form). */
+export interface CustomerSnapshot {
+  display_customer_id: string;
+  merchant_customer_id: string | null;
+  first_name: string;
+  last_name: string;
+  full_name: string;
+  email: string | null;
+  phone: string | null;
+  date_of_birth: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country: string | null;
+  country_name: string | null;
+}
+
+export interface OrderLine {
+  id: number;
+  product_id: number;
+  name: string;
+  description: string | null;
+  qty: number;
+  /** Unit price of the line. */
+  amount: string;
+  products_total: string;
+  discount_amount: string;
+  fee_amount: string;
+  tax_amount: string;
+  subtotal_amount: string;
+  tax_percentage: number | null;
+}
+
+export interface Summary {
+  products_total: string;
+  fee_total: string;
+  discount_total: string;
+  tax_total: string;
+  sub_total: string;
+  initial_amount: string;
+  payment_amount: string;
+  tax_type: string | null;
+}
+
+export interface StoredCheckout {
+  id: string;
+  integrity: string;
+  ndc: string;
+  build_number: string;
+  timestamp: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** MONTH is the code the interface shows; QUARTER and YEAR are our assumption. */
+export type IntervalCode = 'MONTH' | 'QUARTER' | 'YEAR';
+
+export interface Subscription {
+  interval: IntervalCode;
+  scheduled_interval: number;
+  start_date: string;
+  repeated_amount: string;
+}
+
+export interface Order {
+  id: number;
+  profile_id: number;
+  invoice_id: string;
+  order_type: OrderType;
+  status: OrderStatus;
+  currency: string;
+  channel: 'ECOM';
+  description: string | null;
+  note: string | null;
+  collect_initial_payment: boolean;
+  card_details_saved: boolean;
+  customer_id: number;
+  customer: CustomerSnapshot;
+  lines: OrderLine[];
+  summary: Summary;
+  redirect_url: string | null;
+  failed_redirect_url: string | null;
+  checkout: StoredCheckout | null;
+  /** Secret of the order's portal address (payment link); made on first use. */
+  portal_token: string | null;
+  subscription: Subscription | null;
+  created_at: string;
+  updated_at: string;
+  status_updated_at: string;
+}
+
+export type ScheduledPaymentStatus = 'scheduled' | 'paid' | 'skipped' | 'failed' | 'merged';
+
+export interface ScheduledPayment {
+  id: number;
+  order_id: number;
+  due_date: string;
+  amount: string;
+  currency: string;
+  status: ScheduledPaymentStatus;
+}
+
+export interface Payment {
+  id: number;
+  order_id: number;
+  kind: 'preauthorization' | 'debit' | 'capture' | 'refund' | 'reversal';
+  status: 'succeeded' | 'failed' | 'pending';
+  amount: string;
+  currency: string;
+  parent_id: number | null;
+  created_at: string;
+}

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { call, createCustomer, createProduct, nextInvoice, v2 } from './helpers.js';
+
+let emulator: RunningEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const start = performance.now();
+  const result = await work();
+  return { ms: performance.now() - start, result };
+}
+
+describe('latency', () => {
+  it('delays every /api request, but not the admin API', async () => {
+    emulator = await startEmulator({ port: 0, latencyMs: 200 });
+    const running = emulator;
+    const api = await timed(() => call(running, 'GET', v2(1, '/orders')));
+    expect(api.result.status).toBe(200);
+    expect(api.ms).toBeGreaterThanOrEqual(190);
+    // Even an unauthenticated request waits.
+    expect(
+      (await timed(() => call(running, 'GET', v2(1, '/orders'), { token: null }))).ms,
+    ).toBeGreaterThanOrEqual(190);
+    const admin = await timed(() => call(running, 'GET', '/__emulator/status'));
+    expect(admin.result.body.latency_ms).toBe(200);
+    expect(admin.ms).toBeLessThan(150);
+  });
+});
+
+describe('fail rate', () => {
+  it('answers 502 before applying anything when fail rate is 1', async () => {
+    emulator = await startEmulator({ port: 0 });
+    const customer = await createCustomer(emulator);
+    const product = await createProduct(emulator);
+    await call(emulator, 'POST', '/__emulator/config', { body: { fail_rate: 1 } });
+    const before = emulator.state.counts();
+    for (let n = 0; n < 5; n++) {
+      const answer = await call(emulator, 'POST', v2(1, '/orders'), {
+        body: {
+          order: {
+            currency: 'EUR',
+            customer_id: customer,
+            invoice_id: nextInvoice(),
+            order_products: [{ product_id: product }],
+          },
+        },
+      });
+      expect(answer.status).toBe(502);
+      expect(answer.body).toEqual({ error: { message: 'payment gateway unavailable (injected fault)' } });
+    }
+    expect(
+      (
+        await call(emulator, 'POST', v2(1, '/customers'), {
+          body: { customer: { first_name: 'A', last_name: 'B' } },
+        })
+      ).status,
+    ).toBe(502);
+    expect(emulator.state.counts()).toEqual(before);
+    // The admin API is not affected, and turns the faults off again.
+    const status = await call(emulator, 'POST', '/__emulator/config', { body: { fail_rate: 0 } });
+    expect(status.body.fail_rate).toBe(0);
+    expect((await call(emulator, 'GET', v2(1, '/orders'))).status).toBe(200);
+  });
+
+  it('decides each request with the injected randomness', async () => {
+    const rolls = [0.1, 0.9, 0.49, 0.5];
+    emulator = await startEmulator({ port: 0, failRate: 0.5, random: () => rolls.shift() ?? 1 });
+    const statuses = [];
+    for (let n = 0; n < 4; n++) statuses.push((await call(emulator, 'GET', v2(1, '/orders'))).status);
+    expect(statuses).toEqual([502, 200, 502, 200]);
+  });
+
+  it('refuses invalid fault settings', async () => {
+    emulator = await startEmulator({ port: 0 });
+    expect((await call(emulator, 'POST', '/__emulator/config', { body: { fail_rate: 2 } })).status).toBe(400);
+    expect((await call(emulator, 'POST', '/__emulator/config', { body: { latency_ms: -1 } })).status).toBe(
+      400,
+    );
+    expect((await call(emulator, 'POST', '/__emulator/config', { body: { latency_ms: '5' } })).status).toBe(
+      400,
+    );
+    await expect(startEmulator({ port: 0, failRate: 1.5 })).rejects.toThrow(/failRate/);
+  });
+});

@@ -1,0 +1,60 @@
+// Talking to a running emulator over real HTTP, as the CLI does.
+
+import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+
+export const TOKEN = LOCAL_EMULATOR.token;
+export const LIMITED_TOKEN = LOCAL_EMULATOR.limitedToken;
+
+export interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever came back
+  body: any;
+  headers: Headers;
+}
+
+export async function call(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: unknown; rawBody?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = options.token === undefined ? TOKEN : options.token;
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${emulator.url}${path}`, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text), headers: res.headers };
+}
+
+export const v2 = (profileId: number, rest: string) => `/api/v2/profiles/${profileId}${rest}`;
+
+export async function createCustomer(
+  emulator: RunningEmulator,
+  profileId = 1,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
+  const answer = await call(emulator, 'POST', v2(profileId, '/customers'), {
+    body: { customer: { first_name: 'Test', last_name: 'Person', email: 'test@example.com', ...fields } },
+  });
+  if (answer.status !== 201) throw new Error(`customer not created: ${JSON.stringify(answer.body)}`);
+  return answer.body.customer.id;
+}
+
+export async function createProduct(
+  emulator: RunningEmulator,
+  profileId = 1,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
+  const answer = await call(emulator, 'POST', v2(profileId, '/products'), {
+    body: { product: { name: 'Widget', price: '10.00', currency: 'EUR', ...fields } },
+  });
+  if (answer.status !== 201) throw new Error(`product not created: ${JSON.stringify(answer.body)}`);
+  return answer.body.product.id;
+}
+
+let invoiceCounter = 0;
+export const nextInvoice = () => `T${Date.now().toString(36)}${++invoiceCounter}`;
