@@ -1,0 +1,326 @@
+// Transport to the Merchant Billing Service over undici: one keep-alive Agent, JSON in
+// and out, typed errors, retries for GETs only. undici is imported on the first request
+// so that loading this module costs nothing.
+
+import type { Dispatcher } from 'undici';
+import { version } from '../version.js';
+import {
+  AbortError,
+  ApiError,
+  ConfigError,
+  EXIT,
+  errorFromNoAnswer,
+  errorFromResponse,
+  UsageError,
+} from './errors.js';
+import type { Route } from './routes.js';
+
+export interface ClientOptions {
+  /** Version 2 base, ending in /api/v2. */
+  baseUrl: string;
+  /** Version 1 base, ending in /api/v1; needed only by v1 routes. */
+  baseUrlV1?: string;
+  profileId?: number;
+  token: string;
+  /** Per attempt, from sending to the end of the body. Default 30000. */
+  timeoutMs?: number;
+  /** Retries of a GET on network errors, 429, 502 and 503. Default 3. */
+  maxRetries?: number;
+  /** First backoff step; the backoff is capped at 3000 ms. Default 200. */
+  retryBaseMs?: number;
+  /** Receives one line per event; the token never appears in it. */
+  debug?: (line: string) => void;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  /** Values for the {placeholders} of the route's path; profile_id comes from the client. */
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as JSON as given: callers wrap it with the route's root key. */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const BACKOFF_CAP_MS = 3000;
+/** A Retry-After longer than this is not waited for: the 429 is reported instead. */
+const RETRY_AFTER_CAP_MS = 30_000;
+const RETRY_STATUSES = new Set([429, 502, 503]);
+const DEBUG_BODY_LIMIT = 2000;
+
+type Undici = typeof import('undici');
+
+interface Target {
+  url: string;
+  origin: string;
+  path: string;
+}
+
+type Attempt =
+  | { ok: true; response: ApiResponse<unknown> }
+  | { ok: false; error: ApiError; retryAfterMs?: number };
+
+export class ApiClient {
+  readonly #o: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'userAgent'>> &
+    ClientOptions;
+  #agent: Dispatcher | undefined;
+  #undici: Promise<Undici> | undefined;
+  #closed = false;
+
+  constructor(o: ClientOptions) {
+    this.#o = {
+      ...o,
+      baseUrl: checkBase(o.baseUrl, 'base URL'),
+      baseUrlV1: o.baseUrlV1 === undefined ? undefined : checkBase(o.baseUrlV1, 'v1 base URL'),
+      timeoutMs: o.timeoutMs ?? 30_000,
+      maxRetries: o.maxRetries ?? 3,
+      retryBaseMs: o.retryBaseMs ?? 200,
+      userAgent: o.userAgent ?? `billing/${version} (node ${process.versions.node}; ${process.platform})`,
+    };
+  }
+
+  async call<T = unknown>(route: Route, o: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (this.#closed) throw new Error('ApiClient is closed');
+    const signal = o.signal;
+    if (signal?.aborted) throw abortError(signal);
+    const target = this.#target(route, o);
+    const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+    const retries = route.method === 'GET' ? this.#o.maxRetries : 0;
+    const { request, agent } = await this.#transport();
+
+    for (let attempt = 0; ; attempt++) {
+      this.#log(`> ${route.method} ${target.url}`);
+      if (body !== undefined) this.#log(`> ${truncate(body)}`);
+      const result = await this.#attempt(request, agent, route.method, target, body, signal);
+      if (result.ok) return result.response as ApiResponse<T>;
+      const { error } = result;
+      const retryable =
+        attempt < retries &&
+        (error.kind === 'network' || RETRY_STATUSES.has(error.status)) &&
+        (result.retryAfterMs === undefined || result.retryAfterMs <= RETRY_AFTER_CAP_MS);
+      if (!retryable) throw error;
+      const wait = result.retryAfterMs ?? this.#backoff(attempt);
+      this.#log(`! retry ${attempt + 1}/${retries} of ${route.method} ${target.path} in ${wait}ms`);
+      await sleep(wait, signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const agent = this.#agent;
+    this.#agent = undefined;
+    if (agent) await agent.close();
+  }
+
+  async #transport(): Promise<{ request: Undici['request']; agent: Dispatcher }> {
+    // Bundled, undici (CommonJS) arrives as the default export of its chunk.
+    this.#undici ??= import('undici').then((m) => ((m as { default?: Undici }).default ?? m) as Undici);
+    const undici = await this.#undici;
+    this.#agent ??= new undici.Agent({
+      keepAliveTimeout: 4_000,
+      connect: { timeout: this.#o.timeoutMs },
+    });
+    return { request: undici.request, agent: this.#agent };
+  }
+
+  async #attempt(
+    request: Undici['request'],
+    agent: Dispatcher,
+    method: Route['method'],
+    target: Target,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt> {
+    const started = performance.now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#o.timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const noAnswer = { method, path: target.path, origin: target.origin };
+    try {
+      const res = await request(target.url, {
+        dispatcher: agent,
+        method,
+        headers: this.#headers(),
+        body,
+        signal: controller.signal,
+        headersTimeout: this.#o.timeoutMs,
+        bodyTimeout: this.#o.timeoutMs,
+      });
+      const text = await res.body.text();
+      const ms = Math.round(performance.now() - started);
+      this.#log(`< ${res.statusCode} ${ms}ms`);
+      const headers = res.headers as ApiResponse<unknown>['headers'];
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        return {
+          ok: true,
+          response: {
+            status: res.statusCode,
+            body: parseSuccess(text, res.statusCode, method, target),
+            headers,
+          },
+        };
+      }
+      if (text) this.#log(`< ${truncate(text)}`);
+      const error = errorFromResponse({
+        status: res.statusCode,
+        body: text,
+        method,
+        path: target.path,
+        profileId: this.#o.profileId,
+        statusText: res.statusText,
+      });
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      if (retryAfterMs !== undefined && res.statusCode === 429) {
+        error.hint = `the service is rate limiting requests; it asked to wait ${Math.ceil(retryAfterMs / 1000)}s`;
+      }
+      return retryAfterMs === undefined ? { ok: false, error } : { ok: false, error, retryAfterMs };
+    } catch (cause) {
+      if (signal?.aborted) throw abortError(signal);
+      if (isApiError(cause)) throw cause;
+      const error = errorFromNoAnswer(
+        cause,
+        timedOut ? { ...noAnswer, timeoutMs: this.#o.timeoutMs } : noAnswer,
+      );
+      this.#log(`! ${method} ${target.url}: ${error.message}`);
+      return { ok: false, error };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #target(route: Route, o: RequestOptions): Target {
+    const { profileId } = this.#o;
+    let base = this.#o.baseUrl;
+    if (route.version === 'v1') {
+      if (!this.#o.baseUrlV1) {
+        throw new ConfigError(`no version 1 base URL (needed by ${route.name})`, {
+          hint: 'set it with "billing config set base_url_v1 URL" (it ends in /api/v1) or BILLING_BASE_URL_V1',
+        });
+      }
+      base = this.#o.baseUrlV1;
+    }
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = name === 'profile_id' ? (o.params?.profile_id ?? profileId) : o.params?.[name];
+      if (value === undefined || value === '') {
+        if (name === 'profile_id') {
+          throw new UsageError('no merchant profile selected', {
+            hint: 'pass --profile ID or set BILLING_PROFILE_ID',
+          });
+        }
+        throw new TypeError(`route ${route.name} needs the parameter "${name}"`);
+      }
+      return encodeURIComponent(String(value));
+    });
+    const query = new URLSearchParams();
+    if (route.version === 'v1' && profileId !== undefined && o.query?.profile_id === undefined) {
+      query.set('profile_id', String(profileId));
+    }
+    for (const [key, value] of Object.entries(o.query ?? {})) {
+      if (value !== undefined) query.set(key, String(value));
+    }
+    const search = query.size > 0 ? `?${query}` : '';
+    const url = `${base}${path}${search}`;
+    return { url, origin: new URL(base).origin, path: new URL(url).pathname };
+  }
+
+  #headers(): Record<string, string> {
+    return {
+      authorization: `Bearer ${this.#o.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': this.#o.userAgent,
+    };
+  }
+
+  #backoff(attempt: number): number {
+    const ceiling = Math.min(BACKOFF_CAP_MS, this.#o.retryBaseMs * 2 ** attempt);
+    return Math.round(Math.random() * ceiling);
+  }
+
+  #log(line: string): void {
+    const debug = this.#o.debug;
+    if (debug) debug(redact(line, this.#o.token));
+  }
+}
+
+/** Removes the token and anything that looks like a bearer credential. */
+export function redact(line: string, token: string | undefined): string {
+  let out = line.replace(/Bearer\s+[^\s",]+/gi, 'Bearer ***');
+  if (token && token.length >= 4) out = out.split(token).join('***');
+  return out;
+}
+
+function checkBase(value: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`invalid ${what} "${value}"`, { hint: 'use an http:// or https:// address' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`invalid ${what} "${value}": use http:// or https://`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function parseSuccess(text: string, status: number, method: string, target: Target): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ApiError('server', EXIT.unavailable, `the answer to ${method} ${target.path} is not JSON`, {
+      status,
+      method,
+      path: target.path,
+      cause,
+    });
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function isApiError(error: unknown): error is ApiError {
+  return error instanceof Error && error.name === 'ApiError';
+}
+
+function abortError(signal: AbortSignal): AbortError {
+  return new AbortError('the request was aborted', { cause: signal.reason });
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function truncate(text: string): string {
+  return text.length > DEBUG_BODY_LIMIT ? `${text.slice(0, DEBUG_BODY_LIMIT)}… (${text.length} chars)` : text;
+}

@@ -1,0 +1,71 @@
+// One page of a list, or every record of it, for any list route.
+
+import type { ApiClient } from './client.js';
+import { UsageError } from './errors.js';
+import { type Page, paginate, parseListResponse } from './paginate.js';
+import type { Route } from './routes.js';
+
+export interface PageQuery {
+  page?: number;
+  /** Records per page; the service gives at most 100. */
+  items?: number;
+  signal?: AbortSignal;
+}
+
+export interface IterateOptions {
+  items?: number;
+  concurrency?: number;
+  startPage?: number;
+  signal?: AbortSignal;
+}
+
+/** Records per page when `items` is not given, and the most the service gives. */
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export async function listPage<T>(
+  c: ApiClient,
+  route: Route,
+  rootKey: string,
+  q: PageQuery = {},
+): Promise<Page<T>> {
+  const page = q.page === undefined ? undefined : positive('page', q.page);
+  const items = q.items === undefined ? undefined : positive('items', q.items);
+  const res = await c.call(route, { query: { page, items }, signal: q.signal });
+  return parseListResponse<T>(res.body, rootKey);
+}
+
+export function iterateList<T>(
+  c: ApiClient,
+  route: Route,
+  rootKey: string,
+  o: IterateOptions = {},
+): AsyncGenerator<T> {
+  const items = o.items === undefined ? undefined : positive('items', o.items);
+  const startPage = o.startPage === undefined ? undefined : positive('page', o.startPage);
+  return paginate<T>((page, signal) => listPage<T>(c, route, rootKey, { page, items, signal }), {
+    startPage,
+    concurrency: o.concurrency,
+    signal: o.signal,
+    itemsPerPage: Math.min(items ?? DEFAULT_PER_PAGE, MAX_PER_PAGE),
+  });
+}
+
+/** The records of an answer that is a list without paging (payments of an order). */
+export async function listAll<T>(
+  c: ApiClient,
+  route: Route,
+  rootKey: string,
+  params: Record<string, string | number>,
+  signal?: AbortSignal,
+): Promise<T[]> {
+  const res = await c.call(route, { params, signal });
+  return parseListResponse<T>(res.body, rootKey).records;
+}
+
+function positive(what: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${what} must be a positive integer, got ${JSON.stringify(String(value))}`);
+  }
+  return value;
+}

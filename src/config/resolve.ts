@@ -1,0 +1,170 @@
+// Which environment, addresses, profile and token a command uses. Precedence, highest
+// first: flag > environment variable > the selected environment in the config file >
+// built-in default. Pure: the caller passes the flags, the variables and the file data.
+
+import { ConfigError, NotLoggedInError, UsageError } from '../api/errors.js';
+import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV } from './builtins.js';
+import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
+import { parseHttpUrl, parseProfileId } from './values.js';
+
+export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
+
+export interface GlobalFlags {
+  env?: string;
+  profile?: string;
+  baseUrl?: string;
+  baseUrlV1?: string;
+  gatewayUrl?: string;
+  /** --secret of the webhook commands. */
+  secret?: string;
+}
+
+export type Source = 'flag' | 'env' | 'config' | 'default';
+
+type Sourced = 'env' | 'profileId' | 'token' | 'baseUrl' | 'baseUrlV1' | 'webhookSecret' | 'gatewayUrl';
+
+export interface Context {
+  envName: string;
+  kind: EnvKind;
+  baseUrl?: string;
+  baseUrlV1?: string;
+  profileId?: number;
+  token?: string;
+  webhookSecret?: string;
+  gatewayUrl?: string;
+  /** Where each value came from (for `billing status` and `config list`). */
+  sources: Partial<Record<Sourced, Source>>;
+}
+
+export interface ResolveOptions {
+  /** Resolve an environment that is not configured yet (for `billing login --env NEW`). */
+  allowUnknownEnv?: boolean;
+}
+
+export function resolveContext(
+  flags: GlobalFlags,
+  env: Record<string, string | undefined>,
+  data: ConfigData,
+  options: ResolveOptions = {},
+): Context {
+  const sources: Context['sources'] = {};
+  const envPick = pick([
+    ['flag', flags.env],
+    ['env', env.BILLING_ENV],
+    ['config', data.current_env],
+  ]);
+  const envName = envPick?.value.trim() ?? DEFAULT_ENV;
+  sources.env = envPick?.source ?? 'default';
+
+  const builtin = builtinEnvironment(envName);
+  const stored = data.environments[envName];
+  if (!builtin && !stored && !options.allowUnknownEnv) {
+    const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(data.environments)])];
+    const where = { flag: '--env', env: 'BILLING_ENV', config: 'the config file', default: '' }[sources.env];
+    throw new UsageError(`unknown environment "${envName}" (from ${where}; known: ${known.join(', ')})`, {
+      hint: `create it with "billing login --env ${envName} --base-url URL", or pick a known one`,
+    });
+  }
+  const ctx: Context = { envName, kind: builtin?.kind ?? stored?.kind ?? 'sandbox', sources };
+
+  // One setting: flag, then variable, then the file, then the built-in default.
+  const layer = <K extends keyof EnvironmentConfig>(
+    key: K,
+    flag: string | undefined,
+    variable: string,
+  ): { value: string; source: Source; where: string } | undefined => {
+    const fromArgs = pick([
+      ['flag', flag],
+      ['env', env[variable]],
+    ]);
+    if (fromArgs) return { ...fromArgs, where: fromArgs.source === 'flag' ? flagName(key) : variable };
+    const own = stored?.[key];
+    const fallback = builtin?.[key];
+    if (own !== undefined && own !== fallback) return { value: String(own), source: 'config', where: key };
+    if (fallback !== undefined) return { value: String(fallback), source: 'default', where: key };
+    return undefined;
+  };
+
+  const profile = layer('profile_id', flags.profile, 'BILLING_PROFILE_ID');
+  if (profile) {
+    ctx.profileId = parseProfileId(profile.value, profile.where);
+    sources.profileId = profile.source;
+  }
+  const token = layer('token', undefined, 'BILLING_API_TOKEN');
+  if (token) {
+    ctx.token = token.value.trim();
+    sources.token = token.source;
+  }
+  const urls = [
+    ['baseUrl', 'base_url', flags.baseUrl, 'BILLING_BASE_URL'],
+    ['baseUrlV1', 'base_url_v1', flags.baseUrlV1, 'BILLING_BASE_URL_V1'],
+    ['gatewayUrl', 'gateway_url', flags.gatewayUrl, 'BILLING_GATEWAY_URL'],
+  ] as const;
+  for (const [field, key, flag, variable] of urls) {
+    const found = layer(key, flag, variable);
+    if (found) {
+      ctx[field] = parseHttpUrl(found.value, found.where);
+      sources[field] = found.source;
+    }
+  }
+  const secret = layer('webhook_secret', flags.secret, 'BILLING_WEBHOOK_SECRET');
+  if (secret) {
+    ctx.webhookSecret = secret.value;
+    sources.webhookSecret = secret.source;
+  }
+  return ctx;
+}
+
+/** The first value that is set and not blank. */
+function pick(candidates: [Source, string | undefined][]): { value: string; source: Source } | undefined {
+  for (const [source, value] of candidates) {
+    if (value !== undefined && value.trim() !== '') return { value, source };
+  }
+  return undefined;
+}
+
+function flagName(key: keyof EnvironmentConfig): string {
+  switch (key) {
+    case 'profile_id':
+      return '--profile';
+    case 'base_url':
+      return '--base-url';
+    case 'base_url_v1':
+      return '--base-url-v1';
+    case 'gateway_url':
+      return '--gateway-url';
+    case 'webhook_secret':
+      return '--secret';
+    default:
+      return key;
+  }
+}
+
+/** First 4 characters then '…'; '(none)' when there is no token. */
+export function maskToken(token: string | undefined): string {
+  if (!token) return '(none)';
+  // A very short value would be shown whole: show at most half of it.
+  return `${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…`;
+}
+
+/** The v2 base URL, or a ConfigError that says how to set it. */
+export function requireBaseUrl(ctx: Context): string {
+  if (ctx.baseUrl) return ctx.baseUrl;
+  throw new ConfigError(`no base URL for environment "${ctx.envName}"`, {
+    hint: `run "billing login --env ${ctx.envName} --base-url URL" (the version 2 address, ending in /api/v2) or set BILLING_BASE_URL`,
+  });
+}
+
+/** The v1 base URL, or a ConfigError that says how to set it. */
+export function requireBaseUrlV1(ctx: Context): string {
+  if (ctx.baseUrlV1) return ctx.baseUrlV1;
+  throw new ConfigError(`no version 1 base URL for environment "${ctx.envName}"`, {
+    hint: `run "billing config set base_url_v1 URL --env ${ctx.envName}" (ending in /api/v1) or set BILLING_BASE_URL_V1`,
+  });
+}
+
+/** The token, or NotLoggedInError (exit 3). */
+export function requireToken(ctx: Context): string {
+  if (ctx.token) return ctx.token;
+  throw new NotLoggedInError(ctx.envName);
+}

@@ -1,0 +1,299 @@
+// The config file: <dir>/config.json, mode 0600, in a directory created 0700.
+//
+// Reads go through node:fs: importing conf (ajv inside) costs ~30 ms, and every command
+// reads the config. Writes, which only login/logout/config do, go through conf, loaded
+// then, which replaces the file atomically with the mode we give it. The file is checked
+// before conf ever sees it, so a broken file is reported and never overwritten.
+
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError, UsageError } from '../api/errors.js';
+import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
+import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
+import { checkEnvName, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
+
+export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
+
+export type SettableKey =
+  | 'base_url'
+  | 'base_url_v1'
+  | 'profile_id'
+  | 'gateway_url'
+  | 'webhook_secret'
+  | 'kind';
+
+export const SETTABLE_KEYS: readonly SettableKey[] = [
+  'base_url',
+  'base_url_v1',
+  'profile_id',
+  'gateway_url',
+  'webhook_secret',
+  'kind',
+];
+
+export interface LoginInput {
+  token: string;
+  base_url?: string;
+  base_url_v1?: string;
+  profile_id?: number | string;
+  kind?: EnvKind;
+}
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/** The file as stored: unknown keys are kept so that a write never drops them. */
+type RawFile = Record<string, unknown> & { environments?: Record<string, Record<string, unknown>> };
+
+/** BILLING_CONFIG_DIR, else the platform's config directory for "billing". */
+export function defaultConfigDir(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  if (env.BILLING_CONFIG_DIR) return resolve(env.BILLING_CONFIG_DIR);
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'billing');
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'billing', 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'billing');
+}
+
+export class ConfigStore {
+  readonly dir: string;
+  readonly path: string;
+
+  private constructor(dir: string) {
+    this.dir = dir;
+    this.path = join(dir, 'config.json');
+  }
+
+  /** Opening reads and creates nothing. */
+  static open(dir?: string): ConfigStore {
+    return new ConfigStore(dir ? resolve(dir) : defaultConfigDir());
+  }
+
+  /** The file merged over the built-in environments; a missing file is fine. */
+  read(): ConfigData {
+    const raw = this.#load();
+    const environments: Record<string, EnvironmentConfig> = {};
+    for (const name of BUILTIN_NAMES) environments[name] = builtinEnvironment(name)!;
+    for (const [name, stored] of Object.entries(raw.environments ?? {})) {
+      const builtin = builtinEnvironment(name);
+      const merged: EnvironmentConfig = { ...builtin, kind: builtin?.kind ?? 'sandbox' };
+      for (const key of ['base_url', 'base_url_v1', 'token', 'webhook_secret', 'gateway_url'] as const) {
+        if (typeof stored[key] === 'string') merged[key] = stored[key];
+      }
+      if (typeof stored.profile_id === 'number') merged.profile_id = stored.profile_id;
+      if (!builtin && isEnvKind(stored.kind)) merged.kind = stored.kind;
+      environments[name] = merged;
+    }
+    const data: ConfigData = { environments };
+    if (typeof raw.current_env === 'string') data.current_env = raw.current_env;
+    return data;
+  }
+
+  /** Names of the built-in and configured environments. */
+  knownEnvironments(): string[] {
+    return Object.keys(this.read().environments);
+  }
+
+  async setValue(env: string, key: SettableKey, value: string): Promise<void> {
+    checkEnvName(env);
+    const normalised = normalise(env, key, value);
+    await this.#update((raw) => {
+      const entry = entryFor(raw, env);
+      if (entry[key] === normalised) return false;
+      entry[key] = normalised;
+      return true;
+    });
+  }
+
+  async unsetValue(env: string, key: SettableKey): Promise<void> {
+    if (!(SETTABLE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown key "${key}"`);
+    await this.#update((raw) => {
+      this.#requireKnown(raw, env);
+      const entry = raw.environments?.[env];
+      if (!entry || !(key in entry)) return false;
+      delete entry[key];
+      return true;
+    });
+  }
+
+  /** Makes `env` the current environment; it must be built in or configured. */
+  async setCurrent(env: string): Promise<void> {
+    await this.#update((raw) => {
+      this.#requireKnown(raw, env);
+      if (raw.current_env === env) return false;
+      raw.current_env = env;
+      return true;
+    });
+  }
+
+  /** Stores a token (and the addresses that go with it), creating the environment if new. */
+  async saveLogin(env: string, login: LoginInput): Promise<void> {
+    checkEnvName(env);
+    const values: Record<string, string | number> = { token: parseSecret(login.token, 'the token') };
+    if (login.base_url !== undefined) values.base_url = parseHttpUrl(login.base_url, 'base_url');
+    if (login.base_url_v1 !== undefined) values.base_url_v1 = parseHttpUrl(login.base_url_v1, 'base_url_v1');
+    if (login.profile_id !== undefined) values.profile_id = parseProfileId(login.profile_id, 'profile_id');
+    if (login.kind !== undefined) values.kind = normalise(env, 'kind', login.kind);
+    await this.#update((raw) => {
+      const entry = entryFor(raw, env);
+      let changed = false;
+      for (const [key, value] of Object.entries(values)) {
+        if (entry[key] !== value) {
+          entry[key] = value;
+          changed = true;
+        }
+      }
+      return changed;
+    });
+  }
+
+  /** Removes the stored token; false when there was none in the file. */
+  async removeToken(env: string): Promise<boolean> {
+    let removed = false;
+    await this.#update((raw) => {
+      const entry = raw.environments?.[env];
+      if (!entry || !('token' in entry)) return false;
+      delete entry.token;
+      removed = true;
+      return true;
+    });
+    return removed;
+  }
+
+  #requireKnown(raw: RawFile, env: string): void {
+    if (isBuiltin(env) || Object.hasOwn(raw.environments ?? {}, env)) return;
+    const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(raw.environments ?? {})])];
+    throw new UsageError(`unknown environment "${env}" (known: ${known.join(', ')})`, {
+      hint: `create it with "billing login --env ${env} --base-url URL"`,
+    });
+  }
+
+  /** Read, change, write back only when something changed. A broken file is never touched. */
+  async #update(change: (raw: RawFile) => boolean): Promise<void> {
+    const raw = this.#load();
+    if (change(raw)) await this.#write(raw);
+  }
+
+  #load(): RawFile {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new ConfigError(`cannot read the config file ${this.path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (text.trim() === '') return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw this.#broken(`is not valid JSON (${(error as Error).message})`, error);
+    }
+    if (!isObject(parsed)) throw this.#broken('does not hold a JSON object');
+    this.#check(parsed);
+    return parsed as RawFile;
+  }
+
+  /** Types of the known keys; anything else in the file is kept as it is. */
+  #check(raw: Record<string, unknown>): void {
+    if (raw.current_env !== undefined && typeof raw.current_env !== 'string') {
+      throw this.#broken('has a "current_env" that is not a string');
+    }
+    if (raw.environments === undefined) return;
+    if (!isObject(raw.environments)) throw this.#broken('has "environments" that is not an object');
+    for (const [name, entry] of Object.entries(raw.environments)) {
+      const where = `environments.${name}`;
+      if (!isObject(entry)) throw this.#broken(`has "${where}" that is not an object`);
+      for (const key of ['base_url', 'base_url_v1', 'token', 'webhook_secret', 'gateway_url']) {
+        if (entry[key] !== undefined && typeof entry[key] !== 'string') {
+          throw this.#broken(`has "${where}.${key}" that is not a string`);
+        }
+      }
+      const profile = entry.profile_id;
+      if (
+        profile !== undefined &&
+        !(typeof profile === 'number' && Number.isSafeInteger(profile) && profile > 0)
+      ) {
+        throw this.#broken(`has "${where}.profile_id" that is not a positive integer`);
+      }
+      if (entry.kind !== undefined && !isEnvKind(entry.kind)) {
+        throw this.#broken(`has "${where}.kind" that is not one of sandbox, production, local`);
+      }
+    }
+  }
+
+  #broken(what: string, cause?: unknown): ConfigError {
+    return new ConfigError(`the config file ${this.path} ${what}`, {
+      hint: `fix it, or remove it to start afresh (rm "${this.path}"); it was left unchanged`,
+      cause,
+    });
+  }
+
+  /** conf replaces the file atomically (temporary file, then rename) with mode 0600. */
+  async #write(raw: RawFile): Promise<void> {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+      const { default: Conf } = await import('conf');
+      const conf = new Conf<RawFile>({
+        cwd: this.dir,
+        configName: 'config',
+        configFileMode: FILE_MODE,
+        projectSuffix: '',
+      });
+      conf.store = raw;
+      // The umask may have taken bits away; the mode must be exactly 0600.
+      chmodSync(this.path, FILE_MODE);
+    } catch (error) {
+      throw new ConfigError(`cannot write the config file ${this.path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The file's entry for `env`, created when missing (a new environment is a sandbox by default). */
+function entryFor(raw: RawFile, env: string): Record<string, unknown> {
+  raw.environments ??= {};
+  let entry = raw.environments[env];
+  if (!entry) {
+    entry = isBuiltin(env) ? {} : { kind: 'sandbox' };
+    raw.environments[env] = entry;
+  }
+  return entry;
+}
+
+function normalise(env: string, key: SettableKey, value: string): string | number {
+  switch (key) {
+    case 'base_url':
+    case 'base_url_v1':
+    case 'gateway_url':
+      return parseHttpUrl(value, key);
+    case 'profile_id':
+      return parseProfileId(value, key);
+    case 'webhook_secret':
+      return parseSecret(value, key);
+    case 'kind': {
+      const kind = parseKind(value, key);
+      const builtin = builtinEnvironment(env);
+      if (builtin && builtin.kind !== kind) {
+        throw new UsageError(
+          `the kind of the built-in environment "${env}" is ${builtin.kind} and cannot change`,
+        );
+      }
+      return kind;
+    }
+    default:
+      throw new UsageError(`unknown key "${key as string}"`, {
+        hint: `use one of: ${SETTABLE_KEYS.join(', ')}`,
+      });
+  }
+}

@@ -1,0 +1,26 @@
+// The shape of the config: named environments, one of them current.
+
+export type EnvKind = 'sandbox' | 'production' | 'local';
+
+export const ENV_KINDS: readonly EnvKind[] = ['sandbox', 'production', 'local'];
+
+export interface EnvironmentConfig {
+  kind: EnvKind;
+  /** Version 2 base, ending in /api/v2. */
+  base_url?: string;
+  /** Version 1 base, ending in /api/v1. */
+  base_url_v1?: string;
+  profile_id?: number;
+  token?: string;
+  webhook_secret?: string;
+  gateway_url?: string;
+}
+
+export interface ConfigData {
+  current_env?: string;
+  environments: Record<string, EnvironmentConfig>;
+}
+
+export function isEnvKind(value: unknown): value is EnvKind {
+  return typeof value === 'string' && (ENV_KINDS as readonly string[]).includes(value);
+}

@@ -1,0 +1,58 @@
+// Checks of single config values, shared by the store (what is saved) and the resolver
+// (what comes from flags and variables). Each failure names where the value came from.
+
+import { UsageError } from '../api/errors.js';
+import { ENV_KINDS, type EnvKind, isEnvKind } from './types.js';
+
+/** A positive integer as text or number; `where` names the flag, variable or key. */
+export function parseProfileId(value: string | number, where: string): number {
+  const text = String(value).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`${where} must be a positive integer, got ${JSON.stringify(String(value))}`);
+  }
+  return n;
+}
+
+/** An http(s) URL, returned without trailing slashes. */
+export function parseHttpUrl(value: string, where: string): string {
+  const text = value.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) {
+    throw new UsageError(`${where} must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  }
+  return text.replace(/\/+$/, '');
+}
+
+export function parseKind(value: string, where: string): EnvKind {
+  const text = value.trim();
+  if (!isEnvKind(text)) {
+    throw new UsageError(`${where} must be one of ${ENV_KINDS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return text;
+}
+
+/** A secret (token, webhook secret): not empty, no white space or control characters. */
+export function parseSecret(value: string, where: string): string {
+  const text = value.trim();
+  if (text === '') throw new UsageError(`${where} is empty`);
+  if (/[\s\x00-\x1f\x7f]/.test(text))
+    throw new UsageError(`${where} contains white space or control characters`);
+  return text;
+}
+
+const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export function checkEnvName(name: string): string {
+  if (!ENV_NAME.test(name)) {
+    throw new UsageError(
+      `invalid environment name ${JSON.stringify(name)}: use letters, digits, "-" and "_" (at most 64)`,
+    );
+  }
+  return name;
+}
