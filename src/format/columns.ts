@@ -1,0 +1,257 @@
+import { type ChalkInstance, outcomeStyle, statusStyle } from './color.js';
+import { first, formatAmount, formatTimestamp, get, isRecord, text } from './text.js';
+
+export type ResourceName =
+  | 'order'
+  | 'customer'
+  | 'product'
+  | 'payment'
+  | 'scheduled_payment'
+  | 'refund_result'
+  | 'environment'
+  | 'config_entry'
+  | 'subscription_summary';
+
+export interface Column {
+  /** lower_snake name: the CSV header. */
+  key: string;
+  /** What a person reads: the table header and the label of the one-record view. */
+  header: string;
+  /** Plain text for csv and tsv (and for the table unless `display` is given). Never throws. */
+  // biome-ignore lint/suspicious/noExplicitAny: records are whatever the service sent; each value function checks what it reads
+  value(record: any): string;
+  /** Table text when it differs from `value` (a timestamp shortened to the minute). */
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  display?(record: any): string;
+  /** Colour for the table, applied to the (possibly truncated) text. */
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  style?(text: string, record: any, c: ChalkInstance): string;
+  /** Top-level fields this column shows, so the one-record view does not repeat them. */
+  fields?: readonly string[];
+}
+
+/** Status as a plain string, from {value, label} or a string. */
+function statusOf(status: unknown): string {
+  return isRecord(status) ? first(status.value, status.label) : text(status);
+}
+
+function customerName(customer: unknown): string {
+  if (typeof customer === 'string') return customer;
+  const full = first(get(customer, 'full_name'), get(customer, 'name'));
+  if (full) return full;
+  return [text(get(customer, 'first_name')), text(get(customer, 'last_name'))].filter(Boolean).join(' ');
+}
+
+function currencyOf(record: unknown): string {
+  return text(get(record, 'currency'));
+}
+
+const id: Column = { key: 'id', header: 'ID', value: (r) => text(get(r, 'id')), fields: ['id'] };
+
+const created: Column = {
+  key: 'created',
+  header: 'Created',
+  value: (r) => first(get(r, 'created_at'), get(r, 'created')),
+  display: (r) => formatTimestamp(first(get(r, 'created_at'), get(r, 'created'))),
+  style: (t, _r, c) => c.dim(t),
+  fields: ['created_at', 'created'],
+};
+
+const orderStatus: Column = {
+  key: 'status',
+  header: 'Status',
+  value: (r) => statusOf(get(r, 'status')),
+  style: (t, r, c) => statusStyle(statusOf(get(r, 'status')), c)(t),
+  fields: ['status'],
+};
+
+const outcomeStatus: Column = {
+  ...orderStatus,
+  style: (t, r, c) => outcomeStyle(statusOf(get(r, 'status')), c)(t),
+};
+
+const amount: Column = {
+  key: 'amount',
+  header: 'Amount',
+  value: (r) => formatAmount(get(r, 'amount'), currencyOf(r)),
+  fields: ['amount', 'currency'],
+};
+
+export const COLUMNS: Record<ResourceName, Column[]> = {
+  order: [
+    id,
+    {
+      key: 'invoice_id',
+      header: 'Invoice ID',
+      value: (r) => first(get(r, 'merchant_invoice_id'), get(r, 'invoice_id')),
+      fields: ['merchant_invoice_id', 'invoice_id'],
+    },
+    {
+      key: 'customer',
+      header: 'Customer',
+      value: (r) => first(customerName(get(r, 'customer')), get(r, 'customer_id')),
+      fields: ['customer_id'],
+    },
+    {
+      key: 'type',
+      header: 'Type',
+      value: (r) => {
+        const type = get(r, 'order_type');
+        return isRecord(type) ? first(type.label, type.value) : text(type);
+      },
+      fields: ['order_type'],
+    },
+    orderStatus,
+    {
+      key: 'amount',
+      header: 'Amount',
+      value: (r) =>
+        formatAmount(get(r, 'initial_amount') ?? get(r, 'summary', 'initial_amount'), currencyOf(r)),
+      fields: ['initial_amount', 'currency'],
+    },
+    created,
+  ],
+  customer: [
+    id,
+    {
+      key: 'name',
+      header: 'Name',
+      value: (r) => customerName(r),
+      fields: ['full_name', 'name', 'first_name', 'last_name'],
+    },
+    { key: 'email', header: 'Email', value: (r) => text(get(r, 'email')), fields: ['email'] },
+    { key: 'phone', header: 'Phone', value: (r) => text(get(r, 'phone')), fields: ['phone'] },
+    {
+      key: 'country',
+      header: 'Country',
+      value: (r) => first(get(r, 'country'), get(r, 'billing_address', 'country'), get(r, 'country_name')),
+      fields: ['country'],
+    },
+    created,
+  ],
+  product: [
+    id,
+    { key: 'name', header: 'Name', value: (r) => text(get(r, 'name')), fields: ['name'] },
+    {
+      key: 'type',
+      header: 'Type',
+      value: (r) => first(get(r, 'product_type'), get(r, 'type'), get(r, 'product_config', 'product_type')),
+      fields: ['product_type', 'type'],
+    },
+    {
+      key: 'price',
+      header: 'Price',
+      value: (r) =>
+        formatAmount(
+          get(r, 'price') ?? get(r, 'amount') ?? get(r, 'product_config', 'price'),
+          first(get(r, 'currency'), get(r, 'product_config', 'currency')),
+        ),
+      fields: ['price', 'currency'],
+    },
+    created,
+  ],
+  payment: [
+    id,
+    { key: 'order_id', header: 'Order ID', value: (r) => text(get(r, 'order_id')), fields: ['order_id'] },
+    { key: 'kind', header: 'Kind', value: (r) => first(get(r, 'kind'), get(r, 'type')), fields: ['kind'] },
+    outcomeStatus,
+    amount,
+    created,
+  ],
+  scheduled_payment: [
+    id,
+    { key: 'due_date', header: 'Due date', value: (r) => text(get(r, 'due_date')), fields: ['due_date'] },
+    amount,
+    outcomeStatus,
+  ],
+  refund_result: [
+    {
+      key: 'payment_id',
+      header: 'Payment ID',
+      value: (r) => text(get(r, 'payment_id')),
+      fields: ['payment_id'],
+    },
+    amount,
+    outcomeStatus,
+    { key: 'refund_id', header: 'Refund ID', value: (r) => text(get(r, 'refund_id')), fields: ['refund_id'] },
+    {
+      key: 'error',
+      header: 'Error',
+      value: (r) => first(get(r, 'error'), get(r, 'error', 'message')),
+      style: (t, _r, c) => c.red(t),
+      fields: ['error'],
+    },
+  ],
+  environment: [
+    { key: 'name', header: 'Name', value: (r) => text(get(r, 'name')), fields: ['name'] },
+    { key: 'kind', header: 'Kind', value: (r) => text(get(r, 'kind')), fields: ['kind'] },
+    {
+      key: 'base_url',
+      header: 'Base URL',
+      value: (r) => first(get(r, 'base_url'), get(r, 'baseUrl')),
+      fields: ['base_url', 'baseUrl'],
+    },
+    {
+      key: 'profile',
+      header: 'Profile',
+      value: (r) => first(get(r, 'profile_id'), get(r, 'profileId'), get(r, 'profile')),
+      fields: ['profile_id', 'profileId', 'profile'],
+    },
+    { key: 'token', header: 'Token', value: (r) => text(get(r, 'token')), fields: ['token'] },
+    {
+      key: 'current',
+      header: 'Current',
+      value: (r) => {
+        const current = get(r, 'current');
+        return current === true || current === '*' || current === 'true' ? '*' : '';
+      },
+      style: (t, _r, c) => c.green(t),
+      fields: ['current'],
+    },
+  ],
+  subscription_summary: (
+    [
+      'order_id',
+      'invoice_id',
+      'initial_amount',
+      'repeated_amount',
+      'interval',
+      'start_date',
+      'payment_link',
+    ] as const
+  ).map((key) => ({
+    key,
+    header: key.replace(/_/g, ' '),
+    value: (r: unknown) => text(get(r, key)),
+    fields: [key],
+  })),
+  config_entry: [
+    { key: 'key', header: 'Key', value: (r) => text(get(r, 'key')), fields: ['key'] },
+    {
+      key: 'value',
+      header: 'Value',
+      value: (r) => {
+        const value = get(r, 'value');
+        return typeof value === 'object' && value !== null ? JSON.stringify(value) : text(value);
+      },
+      fields: ['value'],
+    },
+  ],
+};
+
+const PLURALS: Record<ResourceName, string> = {
+  order: 'orders',
+  customer: 'customers',
+  product: 'products',
+  payment: 'payments',
+  scheduled_payment: 'scheduled payments',
+  refund_result: 'refund results',
+  environment: 'environments',
+  config_entry: 'config entries',
+  subscription_summary: 'subscriptions',
+};
+
+/** The line a table shows for an empty list: "No orders found." */
+export function emptyMessage(resource: ResourceName): string {
+  return `No ${PLURALS[resource]} found.`;
+}

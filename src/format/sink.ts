@@ -1,0 +1,108 @@
+// Writing to stdout without buffering a whole list in memory, and without crashing when
+// the reader goes away (`billing orders list --all | head`).
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+interface StreamState {
+  closed: boolean;
+  /** An error that is not a closed reader (a full disk): the caller should hear of it. */
+  error?: Error;
+  reported?: Error;
+}
+
+type Inspectable = NodeJS.WritableStream & {
+  destroyed?: boolean;
+  writableEnded?: boolean;
+  errored?: unknown;
+};
+
+const states = new WeakMap<NodeJS.WritableStream, StreamState>();
+
+const CLOSED_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ERR_STREAM_DESTROYED',
+  'ERR_STREAM_WRITE_AFTER_END',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+function isClosedReader(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLOSED_CODES.has(code);
+}
+
+// One listener per stream for its whole life: an EPIPE may be emitted after our last
+// write, and an 'error' event nobody listens to would crash the process.
+function stateOf(stream: NodeJS.WritableStream): StreamState {
+  let state = states.get(stream);
+  if (!state) {
+    const s: StreamState = { closed: false };
+    stream.on('error', (err: Error) => {
+      s.closed = true;
+      if (!isClosedReader(err)) s.error ??= err;
+    });
+    stream.on('close', () => {
+      s.closed = true;
+    });
+    states.set(stream, s);
+    state = s;
+  }
+  return state;
+}
+
+function waitForDrain(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+}
+
+/** Every so many writes the event loop gets a turn, so that an EPIPE is seen even when the source is an array. */
+const WRITES_PER_TURN = 256;
+
+export class Sink {
+  private readonly state: StreamState;
+  private writes = 0;
+
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    this.state = stateOf(stream);
+  }
+
+  get closed(): boolean {
+    const w = this.stream as Inspectable;
+    return this.state.closed || w.destroyed === true || w.writableEnded === true || w.errored != null;
+  }
+
+  /** Writes and waits for 'drain' when the stream asks to; false once nobody reads any more. */
+  async write(chunk: string): Promise<boolean> {
+    if (this.closed) return false;
+    let flowing: boolean;
+    try {
+      flowing = this.stream.write(chunk);
+    } catch (err) {
+      if (!isClosedReader(err)) throw err;
+      this.state.closed = true;
+      return false;
+    }
+    if (!flowing && !this.closed) await waitForDrain(this.stream);
+    else if (++this.writes % WRITES_PER_TURN === 0) await nextTurn();
+    return !this.closed;
+  }
+
+  /** Throws a write error that was not a closed reader, once. */
+  check(): void {
+    const errored = (this.stream as Inspectable).errored;
+    const error = this.state.error ?? (errored instanceof Error ? errored : undefined);
+    if (error && !isClosedReader(error) && error !== this.state.reported) {
+      this.state.reported = error;
+      throw error;
+    }
+  }
+}
