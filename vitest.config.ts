@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // End-to-end files spawn the CLI many times; two workers match the 2-core machines.
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test/artifacts/results.json' },
   },
 });

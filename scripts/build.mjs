@@ -1,8 +1,9 @@
 // Bundles src/cli.ts into dist/ with code splitting, so that the dynamic import()
 // of each command module (and of the emulator) stays a separate chunk loaded on demand.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli.ts' },
@@ -19,5 +20,6 @@ await build({
   banner: {
     js: "import { createRequire as __billingCreateRequire } from 'node:module'; const require = __billingCreateRequire(import.meta.url);",
   },
+  define: { __BILLING_VERSION__: JSON.stringify(pkg.version) },
   chunkNames: 'chunks/[name]-[hash]',
 });

@@ -1,0 +1,109 @@
+// billing login | logout | status
+
+import { ApiError, NotLoggedInError, UsageError } from '../api/errors.js';
+import { writeList } from '../format/index.js';
+import * as parse from './args.js';
+import { readStream } from './body.js';
+import { ask, askSecret } from './prompt.js';
+import { writeResult } from './result.js';
+import type { Runtime } from './runtime.js';
+
+interface LoginFlags {
+  withToken?: boolean;
+}
+
+export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Promise<void> {
+  const store = await rt.config();
+  const data = store.read();
+  const envName = rt.flags.env ?? rt.env.BILLING_ENV ?? data.current_env ?? 'sandbox';
+  const existing = data.environments[envName];
+  const baseUrl = parse.url(
+    '--base-url',
+    rt.flags.baseUrl ??
+      existing?.base_url ??
+      (await ask(rt, '--base-url', 'API v2 base URL (ends in /api/v2)')),
+  );
+  const baseUrlV1 = rt.flags.baseUrlV1 ?? existing?.base_url_v1;
+  if (baseUrlV1 !== undefined) parse.url('--base-url-v1', baseUrlV1);
+  const profile =
+    rt.flags.profile ?? existing?.profile_id?.toString() ?? (await ask(rt, '--profile', 'Profile id'));
+  const profileId = parse.positiveInt('--profile', profile);
+  const token = await readToken(rt, flags);
+
+  // The token is checked with a one-item orders list before anything is saved.
+  const { ApiClient } = await import('../api/client.js');
+  const { listOrdersPage } = await import('../api/orders.js');
+  const client = new ApiClient({
+    baseUrl,
+    baseUrlV1,
+    profileId,
+    token,
+    debug: rt.debugEnabled ? rt.debug : undefined,
+  });
+  try {
+    await listOrdersPage(client, { page: 1, items: 1 });
+  } finally {
+    await client.close();
+  }
+  await store.saveLogin(envName, { token, base_url: baseUrl, base_url_v1: baseUrlV1, profile_id: profileId });
+  const { maskToken } = await import('../config/resolve.js');
+  rt.info(
+    `Logged in to ${envName} (profile ${profileId}) with token ${maskToken(token)}; saved in ${store.path}.`,
+  );
+}
+
+async function readToken(rt: Runtime, flags: LoginFlags): Promise<string> {
+  let token: string;
+  if (flags.withToken) {
+    token = (await readStream(rt.io.stdin)).trim();
+  } else if (rt.canPrompt) {
+    token = await askSecret(rt, 'API token');
+  } else {
+    throw new UsageError('no terminal to ask for the token on', {
+      hint: 'pipe it in: billing login --with-token < token.txt',
+    });
+  }
+  if (token === '' || /\s/.test(token)) {
+    throw new UsageError(token === '' ? 'the token is empty' : 'the token contains white space');
+  }
+  return token;
+}
+
+export async function logout(rt: Runtime): Promise<void> {
+  const store = await rt.config();
+  const envName = rt.flags.env ?? rt.env.BILLING_ENV ?? store.read().current_env ?? 'sandbox';
+  const removed = await store.removeToken(envName);
+  rt.info(removed ? `Logged out of ${envName}.` : `No token was stored for ${envName}.`);
+}
+
+export async function status(rt: Runtime): Promise<void> {
+  const ctx = await rt.context();
+  const { maskToken } = await import('../config/resolve.js');
+  const report: Record<string, string | number | null> = {
+    environment: ctx.envName,
+    kind: ctx.kind,
+    base_url: ctx.baseUrl ?? null,
+    base_url_v1: ctx.baseUrlV1 ?? null,
+    profile_id: ctx.profileId ?? null,
+    token: ctx.token ? `${maskToken(ctx.token)} (from ${ctx.sources.token ?? 'config'})` : null,
+    service: null,
+  };
+  let failure: Error | undefined;
+  if (!ctx.token) {
+    failure = new NotLoggedInError(ctx.envName);
+    report.service = 'not checked: no token';
+  } else {
+    const started = performance.now();
+    try {
+      const { listOrdersPage } = await import('../api/orders.js');
+      await listOrdersPage(await rt.client(), { page: 1, items: 1 });
+      report.service = `ok (${Math.round(performance.now() - started)} ms)`;
+    } catch (err) {
+      failure = err as Error;
+      report.service = `${err instanceof ApiError && err.status ? `${err.status} ` : ''}${(err as Error).message}`;
+    }
+  }
+  const entries = Object.entries(report).map(([key, value]) => ({ key, value: value ?? '' }));
+  await writeResult(rt, report, () => writeList(entries, 'config_entry', rt.output));
+  if (failure) throw failure;
+}

@@ -1,0 +1,91 @@
+// billing config list | get | set | unset | use | path
+
+import { BillingError, EXIT, UsageError } from '../api/errors.js';
+import { maskToken } from '../config/resolve.js';
+import type { SettableKey } from '../config/store.js';
+import { writeList } from '../format/index.js';
+import type { Runtime } from './runtime.js';
+
+const SETTABLE: readonly SettableKey[] = [
+  'base_url',
+  'base_url_v1',
+  'profile_id',
+  'gateway_url',
+  'webhook_secret',
+  'kind',
+];
+const SECRET_KEYS = new Set(['token', 'webhook_secret']);
+
+async function selected(rt: Runtime) {
+  const store = await rt.config();
+  const data = store.read();
+  const envName = rt.flags.env ?? rt.env.BILLING_ENV ?? data.current_env ?? 'sandbox';
+  return { store, data, envName };
+}
+
+export async function list(rt: Runtime): Promise<void> {
+  const { data, envName } = await selected(rt);
+  const records = Object.entries(data.environments).map(([name, env]) => ({
+    name,
+    kind: env.kind,
+    base_url: env.base_url ?? null,
+    base_url_v1: env.base_url_v1 ?? null,
+    profile_id: env.profile_id ?? null,
+    gateway_url: env.gateway_url ?? null,
+    token: env.token ? maskToken(env.token) : null,
+    webhook_secret: env.webhook_secret ? maskToken(env.webhook_secret) : null,
+    current: name === envName,
+  }));
+  await writeList(records, 'environment', rt.output);
+}
+
+export async function get(rt: Runtime, [key]: string[]): Promise<void> {
+  const { data, envName } = await selected(rt);
+  const env = data.environments[envName];
+  if (!env) throw new UsageError(`unknown environment "${envName}"`);
+  const value = (env as unknown as Record<string, unknown>)[key ?? ''];
+  if (key === undefined || (!SETTABLE.includes(key as SettableKey) && key !== 'token')) {
+    throw new UsageError(`unknown key "${key}"`, {
+      hint: `use one of: ${[...SETTABLE, 'token'].join(', ')}`,
+    });
+  }
+  if (value === undefined || value === null || value === '') {
+    throw new BillingError('not_found', EXIT.notFound, `${key} is not set for environment "${envName}"`);
+  }
+  rt.io.stdout.write(`${SECRET_KEYS.has(key) ? maskToken(String(value)) : String(value)}\n`);
+}
+
+export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
+  if (key === 'token') {
+    throw new UsageError('the token is never given as a command-line value', {
+      hint: 'use billing login (it prompts, or reads stdin with --with-token), or set BILLING_API_TOKEN',
+    });
+  }
+  const settable = checkKey(key);
+  const { store, envName } = await selected(rt);
+  await store.setValue(envName, settable, value ?? '');
+  rt.info(`Set ${settable} for ${envName}.`);
+}
+
+export async function unset(rt: Runtime, [key]: string[]): Promise<void> {
+  const settable = key === 'token' ? 'token' : checkKey(key);
+  const { store, envName } = await selected(rt);
+  if (settable === 'token') await store.removeToken(envName);
+  else await store.unsetValue(envName, settable);
+  rt.info(`Unset ${settable} for ${envName}.`);
+}
+
+export async function use(rt: Runtime, [envName]: string[]): Promise<void> {
+  const store = await rt.config();
+  await store.setCurrent(envName ?? '');
+  rt.info(`Now using ${envName}.`);
+}
+
+export async function path(rt: Runtime): Promise<void> {
+  rt.io.stdout.write(`${(await rt.config()).path}\n`);
+}
+
+function checkKey(key: string | undefined): SettableKey {
+  if (key !== undefined && (SETTABLE as readonly string[]).includes(key)) return key as SettableKey;
+  throw new UsageError(`unknown key "${key}"`, { hint: `use one of: ${SETTABLE.join(', ')}` });
+}

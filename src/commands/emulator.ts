@@ -1,0 +1,218 @@
+// billing emulator start | stop | status | reset
+// The only command module that may load src/emulator (and only in `start`).
+
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError, EXIT, UsageError } from '../api/errors.js';
+import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
+import { writeList } from '../format/index.js';
+import * as parse from './args.js';
+import { writeResult } from './result.js';
+import type { Runtime } from './runtime.js';
+
+interface StartFlags {
+  port: string;
+  host: string;
+  seed: string;
+  data?: string;
+  latency: string;
+  failRate: string;
+  detach?: boolean;
+}
+
+export async function start(rt: Runtime, _args: string[], flags: StartFlags): Promise<void> {
+  const port = portNumber(flags.port);
+  const seed = parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
+  const latencyMs = wholeNumber('--latency', flags.latency);
+  const failRate = Number(flags.failRate);
+  if (!/^\d*\.?\d+$/.test(flags.failRate) || failRate > 1) {
+    throw new UsageError(`--fail-rate must be a number from 0 to 1, got "${flags.failRate}"`);
+  }
+  const origin = `http://${flags.host}:${port}`;
+  if (flags.detach) return detach(rt, flags, origin);
+
+  const { startEmulator } = await import('../emulator/index.js');
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator({
+      port,
+      host: flags.host,
+      seed,
+      dataFile: flags.data,
+      latencyMs,
+      failRate,
+    });
+  } catch (err) {
+    if (/in use/i.test((err as Error).message)) {
+      throw new UsageError(`port ${port} is already in use`, {
+        hint: 'pick another with --port, or stop what runs there',
+      });
+    }
+    throw err;
+  }
+  rt.info(
+    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).\n` +
+      `Use it with --env local (profile ${LOCAL_EMULATOR.profileId} and its token are pre-set). Ctrl-C stops it.`,
+  );
+  const interrupted = new Promise<void>((resolve) =>
+    rt.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  await Promise.race([emulator.closed, interrupted]);
+  await emulator.close();
+  rt.info('Emulator stopped.');
+}
+
+/** Starts `billing emulator start` again as a detached process and waits until it answers. */
+async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<void> {
+  if (await answers(origin)) {
+    throw new UsageError(`an emulator already answers at ${origin}`, {
+      hint: 'stop it with billing emulator stop',
+    });
+  }
+  const store = await rt.config();
+  const logDir = join(store.path, '..');
+  await mkdir(logDir, { recursive: true, mode: 0o700 });
+  const logFile = join(logDir, 'emulator.log');
+  const log = openSync(logFile, 'a', 0o600);
+  const args = [
+    process.argv[1] ?? '',
+    'emulator',
+    'start',
+    '--port',
+    flags.port,
+    '--host',
+    flags.host,
+    '--seed',
+    flags.seed,
+  ];
+  args.push('--latency', flags.latency, '--fail-rate', flags.failRate);
+  if (flags.data) args.push('--data', flags.data);
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: process.env,
+  });
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  child.unref();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && !exited) {
+    if (await answers(origin)) {
+      rt.io.stdout.write(`${origin}\n`);
+      rt.info(
+        `Emulator running in the background (pid ${child.pid}); log: ${logFile}. Stop it with billing emulator stop.`,
+      );
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' ');
+  throw new ApiError(
+    'network',
+    EXIT.unavailable,
+    `the emulator did not start at ${origin}: ${tail || 'no output'}`,
+    {
+      status: 0,
+      method: 'GET',
+      path: '/__emulator/status',
+    },
+  );
+}
+
+async function answers(origin: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${origin}/__emulator/status`, { signal: AbortSignal.timeout(1000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {
+  if (flags.port !== undefined) return localBaseUrls(portNumber(flags.port)).origin;
+  const store = await rt.config();
+  const local = store.read().environments.local;
+  return local?.base_url ? new URL(local.base_url).origin : localBaseUrls().origin;
+}
+
+async function admin(
+  origin: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await fetch(`${origin}/__emulator/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(5000),
+    });
+  } catch {
+    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
+      status: 0,
+      method,
+      path,
+      hint: 'start one with billing emulator start (add --detach to run it in the background)',
+    });
+  }
+  const answer = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) {
+    throw new ApiError('server', EXIT.unavailable, `the emulator answered ${res.status}`, {
+      status: res.status,
+      method,
+      path,
+    });
+  }
+  return answer;
+}
+
+export async function stop(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
+  const origin = await emulatorOrigin(rt, flags);
+  await admin(origin, 'POST', 'shutdown');
+  rt.info(`Emulator at ${origin} stopped.`);
+}
+
+export async function status(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
+  const origin = await emulatorOrigin(rt, flags);
+  const body = await admin(origin, 'GET', 'status');
+  await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
+}
+
+export async function reset(
+  rt: Runtime,
+  _args: string[],
+  flags: { port?: string; seed?: string },
+): Promise<void> {
+  const seed =
+    flags.seed === undefined ? undefined : parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
+  const origin = await emulatorOrigin(rt, flags);
+  const body = await admin(origin, 'POST', 'reset', seed ? { seed } : {});
+  rt.info(`Emulator at ${origin} reset.`);
+  await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
+}
+
+function flatten(body: Record<string, unknown>): { key: string; value: string }[] {
+  return Object.entries(body).map(([key, value]) => ({
+    key,
+    value: typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''),
+  }));
+}
+
+function portNumber(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new UsageError(`--port must be a port number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function wholeNumber(flag: string, value: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}

@@ -1,0 +1,83 @@
+// What the three list commands share: --page/--items/--all/--limit, an optional client-side
+// filter, and streaming the records into the chosen output format.
+
+import type { ApiClient } from '../api/client.js';
+import type { Page } from '../api/paginate.js';
+import type { ResourceName } from '../format/index.js';
+import { writeList } from '../format/index.js';
+import { positiveInt } from './args.js';
+import type { Runtime } from './runtime.js';
+
+export interface ListFlags {
+  page?: string;
+  items?: string;
+  all?: boolean;
+  limit?: string;
+  concurrency?: string;
+}
+
+export interface ListSource<T> {
+  resource: ResourceName;
+  fetchPage(client: ApiClient, query: { page: number; items?: number }): Promise<Page<T>>;
+  iterate(
+    client: ApiClient,
+    options: { items?: number; startPage?: number; concurrency?: number; signal: AbortSignal },
+  ): AsyncGenerator<T>;
+}
+
+const MAX_ITEMS = 100;
+
+export function parseListFlags(rt: Runtime, flags: ListFlags) {
+  const page = flags.page === undefined ? 1 : positiveInt('--page', flags.page);
+  let items = flags.items === undefined ? undefined : positiveInt('--items', flags.items);
+  if (items !== undefined && items > MAX_ITEMS) {
+    rt.info(`warning: --items is at most ${MAX_ITEMS}; reading ${MAX_ITEMS} per page`);
+    items = MAX_ITEMS;
+  }
+  const limit = flags.limit === undefined ? undefined : positiveInt('--limit', flags.limit);
+  const concurrency =
+    flags.concurrency === undefined ? undefined : positiveInt('--concurrency', flags.concurrency);
+  return { page, items, limit, concurrency, all: Boolean(flags.all) };
+}
+
+/**
+ * One page when neither --all nor a filter asks for more; otherwise every page from --page on,
+ * filtered, up to --limit (a filter without --all stops at `defaultLimit` matches).
+ */
+export async function runList<T>(
+  rt: Runtime,
+  flags: ListFlags,
+  source: ListSource<T>,
+  filter?: { accept(record: T): boolean; defaultLimit: number },
+): Promise<void> {
+  const { page, items, limit, concurrency, all } = parseListFlags(rt, flags);
+  const client = await rt.client();
+  let records: AsyncIterable<T> | Iterable<T>;
+  if (!all && !filter) {
+    const first = await source.fetchPage(client, { page, items });
+    records = limit === undefined ? first.records : first.records.slice(0, limit);
+  } else {
+    const max = limit ?? (all ? undefined : filter?.defaultLimit);
+    records = take(
+      source.iterate(client, { items, startPage: page, concurrency, signal: rt.signal }),
+      filter?.accept,
+      max,
+    );
+  }
+  await writeList(records, source.resource, rt.output);
+}
+
+async function* take<T>(
+  records: AsyncGenerator<T>,
+  accept: ((record: T) => boolean) | undefined,
+  max: number | undefined,
+): AsyncGenerator<T> {
+  if (max === 0) return;
+  let count = 0;
+  for await (const record of records) {
+    if (accept && !accept(record)) continue;
+    yield record;
+    count += 1;
+    if (max !== undefined && count >= max) return;
+  }
+}

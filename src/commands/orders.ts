@@ -1,0 +1,180 @@
+// billing orders list | get | create | subscribe
+
+import { UsageError } from '../api/errors.js';
+import {
+  createOrder,
+  createSingleOrderV1,
+  createSubscriptionOrder,
+  getOrder,
+  iterateOrders,
+  listOrdersPage,
+} from '../api/orders.js';
+import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
+import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
+import { writeOne } from '../format/index.js';
+import * as parse from './args.js';
+import { readBodyFile } from './body.js';
+import { type ListFlags, runList } from './list.js';
+import { ask } from './prompt.js';
+import { writeResult } from './result.js';
+import type { Runtime } from './runtime.js';
+
+export async function list(
+  rt: Runtime,
+  _args: string[],
+  flags: ListFlags & { status?: string },
+): Promise<void> {
+  const status = flags.status?.toLowerCase();
+  if (status !== undefined && !isOrderStatus(status)) {
+    throw new UsageError(`unknown status "${flags.status}"`, {
+      hint: `use one of: ${ORDER_STATUSES.join(', ')}`,
+    });
+  }
+  const filter = status ? { accept: (o: Order) => statusOf(o) === status, defaultLimit: 20 } : undefined;
+  await runList<Order>(
+    rt,
+    flags,
+    {
+      resource: 'order',
+      fetchPage: (client, query) => listOrdersPage(client, query),
+      iterate: (client, options) => iterateOrders(client, options),
+    },
+    filter,
+  );
+}
+
+function statusOf(order: Order): string | undefined {
+  const status = (order as { status?: unknown }).status;
+  if (typeof status === 'string') return status;
+  if (status && typeof status === 'object') return (status as { value?: string }).value;
+  return undefined;
+}
+
+export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  const orderId = parse.recordId('order', id ?? '');
+  const order = await getOrder(await rt.client(), orderId);
+  await writeOne(order, 'order', rt.output);
+}
+
+interface CreateFlags {
+  customer?: string;
+  product: string[];
+  currency?: string;
+  invoiceId?: string;
+  description?: string;
+  checkout?: boolean;
+  redirectUrl?: string;
+  failedRedirectUrl?: string;
+  file?: string;
+  v1?: boolean;
+}
+
+export async function create(rt: Runtime, _args: string[], flags: CreateFlags): Promise<void> {
+  const input = flags.file
+    ? ((await readBodyFile(rt, flags.file, 'order')) as unknown as OrderInput)
+    : await orderFromFlags(rt, flags);
+  const client = await rt.client();
+  const created = flags.v1 ? await createSingleOrderV1(client, input) : await createOrder(client, input);
+  await writeResult(rt, created.raw, async () => {
+    await writeOne(created.order, 'order', rt.output);
+    const checkout = created.checkout;
+    if (checkout && rt.format === 'table') {
+      rt.io.stdout.write(`\nCheckout ${checkout.id}\n  form action: ${checkout.form_action}\n`);
+    }
+  });
+  rt.info(`Created order ${created.order.id} (${statusOf(created.order) ?? 'status unknown'}).`);
+}
+
+async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInput> {
+  const customer = flags.customer ?? (await ask(rt, '--customer', 'Customer id'));
+  const products =
+    flags.product.length > 0 ? flags.product : [await ask(rt, '--product', 'Product id[:qty]')];
+  const currency = flags.currency ?? (await ask(rt, '--currency', 'Currency (e.g. EUR)'));
+  const invoiceId = flags.invoiceId ?? (await ask(rt, '--invoice-id', 'Invoice id (your own unique id)'));
+  const input: OrderInput = {
+    currency: parse.currency(currency),
+    customer_id: parse.recordId('--customer', customer),
+    invoice_id: invoiceId,
+    create_checkout: Boolean(flags.checkout),
+    order_products: products.map(parse.productSpec),
+  };
+  if (flags.description !== undefined) input.description = flags.description;
+  if (flags.redirectUrl !== undefined) input.redirect_url = parse.url('--redirect-url', flags.redirectUrl);
+  if (flags.failedRedirectUrl !== undefined) {
+    input.failed_redirect_url = parse.url('--failed-redirect-url', flags.failedRedirectUrl);
+  }
+  return input;
+}
+
+interface SubscribeFlags {
+  customer: string;
+  product: string;
+  currency: string;
+  interval: string;
+  startDate: string;
+  qty?: string;
+  amount?: string;
+  discount?: string;
+  fee?: string;
+  note?: string;
+  checkout?: boolean;
+  redirectUrl?: string;
+  failedRedirectUrl?: string;
+}
+
+export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFlags): Promise<void> {
+  const product: SubscriptionOrderInput['order_product'] = {
+    product_id: parse.recordId('--product', flags.product),
+  };
+  if (flags.qty !== undefined) product.qty = parse.positiveInt('--qty', flags.qty);
+  if (flags.amount !== undefined) product.amount = parse.amount('--amount', flags.amount);
+  if (flags.discount !== undefined) product.discount_amount = parse.amount('--discount', flags.discount);
+  // The interface document types fee_amount as a number.
+  if (flags.fee !== undefined) product.fee_amount = Number(parse.amount('--fee', flags.fee));
+  const interval = flags.interval.trim().toUpperCase();
+  if (!/^[A-Z_]+$/.test(interval)) {
+    throw new UsageError(`--interval must be an interval code like MONTH, got "${flags.interval}"`);
+  }
+  const input: SubscriptionOrderInput = {
+    currency: parse.currency(flags.currency),
+    customer_id: parse.recordId('--customer', flags.customer),
+    recurring_collection_interval: interval,
+    start_date: parse.startDate(flags.startDate),
+    create_checkout: Boolean(flags.checkout),
+    order_product: product,
+  };
+  if (flags.note !== undefined) input.note = flags.note;
+  if (flags.redirectUrl !== undefined) input.redirect_url = parse.url('--redirect-url', flags.redirectUrl);
+  if (flags.failedRedirectUrl !== undefined) {
+    input.failed_redirect_url = parse.url('--failed-redirect-url', flags.failedRedirectUrl);
+  }
+  const { payload, raw } = await createSubscriptionOrder(await rt.client(), input);
+  const order = payload.order;
+  const summary = {
+    order_id: order.id,
+    invoice_id: order.invoice_id,
+    customer_id: order.customer_id,
+    initial_amount: order.initial_amount,
+    repeated_amount: payload.repeated_amount,
+    interval: `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`,
+    start_date: payload.start_date,
+    payment_link: payload.payment_link,
+  };
+  await writeResult(rt, raw, async () => {
+    if (rt.format !== 'table') {
+      await writeOne(summary, 'subscription_summary', rt.output);
+      return;
+    }
+    const currency = input.currency;
+    rt.io.stdout.write(
+      [
+        `Subscription order ${order.id} created (pending)`,
+        `  invoice id     ${order.invoice_id ?? ''}`,
+        `  first payment  ${order.initial_amount ?? '?'} ${currency}`,
+        `  then           ${payload.repeated_amount ?? '?'} ${currency} every ${summary.interval} from ${payload.start_date ?? input.start_date}`,
+        `  payment link   ${payload.payment_link ?? '(none)'}`,
+        '',
+      ].join('\n'),
+    );
+  });
+}

@@ -1,0 +1,49 @@
+// The one place where errors become a message on stderr and an exit code. Nothing here
+// calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
+
+import type { Command } from 'commander';
+import { BillingError, EXIT, InterruptedError, UsageError } from '../api/errors.js';
+import { type GlobalOptions, Runtime, type Streams } from './runtime.js';
+
+/**
+ * What a command module's function receives: the runtime, then its positional arguments and
+ * its options as commander parsed them (each module types the options it declared).
+ */
+export type Handler = (rt: Runtime, args: string[], options: never) => Promise<void>;
+
+export interface Session {
+  io: Streams;
+  env: Record<string, string | undefined>;
+  controller: AbortController;
+  runtime?: Runtime;
+}
+
+/** Wraps a lazily loaded handler as a commander action. */
+export function action(session: Session, load: () => Promise<Handler>) {
+  return async (...params: unknown[]): Promise<void> => {
+    const cmd = params[params.length - 1] as Command;
+    const positional = params.slice(0, cmd.registeredArguments.length) as string[];
+    const args = positional.flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a]));
+    const globals = cmd.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
+    const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
+    session.runtime = rt;
+    const handler = await load();
+    await handler(rt, args, cmd.opts() as never);
+  };
+}
+
+export function exitCodeOf(err: unknown, signal: AbortSignal): number {
+  if (err instanceof BillingError) return err.exitCode;
+  if (signal.aborted) return EXIT.interrupted;
+  return EXIT.unexpected;
+}
+
+/** Commander's own parse errors (unknown flag, missing argument) become usage errors (exit 2). */
+export function fromCommanderError(err: { code: string; message: string }): UsageError {
+  const message = err.message.replace(/^error: /, '');
+  return new UsageError(message, { hint: 'see --help for usage and examples' });
+}
+
+export function interrupted(signal: AbortSignal): InterruptedError | undefined {
+  return signal.aborted ? new InterruptedError() : undefined;
+}

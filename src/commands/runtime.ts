@@ -1,0 +1,156 @@
+// The one object every command receives: the streams and their TTY facts, the global
+// flags, and lazily built config, context and API client (gh's IOStreams + Factory).
+
+import type { ApiClient } from '../api/client.js';
+import { UsageError } from '../api/errors.js';
+import type { Context } from '../config/resolve.js';
+import type { ConfigStore } from '../config/store.js';
+import {
+  defaultFormat,
+  OUTPUT_FORMATS,
+  type Output,
+  type OutputFormat,
+  shouldColor,
+} from '../format/formats.js';
+
+export interface GlobalOptions {
+  env?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  color?: boolean; // commander's --no-color
+  debug?: boolean;
+  yes?: boolean;
+  input?: boolean; // commander's --no-input
+  baseUrl?: string;
+  baseUrlV1?: string;
+  gatewayUrl?: string;
+}
+
+export interface Streams {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+}
+
+export class Runtime {
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly format: OutputFormat;
+  readonly color: boolean;
+  readonly stderrColor: boolean;
+  /** Prompts are allowed only with a TTY on both ends, no --no-input and no CI. */
+  readonly canPrompt: boolean;
+  readonly debugEnabled: boolean;
+  private store?: ConfigStore;
+  private resolved?: Context;
+  private apiClient?: ApiClient;
+
+  constructor(
+    readonly io: Streams,
+    readonly env: Record<string, string | undefined>,
+    readonly flags: GlobalOptions,
+    readonly signal: AbortSignal,
+  ) {
+    this.stdoutIsTTY = Boolean(io.stdout.isTTY);
+    this.stderrIsTTY = Boolean(io.stderr.isTTY);
+    this.stdinIsTTY = Boolean(io.stdin.isTTY);
+    this.format = pickFormat(flags, this.stdoutIsTTY);
+    const noColorFlag = flags.color === false;
+    this.color = this.format === 'table' && shouldColor({ noColorFlag, env, stream: io.stdout });
+    this.stderrColor = shouldColor({ noColorFlag, env, stream: io.stderr });
+    const ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
+    this.canPrompt = flags.input !== false && !ci && this.stdinIsTTY && this.stderrIsTTY;
+    this.debugEnabled = Boolean(flags.debug);
+  }
+
+  get output(): Output {
+    return {
+      format: this.format,
+      color: this.color,
+      stdout: this.io.stdout,
+      width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
+    };
+  }
+
+  /** A line for the human, on stderr. */
+  info(line: string): void {
+    this.io.stderr.write(`${line}\n`);
+  }
+
+  debug = (line: string): void => {
+    if (this.debugEnabled) this.io.stderr.write(`debug: ${line}\n`);
+  };
+
+  async config(): Promise<ConfigStore> {
+    if (!this.store) {
+      const { ConfigStore } = await import('../config/store.js');
+      this.store = ConfigStore.open(this.env.BILLING_CONFIG_DIR);
+    }
+    return this.store;
+  }
+
+  async context(): Promise<Context> {
+    if (!this.resolved) {
+      const { resolveContext } = await import('../config/resolve.js');
+      const store = await this.config();
+      this.resolved = resolveContext(
+        {
+          env: this.flags.env,
+          profile: this.flags.profile,
+          baseUrl: this.flags.baseUrl,
+          baseUrlV1: this.flags.baseUrlV1,
+          gatewayUrl: this.flags.gatewayUrl,
+        },
+        this.env,
+        store.read(),
+      );
+    }
+    return this.resolved;
+  }
+
+  /** The API client of the resolved environment; fails before any request when there is no token. */
+  async client(): Promise<ApiClient> {
+    if (!this.apiClient) {
+      const ctx = await this.context();
+      const { requireBaseUrl } = await import('../config/resolve.js');
+      const { NotLoggedInError } = await import('../api/errors.js');
+      const baseUrl = requireBaseUrl(ctx);
+      if (!ctx.token) throw new NotLoggedInError(ctx.envName);
+      const { ApiClient } = await import('../api/client.js');
+      this.apiClient = new ApiClient({
+        baseUrl,
+        baseUrlV1: ctx.baseUrlV1,
+        profileId: ctx.profileId,
+        token: ctx.token,
+        timeoutMs: parseTimeout(this.env.BILLING_TIMEOUT),
+        debug: this.debugEnabled ? this.debug : undefined,
+      });
+    }
+    return this.apiClient;
+  }
+
+  async close(): Promise<void> {
+    await this.apiClient?.close();
+  }
+}
+
+function pickFormat(flags: GlobalOptions, stdoutIsTTY: boolean): OutputFormat {
+  if (flags.json) return 'json';
+  if (flags.output === undefined) return defaultFormat(stdoutIsTTY);
+  if ((OUTPUT_FORMATS as readonly string[]).includes(flags.output)) return flags.output as OutputFormat;
+  throw new UsageError(`unknown output format "${flags.output}"`, {
+    hint: `use one of: ${OUTPUT_FORMATS.join(', ')}`,
+  });
+}
+
+/** BILLING_TIMEOUT is in seconds; the client's default applies when it is unset. */
+function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`BILLING_TIMEOUT must be a number of seconds, got "${value}"`);
+  }
+  return Math.round(seconds * 1000);
+}

@@ -1,0 +1,194 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo' });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+function configFile(env: Record<string, string | undefined>): string {
+  return join(env.BILLING_CONFIG_DIR!, 'config.json');
+}
+
+/** A port where nothing listens: bound, then released. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('authentication errors', () => {
+  it('exits 3 without a token, before any request', async () => {
+    const env = emu.env({ BILLING_API_TOKEN: undefined, BILLING_ENV: 'sandbox' });
+    const r = await runCli(['orders', 'list'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('billing login');
+  });
+
+  it('exits 3 on a wrong token, and never prints the token', async () => {
+    const r = await runCli(['orders', 'list'], { env: emu.env({ BILLING_API_TOKEN: 'sk_wrong_token_123' }) });
+    expect(r.code).toBe(3);
+    expect(r.stderr + r.stdout).not.toContain('sk_wrong_token_123');
+  });
+
+  it('exits 4 for a profile the token may not use, 5 for a profile that does not exist', async () => {
+    const forbidden = await runCli(
+      ['orders', 'list', '--profile', String(LOCAL_EMULATOR.forbiddenProfileId)],
+      {
+        env: emu.env(),
+      },
+    );
+    expect(forbidden.code).toBe(4);
+    const missing = await runCli(['orders', 'list', '--profile', '999'], { env: emu.env() });
+    expect(missing.code).toBe(5);
+    const bad = await runCli(['orders', 'list', '--profile', 'abc'], { env: emu.env() });
+    expect(bad.code).toBe(2);
+  });
+
+  it('exits 8 quickly when the service is down', async () => {
+    const port = await deadPort();
+    const env = emu.env({ BILLING_BASE_URL: `http://127.0.0.1:${port}/api/v2` });
+    const r = await runCli(['orders', 'list'], { env, timeoutMs: 15_000 });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/could not reach|refused/i);
+    expect(r.ms).toBeLessThan(10_000);
+  });
+
+  it('writes errors as one JSON line on stderr with -o json', async () => {
+    const r = await runCli(['orders', 'get', '99999999', '-o', 'json'], { env: emu.env() });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    const line = r.stderr
+      .trim()
+      .split('\n')
+      .find((l) => l.startsWith('{'));
+    expect(JSON.parse(line!)).toMatchObject({ error: { status: 404, kind: 'not_found' } });
+  });
+});
+
+describe('login, logout and status', () => {
+  const loginArgs = (url: string) => [
+    'login',
+    '--env',
+    'local',
+    '--with-token',
+    '--base-url',
+    `${url}/api/v2`,
+    '--base-url-v1',
+    `${url}/api/v1`,
+    '--profile',
+    '1',
+  ];
+
+  it('stores a checked token with mode 0600 and never prints it', async () => {
+    const env = baseEnv();
+    const r = await runCli(loginArgs(emu.url), { env, input: `${LOCAL_EMULATOR.token}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(LOCAL_EMULATOR.token);
+    expect(statSync(configFile(env)).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(configFile(env), 'utf8'));
+    expect(JSON.stringify(saved)).toContain(emu.url);
+
+    const list = await runCli(['--env', 'local', 'orders', 'list', '--items', '2'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.trim().split('\n')).toHaveLength(2);
+
+    const status = await runCli(['--env', 'local', 'status', '--json'], { env });
+    expect(status.code, status.stderr).toBe(0);
+    const report = JSON.parse(status.stdout);
+    expect(report.token).toMatch(/^sk_l…/);
+    expect(report.service).toMatch(/^ok/);
+    expect(status.stdout).not.toContain(LOCAL_EMULATOR.token);
+
+    const out = await runCli(['logout', '--env', 'local'], { env });
+    expect(out.code).toBe(0);
+    expect(readFileSync(configFile(env), 'utf8')).not.toContain(LOCAL_EMULATOR.token);
+  });
+
+  it('refuses a wrong token and saves nothing', async () => {
+    const env = baseEnv();
+    const r = await runCli(loginArgs(emu.url), { env, input: 'sk_not_a_real_token\n' });
+    expect(r.code).toBe(3);
+    expect(() => readFileSync(configFile(env), 'utf8')).toThrow();
+  });
+
+  it('asks for --with-token when there is no terminal', async () => {
+    const r = await runCli(['login', '--env', 'local'], { env: baseEnv() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--with-token');
+  });
+
+  it('reports an unreachable service in status with exit 8', async () => {
+    const port = await deadPort();
+    const env = emu.env({ BILLING_BASE_URL: `http://127.0.0.1:${port}/api/v2` });
+    const r = await runCli(['status'], { env });
+    expect(r.code).toBe(8);
+    expect(r.stdout).toContain('service');
+  });
+});
+
+describe('config', () => {
+  it('sets, gets, lists, unsets and switches environments', async () => {
+    const env = baseEnv();
+    const set = await runCli(['config', 'set', 'profile_id', '42', '--env', 'sandbox'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(statSync(configFile(env)).mode & 0o777).toBe(0o600);
+    const got = await runCli(['config', 'get', 'profile_id', '--env', 'sandbox'], { env });
+    expect(got.stdout.trim()).toBe('42');
+    const use = await runCli(['config', 'use', 'local'], { env });
+    expect(use.code).toBe(0);
+    const list = await runCli(['config', 'list', '-o', 'json'], { env });
+    const envs = JSON.parse(list.stdout) as { name: string; current: boolean }[];
+    expect(envs.find((e) => e.current)?.name).toBe('local');
+    expect(list.stdout).not.toContain(LOCAL_EMULATOR.token);
+    const unset = await runCli(['config', 'unset', 'profile_id', '--env', 'sandbox'], { env });
+    expect(unset.code).toBe(0);
+    const gone = await runCli(['config', 'get', 'profile_id', '--env', 'sandbox'], { env });
+    expect(gone.code).toBe(5);
+    const path = await runCli(['config', 'path'], { env });
+    expect(path.stdout.trim()).toBe(configFile(env));
+  });
+
+  it('never takes the token as a value, and rejects unknown keys and environments', async () => {
+    const env = baseEnv();
+    for (const args of [
+      ['config', 'set', 'token', 'sk_secret_value'],
+      ['config', 'set', 'colour', 'blue'],
+      ['config', 'set', 'profile_id', 'x'],
+      ['config', 'use', 'nowhere'],
+    ]) {
+      const r = await runCli(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toContain('sk_secret_value');
+    }
+  });
+
+  it('names a config file that is not JSON and leaves it untouched', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{ "environments": { broken');
+    const before = readFileSync(file);
+    const env = baseEnv({ BILLING_CONFIG_DIR: dir });
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'set', 'profile_id', '3'],
+      ['orders', 'list'],
+    ]) {
+      const r = await runCli(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(file);
+    }
+    expect(readFileSync(file)).toEqual(before);
+  });
+});

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('billing emulator', () => {
+  it('starts detached with demo data, answers the CLI, keeps its data across a restart, and stops', async () => {
+    const port = String(await freePort());
+    const env = baseEnv();
+    const data = join(tempDir(), 'state.json');
+    const local = ['--env', 'local', '--base-url', `http://127.0.0.1:${port}/api/v2`];
+
+    const started = await runCli(
+      ['emulator', 'start', '--port', port, '--seed', 'demo', '--data', data, '--detach'],
+      {
+        env,
+      },
+    );
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout.trim()).toBe(`http://127.0.0.1:${port}`);
+    try {
+      const status = await runCli(['emulator', 'status', '--port', port, '--json'], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout).counts.orders).toBeGreaterThan(100);
+
+      const list = await runCli([...local, 'orders', 'list', '--items', '3'], { env });
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout.trim().split('\n')).toHaveLength(3);
+
+      const created = await runCli(
+        [...local, 'products', 'create', '--name', 'Kept', '--price', '1', '--currency', 'EUR', '--json'],
+        { env },
+      );
+      expect(created.code, created.stderr).toBe(0);
+      const id = JSON.parse(created.stdout).product.id;
+
+      expect((await runCli(['emulator', 'stop', '--port', port], { env })).code).toBe(0);
+      const again = await runCli(['emulator', 'start', '--port', port, '--data', data, '--detach'], { env });
+      expect(again.code, again.stderr).toBe(0);
+      const kept = await runCli([...local, 'products', 'get', String(id), '--json'], { env });
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(JSON.parse(kept.stdout).name).toBe('Kept');
+
+      const reset = await runCli(['emulator', 'reset', '--port', port, '--json'], { env });
+      expect(reset.code, reset.stderr).toBe(0);
+    } finally {
+      await runCli(['emulator', 'stop', '--port', port], { env });
+    }
+    const stopped = await runCli(['emulator', 'status', '--port', port], { env });
+    expect(stopped.code).toBe(8);
+    expect(stopped.stderr).toContain('billing emulator start');
+  });
+
+  it('refuses a port in use with exit 2, and bad flags with exit 2', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    try {
+      const r = await runCli(['emulator', 'start', '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('in use');
+    } finally {
+      server.close();
+    }
+    expect((await runCli(['emulator', 'start', '--fail-rate', '2'])).code).toBe(2);
+    expect((await runCli(['emulator', 'start', '--seed', 'lots'])).code).toBe(2);
+  });
+
+  it('stops cleanly on Ctrl-C in the foreground', async () => {
+    const port = String(await freePort());
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', port], { env: baseEnv() });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    await new Promise<void>((resolve) => {
+      const check = () => (stderr.includes('listening') ? resolve() : setTimeout(check, 50));
+      check();
+    });
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(code).toBe(0);
+    expect(stderr).toContain('stopped');
+  });
+});

@@ -1,0 +1,76 @@
+// Runs the built `billing` as a child process, the way a user or a script does.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/billing');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A clean environment: no BILLING_* from the machine, a fresh config dir, no slow CA bundle. */
+export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (
+      key.startsWith('BILLING_') ||
+      key === 'NODE_EXTRA_CA_CERTS' ||
+      key === 'FORCE_COLOR' ||
+      key === 'NO_COLOR'
+    ) {
+      continue;
+    }
+    env[key] = value;
+  }
+  return { ...env, BILLING_CONFIG_DIR: tempDir('billing-config-'), ...extra };
+}
+
+export function tempDir(prefix = 'billing-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const started = performance.now();
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: options.env ?? baseEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr, ms: performance.now() - started });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Lines of NDJSON, each parsed strictly. */
+export function parseNdjson(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}

@@ -1,0 +1,48 @@
+// An emulator on an ephemeral port, and the environment that points the CLI at it.
+
+import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { baseEnv } from './cli.js';
+
+export interface TestEmulator {
+  emulator: RunningEmulator;
+  url: string;
+  /** Environment for runCli: the emulator's addresses, the development token, profile 1. */
+  env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ port: 0, ...options });
+  return {
+    emulator,
+    url: emulator.url,
+    env: (extra = {}) =>
+      baseEnv({
+        BILLING_ENV: 'local',
+        BILLING_BASE_URL: `${emulator.url}/api/v2`,
+        BILLING_BASE_URL_V1: `${emulator.url}/api/v1`,
+        BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+        BILLING_PROFILE_ID: String(LOCAL_EMULATOR.profileId),
+        ...extra,
+      }),
+    close: () => emulator.close(),
+  };
+}
+
+/** A direct call to the emulator's HTTP API (test setup and checks, not the code under test). */
+export async function emulatorApi(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of the answers
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${LOCAL_EMULATOR.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
