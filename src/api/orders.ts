@@ -1,7 +1,7 @@
 // Orders: lists, one order, creation (v2 and v1), and the actions on an order.
 
 import type { ApiClient } from './client.js';
-import { BillingError, EXIT } from './errors.js';
+import { ApiError, BillingError, EXIT } from './errors.js';
 import { type IterateOptions, iterateList, listAll, listPage, type PageQuery } from './listing.js';
 import type { Page } from './paginate.js';
 import { isRecord, optionalRecord, recordId, unwrapRecord } from './records.js';
@@ -51,6 +51,33 @@ export async function getOrder(c: ApiClient, id: number | string, o: Signal = {}
 export async function createOrder(c: ApiClient, input: OrderInput, o: Signal = {}): Promise<CreatedOrder> {
   const res = await c.call(routes.createOrder, { body: { order: input }, signal: o.signal });
   return createdOrder(res.body);
+}
+
+/** The service may have applied a create that answered this way: check before sending again. */
+function mayHaveApplied(err: unknown): boolean {
+  return err instanceof ApiError && ['gateway', 'server', 'network', 'timeout'].includes(err.kind);
+}
+
+/**
+ * Creates an order (v2, or v1 create_single_order) without ever creating it twice: after a
+ * 502, a 5xx, a timeout or a lost connection it looks the order up by its invoice_id, as the
+ * interface document says ("the record is checked before retrying"), and sends the request
+ * once more only when no such order exists.
+ */
+export async function createOrderOnce(
+  c: ApiClient,
+  input: OrderInput,
+  o: Signal & { v1?: boolean } = {},
+): Promise<CreatedOrder & { recovered?: boolean }> {
+  const send = () => (o.v1 ? createSingleOrderV1(c, input, o) : createOrder(c, input, o));
+  try {
+    return await send();
+  } catch (err) {
+    if (!mayHaveApplied(err) || typeof input.invoice_id !== 'string') throw err;
+    const existing = await findOrderByInvoiceId(c, input.invoice_id, o);
+    if (existing) return { order: existing, raw: { order: existing }, recovered: true };
+    return await send();
+  }
 }
 
 /** v1 POST /orders/create_single_order with body {order: input}. */

@@ -6,6 +6,7 @@ import type { Page } from '../api/paginate.js';
 import type { ResourceName } from '../format/index.js';
 import { writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
+import { startProgress } from './progress.js';
 import type { Runtime } from './runtime.js';
 
 export interface ListFlags {
@@ -52,19 +53,33 @@ export async function runList<T>(
 ): Promise<void> {
   const { page, items, limit, concurrency, all } = parseListFlags(rt, flags);
   const client = await rt.client();
-  let records: AsyncIterable<T> | Iterable<T>;
   if (!all && !filter) {
     const first = await source.fetchPage(client, { page, items });
-    records = limit === undefined ? first.records : first.records.slice(0, limit);
-  } else {
-    const max = limit ?? (all ? undefined : filter?.defaultLimit);
-    records = take(
-      source.iterate(client, { items, startPage: page, concurrency, signal: rt.signal }),
-      filter?.accept,
-      max,
+    await writeList(
+      limit === undefined ? first.records : first.records.slice(0, limit),
+      source.resource,
+      rt.output,
     );
+    return;
   }
-  await writeList(records, source.resource, rt.output);
+  const max = limit ?? (all ? undefined : filter?.defaultLimit);
+  const pages = source.iterate(client, { items, startPage: page, concurrency, signal: rt.signal });
+  const progress = await startProgress(rt, 'Reading pages…');
+  const records = counted(take(pages, filter?.accept, max), (n) => progress.update(`Read ${n} records…`));
+  try {
+    await writeList(records, source.resource, rt.output);
+  } finally {
+    progress.stop();
+  }
+}
+
+async function* counted<T>(records: AsyncGenerator<T>, report: (n: number) => void): AsyncGenerator<T> {
+  let n = 0;
+  for await (const record of records) {
+    n += 1;
+    if (n % 100 === 0) report(n);
+    yield record;
+  }
 }
 
 async function* take<T>(

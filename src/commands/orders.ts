@@ -2,8 +2,7 @@
 
 import { UsageError } from '../api/errors.js';
 import {
-  createOrder,
-  createSingleOrderV1,
+  createOrderOnce,
   createSubscriptionOrder,
   getOrder,
   iterateOrders,
@@ -74,7 +73,10 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
     ? ((await readBodyFile(rt, flags.file, 'order')) as unknown as OrderInput)
     : await orderFromFlags(rt, flags);
   const client = await rt.client();
-  const created = flags.v1 ? await createSingleOrderV1(client, input) : await createOrder(client, input);
+  const created = await createOrderOnce(client, input, { v1: flags.v1, signal: rt.signal });
+  if (created.recovered) {
+    rt.info('warning: the service answered with an error, but the order had been created; not sent again');
+  }
   await writeResult(rt, created.raw, async () => {
     await writeOne(created.order, 'order', rt.output);
     const checkout = created.checkout;

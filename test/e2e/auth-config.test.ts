@@ -192,3 +192,27 @@ describe('config', () => {
     expect(readFileSync(file)).toEqual(before);
   });
 });
+
+describe('debug and colour', () => {
+  it('logs requests with --debug on stderr without the token', async () => {
+    const r = await runCli(['orders', 'list', '--items', '1', '--debug'], { env: emu.env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/profiles\/1\/orders/);
+    expect(r.stderr).not.toContain(LOCAL_EMULATOR.token);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('colours a table only when asked to, and never TSV', async () => {
+    const ESC = '\u001b[';
+    const forced = await runCli(['orders', 'list', '--items', '3', '-o', 'table'], {
+      env: emu.env({ FORCE_COLOR: '1' }),
+    });
+    expect(forced.stdout).toContain(ESC);
+    const flag = await runCli(['orders', 'list', '--items', '3', '-o', 'table', '--no-color'], {
+      env: emu.env({ FORCE_COLOR: '1' }),
+    });
+    expect(flag.stdout).not.toContain(ESC);
+    const tsv = await runCli(['orders', 'list', '--items', '3'], { env: emu.env({ FORCE_COLOR: '1' }) });
+    expect(tsv.stdout).not.toContain(ESC);
+  });
+});

@@ -354,3 +354,64 @@ describe('orders subscribe', () => {
     expect(r.code).toBe(7);
   });
 });
+
+describe('orders create when the gateway fails', () => {
+  it('checks the invoice id before sending again, so one order is created', async () => {
+    // create → 502 (before applying), the invoice lookup → ok, the second create → ok.
+    const draws = [0.0, 0.99, 0.99, 0.99, 0.99];
+    const flaky = await startTestEmulator({
+      seed: 'demo',
+      failRate: 0.5,
+      random: () => draws.shift() ?? 0.99,
+    });
+    try {
+      const r = await runCli(
+        [
+          'orders',
+          'create',
+          '--customer',
+          '1',
+          '--product',
+          '1',
+          '--currency',
+          'EUR',
+          '--invoice-id',
+          'FLAKY01',
+          '--json',
+        ],
+        { env: flaky.env() },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).order.merchant_invoice_id).toBe('FLAKY01');
+      const all = [...flaky.emulator.state.orders.values()].filter((o) => o.invoice_id === 'FLAKY01');
+      expect(all).toHaveLength(1);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('exits 8 when the service keeps failing, and creates nothing', async () => {
+    const down = await startTestEmulator({ seed: 'demo', failRate: 1 });
+    try {
+      const r = await runCli(
+        [
+          'orders',
+          'create',
+          '--customer',
+          '1',
+          '--product',
+          '1',
+          '--currency',
+          'EUR',
+          '--invoice-id',
+          'DOWN01',
+        ],
+        { env: down.env() },
+      );
+      expect(r.code).toBe(8);
+      expect(r.stderr).toMatch(/^error: .*gateway/m);
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+// A spinner on stderr while a command reads many pages, only for a person at a terminal:
+// never in CI, never when stderr is piped, and never over records streaming to the same screen.
+
+import type { Runtime } from './runtime.js';
+
+export interface Progress {
+  update(text: string): void;
+  stop(): void;
+}
+
+const silent: Progress = { update() {}, stop() {} };
+
+export async function startProgress(rt: Runtime, text: string): Promise<Progress> {
+  const ci = Boolean(rt.env.CI) && rt.env.CI !== 'false';
+  const streamsToScreen = rt.stdoutIsTTY && rt.format !== 'table';
+  if (!rt.stderrIsTTY || ci || streamsToScreen) return silent;
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: rt.io.stderr, color: 'cyan', isEnabled: true }).start();
+  return {
+    update: (next) => {
+      spinner.text = next;
+    },
+    stop: () => spinner.stop(),
+  };
+}
