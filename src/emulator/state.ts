@@ -1,7 +1,16 @@
 // The emulator's in-memory data and the indexes that keep reads cheap. Everything that
 // changes records goes through here so that the indexes cannot drift from the maps.
 
+import type { OrderStatus } from '../domain/orders.js';
 import type { Customer, Order, Payment, Product, ScheduledPayment, SeedName } from './types.js';
+
+/** An order moved from one status to another at `at` (ISO 8601, the emulator's clock). */
+export interface StatusChange {
+  order: Order;
+  from: OrderStatus;
+  to: OrderStatus;
+  at: string;
+}
 
 export interface NextIds {
   order: number;
@@ -58,6 +67,7 @@ export class EmulatorState {
   private readonly schedules = new Map<number, number[]>();
   private readonly orderPayments = new Map<number, number[]>();
   private readonly listeners: Array<() => void> = [];
+  private readonly statusListeners: Array<(change: StatusChange) => void> = [];
 
   /** The emulator's clock, in epoch milliseconds. */
   now(): number {
@@ -86,6 +96,27 @@ export class EmulatorState {
 
   onChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * The one way an order changes status: records when, and tells the status listeners
+   * (webhook delivery) with the order as it is now. A move to the same status is no change.
+   */
+  setOrderStatus(order: Order, to: OrderStatus): StatusChange | undefined {
+    const from = order.status;
+    if (from === to) return undefined;
+    const at = this.nowIso();
+    order.status = to;
+    order.status_updated_at = at;
+    order.updated_at = at;
+    const change: StatusChange = { order, from, to, at };
+    for (const listener of this.statusListeners) listener(change);
+    this.markChanged();
+    return change;
+  }
+
+  onStatusChange(listener: (change: StatusChange) => void): void {
+    this.statusListeners.push(listener);
   }
 
   private index(profileId: number): ProfileIndex {

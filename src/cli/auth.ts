@@ -1,0 +1,27 @@
+// Declarations of `billing login`, `logout` and `status`; their code is in src/commands/auth.ts.
+
+import type { Command } from 'commander';
+import { examples, type Run } from './shared.js';
+
+export function defineAuth(program: Command, run: Run): void {
+  program
+    .command('login')
+    .description('store the API token of an environment (checked against the service first)')
+    .option('--with-token', 'read the token from stdin instead of prompting')
+    .addHelpText(
+      'after',
+      examples([
+        'billing login --env sandbox --base-url https://api.example/api/v2 --base-url-v1 https://api.example/api/v1 --profile 7',
+        'billing login --env production --with-token < token.txt',
+      ]),
+    )
+    .action(run(async () => (await import('../commands/auth.js')).login));
+  program
+    .command('logout')
+    .description('remove the stored token of an environment')
+    .action(run(async () => (await import('../commands/auth.js')).logout));
+  program
+    .command('status')
+    .description('environment, addresses, profile, masked token, and whether the service answers')
+    .action(run(async () => (await import('../commands/auth.js')).status));
+}

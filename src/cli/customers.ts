@@ -1,0 +1,49 @@
+// Declarations of `billing customers` commands; their code is in src/commands/customers.ts, loaded on use.
+
+import type { Command } from 'commander';
+import { examples, type Run } from './shared.js';
+
+export function defineCustomers(program: Command, run: Run): void {
+  const customers = program.command('customers').description('list, inspect and create customers');
+  const load = async () => import('../commands/customers.js');
+  customers
+    .command('list')
+    .description('list customers')
+    .option('--page <n>', 'page to read (from 1)')
+    .option('--items <n>', 'records per page, 1 to 100')
+    .option('--all', 'read every page')
+    .option('--limit <n>', 'stop after this many customers')
+    .action(run(async () => (await load()).list));
+  customers
+    .command('get')
+    .description('one customer')
+    .argument('<id>', 'customer id')
+    .action(run(async () => (await load()).get));
+  customers
+    .command('create')
+    .description('create a customer')
+    .option('--first-name <name>')
+    .option('--last-name <name>')
+    .option('--email <email>')
+    .option('--phone <phone>')
+    .option('--date-of-birth <YYYY-MM-DD>')
+    .option('--merchant-customer-id <id>', 'your own id of the customer')
+    .option('--street <street>')
+    .option('--city <city>')
+    .option('--state <state>')
+    .option('--postal-code <code>')
+    .option('--country <code>', 'two-letter country code')
+    .option('--file <path>', 'a JSON body with its root key "customer" ("-" for stdin)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing customers create --first-name Ada --last-name Lovelace --email ada@example.com --country GB',
+      ]),
+    )
+    .action(run(async () => (await load()).create));
+  customers
+    .command('delete')
+    .description('delete a customer (refused while an order uses it)')
+    .argument('<id>', 'customer id')
+    .action(run(async () => (await load()).remove));
+}

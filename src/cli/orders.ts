@@ -1,0 +1,90 @@
+// Declarations of `billing orders` commands; their code is in src/commands/orders.ts, loaded on use.
+
+import type { Command } from 'commander';
+import { collect, examples, type Run } from './shared.js';
+
+export function defineOrders(program: Command, run: Run): void {
+  const orders = program.command('orders').description('list, inspect and create orders');
+  const load = async () => import('../commands/orders.js');
+  orders
+    .command('list')
+    .description('list orders, newest first')
+    .option('--page <n>', 'page to read (from 1)')
+    .option('--items <n>', 'records per page, 1 to 100 (service default 20)')
+    .option('--all', 'read every page (streams with -o ndjson)')
+    .option('--status <status>', 'only orders in this status (filtered here while reading pages)')
+    .option('--limit <n>', 'stop after this many orders (default with --status and without --all: 20)')
+    .option('--concurrency <n>', 'pages read at once with --all or --status', '8')
+    .addHelpText(
+      'after',
+      examples([
+        'billing orders list',
+        'billing orders list --page 2 --items 50',
+        'billing orders list --status failed',
+        'billing orders list --all -o ndjson | jq -r .merchant_invoice_id',
+      ]),
+    )
+    .action(run(async () => (await load()).list));
+  orders
+    .command('get')
+    .description('one order')
+    .argument('<id>', 'order id')
+    .addHelpText(
+      'after',
+      examples(['billing orders get 1042', 'billing orders get 1042 --json | jq .status.value']),
+    )
+    .action(run(async () => (await load()).get));
+  orders
+    .command('create')
+    .description(
+      'create an order (v2; --v1 uses create_single_order); prompts on a terminal for what is missing',
+    )
+    .option('--customer <id>', 'customer id')
+    .option('--product <id[:qty]>', 'product id and quantity; repeat for more lines', collect, [])
+    .option('--currency <code>', 'three-letter currency code')
+    .option('--invoice-id <id>', 'your own unique id of the order (about 10 letters and digits)')
+    .option('--description <text>', 'description')
+    .option('--checkout', 'also create a checkout for the payment form')
+    .option('--redirect-url <url>', 'where the customer lands after an approved payment')
+    .option('--failed-redirect-url <url>', 'where the customer lands after a declined payment')
+    .option('--file <path>', 'a JSON body with its root key "order" ("-" for stdin)')
+    .option('--v1', 'use the version 1 create_single_order endpoint')
+    .addHelpText(
+      'after',
+      examples([
+        'billing orders create --customer 3 --product 5:2 --currency EUR --invoice-id INV0001',
+        'billing orders create --customer 3 --product 5 --currency EUR --invoice-id INV0002 --checkout --redirect-url https://shop.example/ok',
+        'billing orders create --file order.json',
+      ]),
+    )
+    .action(run(async () => (await load()).create));
+  orders
+    .command('subscribe')
+    .description(
+      'create a subscription order (v1 create_subscription_order); prints its payment link and schedule',
+    )
+    .requiredOption('--customer <id>', 'customer id')
+    .requiredOption('--product <id>', 'subscription product id')
+    .requiredOption('--currency <code>', 'three-letter currency code')
+    .option(
+      '--interval <code>',
+      'recurring collection interval code (MONTH is the one the service shows)',
+      'MONTH',
+    )
+    .requiredOption('--start-date <date>', 'first scheduled payment, "DD/MM/YYYY HH:MM" (day first)')
+    .option('--qty <n>', 'quantity')
+    .option('--amount <amount>', 'price per cycle (only when the product price is not locked)')
+    .option('--discount <amount>', 'discount amount on every payment')
+    .option('--fee <amount>', 'fee amount')
+    .option('--note <text>', 'free text')
+    .option('--checkout', 'also create a checkout')
+    .option('--redirect-url <url>', 'where the customer lands after an approved payment')
+    .option('--failed-redirect-url <url>', 'where the customer lands after a declined payment')
+    .addHelpText(
+      'after',
+      examples([
+        'billing orders subscribe --customer 3 --product 2 --currency EUR --start-date "31/01/2027 09:00"',
+      ]),
+    )
+    .action(run(async () => (await load()).subscribe));
+}

@@ -1,0 +1,14 @@
+// What the command declarations share: the lazy-action wrapper type and help examples.
+
+import type { Handler } from '../commands/run.js';
+
+export type Loader = () => Promise<Handler>;
+export type Run = (load: Loader) => (...params: unknown[]) => Promise<void>;
+
+export function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
