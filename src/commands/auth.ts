@@ -15,7 +15,7 @@ interface LoginFlags {
 export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Promise<void> {
   const store = await rt.config();
   const data = store.read();
-  const envName = rt.flags.env ?? rt.env.BILLING_ENV ?? data.current_env ?? 'sandbox';
+  const envName = rt.envName(data);
   const existing = data.environments[envName];
   const baseUrl = parse.url(
     '--base-url',
@@ -71,7 +71,7 @@ async function readToken(rt: Runtime, flags: LoginFlags): Promise<string> {
 
 export async function logout(rt: Runtime): Promise<void> {
   const store = await rt.config();
-  const envName = rt.flags.env ?? rt.env.BILLING_ENV ?? store.read().current_env ?? 'sandbox';
+  const envName = rt.envName(store.read());
   const removed = await store.removeToken(envName);
   rt.info(removed ? `Logged out of ${envName}.` : `No token was stored for ${envName}.`);
 }

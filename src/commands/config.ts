@@ -2,25 +2,16 @@
 
 import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { maskToken } from '../config/resolve.js';
-import type { SettableKey } from '../config/store.js';
+import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
 import { writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 
-const SETTABLE: readonly SettableKey[] = [
-  'base_url',
-  'base_url_v1',
-  'profile_id',
-  'gateway_url',
-  'webhook_secret',
-  'kind',
-];
 const SECRET_KEYS = new Set(['token', 'webhook_secret']);
 
 async function selected(rt: Runtime) {
   const store = await rt.config();
   const data = store.read();
-  const envName = rt.flags.env ?? rt.env.BILLING_ENV ?? data.current_env ?? 'sandbox';
-  return { store, data, envName };
+  return { store, data, envName: rt.envName(data) };
 }
 
 export async function list(rt: Runtime): Promise<void> {

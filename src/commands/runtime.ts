@@ -3,7 +3,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import { UsageError } from '../api/errors.js';
-import type { Context } from '../config/resolve.js';
+import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import {
   defaultFormat,
@@ -82,6 +82,11 @@ export class Runtime {
   debug = (line: string): void => {
     if (this.debugEnabled) this.io.stderr.write(`debug: ${line}\n`);
   };
+
+  /** The environment's name, without checking that it exists (login may create it). */
+  envName(data: { current_env?: string }): string {
+    return selectEnv(this.flags.env, this.env, data).name;
+  }
 
   async config(): Promise<ConfigStore> {
     if (!this.store) {

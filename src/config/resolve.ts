@@ -41,6 +41,22 @@ export interface ResolveOptions {
   allowUnknownEnv?: boolean;
 }
 
+/** The environment a command works on: --env, BILLING_ENV, the config's current one, else sandbox. */
+export function selectEnv(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  data: Pick<ConfigData, 'current_env'>,
+): { name: string; source: Source } {
+  const found = pick([
+    ['flag', flag],
+    ['env', env.BILLING_ENV],
+    ['config', data.current_env],
+  ]);
+  return found
+    ? { name: found.value.trim(), source: found.source }
+    : { name: DEFAULT_ENV, source: 'default' };
+}
+
 export function resolveContext(
   flags: GlobalFlags,
   env: Record<string, string | undefined>,
@@ -48,13 +64,9 @@ export function resolveContext(
   options: ResolveOptions = {},
 ): Context {
   const sources: Context['sources'] = {};
-  const envPick = pick([
-    ['flag', flags.env],
-    ['env', env.BILLING_ENV],
-    ['config', data.current_env],
-  ]);
-  const envName = envPick?.value.trim() ?? DEFAULT_ENV;
-  sources.env = envPick?.source ?? 'default';
+  const selected = selectEnv(flags.env, env, data);
+  const envName = selected.name;
+  sources.env = selected.source;
 
   const builtin = builtinEnvironment(envName);
   const stored = data.environments[envName];
