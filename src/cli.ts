@@ -4,9 +4,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, InterruptedError } from './api/errors.js';
 import { defineAuth } from './cli/auth.js';
+import { defineCheckout } from './cli/checkout.js';
+import { completions, defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
+import { defineLinks } from './cli/links.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
 import { defineProducts } from './cli/products.js';
@@ -67,8 +70,11 @@ function buildProgram(session: Session): Command {
   defineCustomers(program, run);
   defineProducts(program, run);
   definePayments(program, run);
+  defineCheckout(program, run);
+  defineLinks(program, run);
   defineWebhooks(program, run);
   defineEmulator(program, run);
+  defineCompletion(program, run);
   return program;
 }
 
@@ -84,6 +90,15 @@ export async function main(
 ): Promise<number> {
   const controller = new AbortController();
   const session: Session = { io, env, controller };
+  const program = buildProgram(session);
+  if (argv[0] === '__complete') {
+    io.stdout.write(
+      completions(program, argv.slice(1))
+        .map((word) => `${word}\n`)
+        .join(''),
+    );
+    return EXIT.ok;
+  }
   let interrupts = 0;
   const onSigint = () => {
     interrupts += 1;
@@ -93,7 +108,6 @@ export async function main(
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
-  const program = buildProgram(session);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

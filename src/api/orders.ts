@@ -154,6 +154,17 @@ export async function renewCheckout(
   return { checkout: unwrapRecord<Checkout>(res.body, 'checkout'), raw: res.body };
 }
 
+/** The order's current checkout (assumed GET), or null when it has none. */
+export async function getCheckout(
+  c: ApiClient,
+  id: number | string,
+  o: Signal = {},
+): Promise<Checkout | null> {
+  const res = await c.call(routes.getCheckout, { params: { id: recordId('order', id) }, signal: o.signal });
+  const checkout = isRecord(res.body) ? res.body.checkout : undefined;
+  return isRecord(checkout) && typeof checkout.id === 'string' ? (checkout as Checkout) : null;
+}
+
 export const sendEmailLink = action(routes.sendEmailLink);
 export const sendSmsLink = action(routes.sendSmsLink);
 export const payWithCard = action(routes.payWithCard);

@@ -1,7 +1,10 @@
-// Payments: read one, capture, reverse, refund. None of these is ever retried by the
-// client; a caller that lost the answer checks the order's payments first (DESIGN.md).
+// Payments: read one, capture, reverse, refund, pay with the stored card. None of these is
+// ever retried blindly: after an answer that may hide an applied change (502, 5xx, timeout,
+// lost connection) sendChecked reads the order's payments first (DESIGN.md, Retries).
 
 import type { ApiClient } from './client.js';
+import { ApiError, BillingError, EXIT, UsageError } from './errors.js';
+import { listOrderPayments } from './orders.js';
 import { optionalRecord, recordId, unwrapRecord } from './records.js';
 import { type Route, routes } from './routes.js';
 import type { Payment } from './types.js';
@@ -36,6 +39,27 @@ export function refundPayment(c: ApiClient, id: number | string, o: AmountOption
   return act(c, routes.refundPayment, id, o);
 }
 
+/** POST /orders/{id}/pay_with_card; the answer carries the new payment (and the order). */
+export async function payOrderWithCard(
+  c: ApiClient,
+  orderId: number | string,
+  o: { signal?: AbortSignal } = {},
+): Promise<PaymentActionResult> {
+  const res = await c.call(routes.payWithCard, {
+    params: { id: recordId('order', orderId) },
+    signal: o.signal,
+  });
+  const payment = optionalRecord<Payment>(res.body, 'payment');
+  return payment === undefined ? { raw: res.body } : { payment, raw: res.body };
+}
+
+/** The body of a capture or refund: the root key always; an empty record means "the full amount". */
+export function actionBody(route: Route, amount: string | undefined): unknown {
+  return route.rootKey === undefined
+    ? undefined
+    : { [route.rootKey]: amount === undefined ? {} : { amount } };
+}
+
 async function act(
   c: ApiClient,
   route: Route,
@@ -43,15 +67,108 @@ async function act(
   o: AmountOptions,
 ): Promise<PaymentActionResult> {
   const paymentId = recordId('payment', id);
-  // Every body has its root key; an empty record means "the full amount".
-  const body =
-    route.rootKey === undefined
-      ? undefined
-      : { [route.rootKey]: o.amount === undefined ? {} : { amount: o.amount } };
+  const body = actionBody(route, o.amount);
   const res = await c.call(route, { params: { id: paymentId }, body, signal: o.signal });
   const payment =
     optionalRecord<Payment>(res.body, 'refund') ??
     optionalRecord<Payment>(res.body, 'capture') ??
+    optionalRecord<Payment>(res.body, 'reversal') ??
     optionalRecord<Payment>(res.body, 'payment');
   return payment === undefined ? { raw: res.body } : { payment, raw: res.body };
+}
+
+/** An error after which the service may still have applied the request. */
+export function mayHaveApplied(err: unknown): boolean {
+  return err instanceof ApiError && ['gateway', 'server', 'timeout', 'network'].includes(err.kind);
+}
+
+export interface CheckedSend {
+  /** The order whose payments show whether the change landed. */
+  orderId: number;
+  /** True for a payment record that this request would have made (and that was not there before). */
+  isOurs(payment: Payment): boolean;
+  send(): Promise<PaymentActionResult>;
+  /** Sends in all, the first included. Default 3. */
+  attempts?: number;
+  /** First pause between attempts; doubled each time, with jitter. Default 250 ms. */
+  backoffMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface CheckedResult extends PaymentActionResult {
+  /** True when an attempt failed but the check found that it had been applied. */
+  recovered: boolean;
+  attempts: number;
+}
+
+/**
+ * Sends a money move so that it is applied at most once: after a failure that may hide an
+ * applied change, the order's payments are read, and the request is sent again only when
+ * the change is not there. Other failures are thrown as they came.
+ */
+export async function sendChecked(c: ApiClient, o: CheckedSend): Promise<CheckedResult> {
+  const attempts = o.attempts ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { ...(await o.send()), recovered: false, attempts: attempt };
+    } catch (err) {
+      if (!mayHaveApplied(err)) throw err;
+      let payments: Payment[];
+      try {
+        payments = await listOrderPayments(c, o.orderId, { signal: o.signal });
+      } catch (checkErr) {
+        throw new OutcomeUnknownError(err as ApiError, checkErr, o.orderId);
+      }
+      const landed = payments.find((p) => o.isOurs(p));
+      if (landed) return { payment: landed, raw: { payment: landed }, recovered: true, attempts: attempt };
+      if (attempt >= attempts) throw err;
+      const ceiling = (o.backoffMs ?? 250) * 2 ** (attempt - 1);
+      await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));
+    }
+  }
+}
+
+/** A money move failed in a way that may hide an applied change, and the check failed too. */
+export class OutcomeUnknownError extends BillingError {
+  override name = 'OutcomeUnknownError';
+  constructor(failure: ApiError, checkFailure: unknown, orderId: number) {
+    super(
+      'gateway',
+      EXIT.unavailable,
+      `${failure.message}; it may have been applied, and reading the payments of order ${orderId} to check failed too (${(checkFailure as Error).message})`,
+      {
+        hint: `see "billing orders payments ${orderId}" before trying again`,
+        cause: failure,
+      },
+    );
+  }
+}
+
+export interface RequestPreview {
+  method: string;
+  /** Path of the URL as it would be sent, from the base's own path on. */
+  path: string;
+  body?: unknown;
+}
+
+/** What a request would look like, for --dry-run: nothing is sent. */
+export function previewRequest(
+  base: { baseUrl: string; profileId?: number },
+  route: Route,
+  params: Record<string, string | number>,
+  body?: unknown,
+): RequestPreview {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = name === 'profile_id' ? base.profileId : params[name];
+    if (value === undefined) {
+      throw new UsageError('no merchant profile selected', {
+        hint: 'pass --profile ID or set BILLING_PROFILE_ID',
+      });
+    }
+    return encodeURIComponent(String(value));
+  });
+  const basePath = new URL(base.baseUrl).pathname.replace(/\/+$/, '');
+  return body === undefined
+    ? { method: route.method, path: `${basePath}${path}` }
+    : { method: route.method, path: `${basePath}${path}`, body };
 }

@@ -50,6 +50,8 @@ export const routes = {
   getOrder: v2('getOrder', 'GET', '/orders/{id}'),
   createOrder: v2('createOrder', 'POST', '/orders', { rootKey: 'order' }),
   renewCheckout: v2('renewCheckout', 'POST', '/orders/{id}/custom_checkout'),
+  /** Reading the current checkout: the document shows only POST (renew) on this path. */
+  getCheckout: v2('getCheckout', 'GET', '/orders/{id}/custom_checkout', { assumed }),
   sendEmailLink: v2('sendEmailLink', 'POST', '/orders/{id}/send_email_link'),
   sendSmsLink: v2('sendSmsLink', 'POST', '/orders/{id}/send_sms_link'),
   /** The document does not show the method. */

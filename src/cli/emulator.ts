@@ -1,7 +1,7 @@
 // Declarations of `billing emulator` commands; their code is in src/commands/emulator.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { collect, examples, type Run } from './shared.js';
 
 export function defineEmulator(program: Command, run: Run): void {
   const emulator = program
@@ -27,6 +27,17 @@ export function defineEmulator(program: Command, run: Run): void {
     .option('--latency <ms>', 'delay every API answer by this many milliseconds', '0')
     .option('--fail-rate <rate>', 'answer this fraction of API requests with 502 (0 to 1)', '0')
     .option('--detach', 'run in the background and return once it answers')
+    .option(
+      '--fault <spec>',
+      'inject a fault, ROUTE:MODE[:RATE[:MS]], e.g. refund:after:0.1 (modes: before, after, drop-after, slow; repeat for more)',
+      collect,
+      [],
+    )
+    .option('--webhook-url <url>', 'send order events to this endpoint (repeat for more)', collect, [])
+    .option(
+      '--webhook-secret <secret>',
+      "signing secret of the deliveries (default: the local environment's)",
+    )
     .action(run(async () => (await load()).start));
   const portOption = [
     '--port <port>',
@@ -48,4 +59,48 @@ export function defineEmulator(program: Command, run: Run): void {
     .option(...portOption)
     .option('--seed <seed>', 'demo or empty')
     .action(run(async () => (await load()).reset));
+  emulator
+    .command('outbox')
+    .description('the payment links the emulator "sent" by email and SMS, newest first (emptied by reset)')
+    .option(...portOption)
+    .option('--limit <n>', 'show at most this many', '20')
+    .option('--order <id>', 'only the messages of this order')
+    .addHelpText(
+      'after',
+      examples([
+        'billing emulator outbox',
+        'billing emulator outbox --order 1042 --json | jq -r ".[0].link"',
+      ]),
+    )
+    .action(run(async () => (await import('../commands/links.js')).outbox));
+  const webhookCommands = async () => import('../commands/webhooks/emulator.js');
+  emulator
+    .command('deliveries')
+    .description('the webhook deliveries the emulator made, newest first, with their attempts')
+    .option(...portOption)
+    .option('--limit <n>', 'show at most this many', '20')
+    .option('--id <delivery>', 'one delivery, with every attempt and its exact payload')
+    .addHelpText(
+      'after',
+      examples([
+        'billing emulator deliveries',
+        'billing emulator deliveries --id evt_0123… --json | jq -r .payload',
+      ]),
+    )
+    .action(run(async () => (await webhookCommands()).deliveries));
+  emulator
+    .command('send-test-event')
+    .description(
+      "send order.test to every webhook endpoint (a sample order until the endpoint has accepted a delivery, then the profile's latest order)",
+    )
+    .option(...portOption)
+    .option('--no-wait', 'do not wait for the first attempt')
+    .addHelpText(
+      'after',
+      examples([
+        'billing emulator start --webhook-url http://127.0.0.1:4242/webhooks --detach',
+        'billing emulator send-test-event',
+      ]),
+    )
+    .action(run(async () => (await webhookCommands()).sendTestEvent));
 }

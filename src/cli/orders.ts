@@ -87,4 +87,23 @@ export function defineOrders(program: Command, run: Run): void {
       ]),
     )
     .action(run(async () => (await load()).subscribe));
+
+  // Payments of an order; their code is in src/commands/payments.ts.
+  const payments = async () => import('../commands/payments.js');
+  orders
+    .command('payments')
+    .description('payments taken on an order (pre-authorisations, debits, captures, refunds, reversals)')
+    .argument('<id>', 'order id')
+    .addHelpText('after', examples(['billing orders payments 1042', 'billing orders payments 1042 -o json']))
+    .action(run(async () => (await payments()).orderPayments));
+  orders
+    .command('pay')
+    .description("collect the first payment of an order from the customer's stored card (pay_with_card)")
+    .argument('<id>', 'order id (draft, pending or failed)')
+    .option('--dry-run', 'print the request that would be sent, and send nothing')
+    .addHelpText(
+      'after',
+      `${examples(['billing orders pay 1042'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n`,
+    )
+    .action(run(async () => (await payments()).pay));
 }

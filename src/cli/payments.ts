@@ -1,6 +1,63 @@
 // Declarations of `billing payments` commands; their code is in src/commands/payments.ts, loaded on use.
 
 import type { Command } from 'commander';
-import type { Run } from './shared.js';
+import { examples, type Run } from './shared.js';
 
-export function definePayments(_program: Command, _run: Run): void {}
+const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
+const GUARD =
+  '\nOn a production environment this asks for confirmation at a terminal; without one it\n' +
+  'refuses (exit 2) unless --yes is given.\n';
+
+export function definePayments(program: Command, run: Run): void {
+  const payments = program
+    .command('payments')
+    .description('capture, reverse and refund payments (one, or many from a file)');
+  const load = async () => import('../commands/payments.js');
+  payments
+    .command('capture')
+    .description('capture a successful pre-authorisation, in full or in part')
+    .argument('<id>', 'payment id of the pre-authorisation')
+    .option('--amount <amount>', 'capture only this much, like 12.50 (default: all that was authorised)')
+    .option(...DRY_RUN)
+    .addHelpText(
+      'after',
+      examples(['billing payments capture 311', 'billing payments capture 311 --amount 40.00']) + GUARD,
+    )
+    .action(run(async () => (await load()).capture));
+  payments
+    .command('reverse')
+    .description('release the funds of a pre-authorisation that was not captured')
+    .argument('<id>', 'payment id of the pre-authorisation')
+    .option(...DRY_RUN)
+    .addHelpText('after', examples(['billing payments reverse 311']) + GUARD)
+    .action(run(async () => (await load()).reverse));
+  payments
+    .command('refund')
+    .description('refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file')
+    .argument('[id]', 'payment id (without --file)')
+    .option('--amount <amount>', 'refund only this much, like 12.50 (default: all that is left)')
+    .option(
+      '--file <path>',
+      'CSV with the header payment_id,amount (amount empty: full refund) or NDJSON; - for stdin',
+    )
+    .option('--concurrency <n>', `refunds in flight at once with --file (1 to 64)`, '4')
+    .option('--journal <path>', 'journal of a --file run (default: <file>.journal; needed with --file -)')
+    .option(...DRY_RUN)
+    .addHelpText(
+      'after',
+      examples([
+        'billing payments refund 312',
+        'billing payments refund 312 --amount 5.00',
+        'billing payments refund --file refunds.csv -o csv > results.csv',
+        'cat refunds.ndjson | billing payments refund --file - --journal refunds.journal --yes -o ndjson',
+      ]) +
+        GUARD +
+        '\nWith --file: one result per row, in the order of the input (payment_id, amount,\n' +
+        'status refunded|skipped|failed, refund_id, error); a summary on stderr; exit 9 when a row\n' +
+        'failed. The journal records each row before and after its refund: running the same file\n' +
+        'again after a crash, Ctrl-C or network failure skips what was refunded, checks what was\n' +
+        'in flight, and finishes the rest. A 502, a timeout or a lost connection is followed by\n' +
+        'reading the payments of the order before anything is sent again.\n',
+    )
+    .action(run(async () => (await load()).refund));
+}

@@ -1,6 +1,121 @@
-// Declarations of `billing webhooks` commands; their code is in src/commands/webhooks.ts, loaded on use.
+// Declarations of `billing webhooks` commands; their code is in src/commands/webhooks/, loaded on use.
 
 import type { Command } from 'commander';
-import type { Run } from './shared.js';
+import { collect, examples, type Run } from './shared.js';
 
-export function defineWebhooks(_program: Command, _run: Run): void {}
+export function defineWebhooks(program: Command, run: Run): void {
+  const webhooks = program
+    .command('webhooks')
+    .description('receive, forward, send and check order-event webhooks')
+    .addHelpText(
+      'after',
+      examples([
+        'billing --env local webhooks listen --forward-to 3000',
+        'billing --env local webhooks trigger order.active',
+        'billing webhooks verify --secret "$SECRET" --header "t=…,v1=…" --file body.json',
+      ]),
+    );
+  const secretOption = [
+    '--secret <secret>',
+    "signing secret (default: BILLING_WEBHOOK_SECRET, else the environment's webhook_secret)",
+  ] as const;
+
+  webhooks
+    .command('listen')
+    .description(
+      'receive deliveries: verify each on its raw body, show one line per event, forward to your app',
+    )
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4242')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'path the deliveries are posted to', '/webhooks')
+    .option(...secretOption)
+    .option('--skip-verify', 'do not check signatures (loudly; never with --tunnel)')
+    .option('--tolerance <seconds>', 'how old, or how far ahead, a signature timestamp may be', '300')
+    .option(
+      '--events <names>',
+      'only these events (comma-separated or repeated); others are acknowledged',
+      collect,
+      [],
+    )
+    .option(
+      '--forward-to <url>',
+      'send each delivery, bytes and headers intact, to your app (3000, /hooks and localhost:3000/hooks expand to http://localhost…)',
+    )
+    .option('--forward-timeout <seconds>', 'how long the app may take to answer', '10')
+    .option('--record <file>', 'append each delivery (headers and raw body) to this NDJSON file')
+    .option('--tunnel <kind>', 'open a public address: ngrok (token in NGROK_AUTHTOKEN)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing --env local webhooks listen',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
+        'billing webhooks listen --secret "$SECRET" --forward-to 3000 --events order.active,order.failed',
+        'billing --env local webhooks listen --json | jq -r .event',
+        'billing webhooks listen --tunnel ngrok --forward-to 3000 --record deliveries.ndjson',
+      ]) +
+        '\nA delivery the app does not accept (error status, no answer) is answered with an error too, so the\n' +
+        'service retries it; a repeat of a delivery already accepted is answered 200 and not forwarded again.\n' +
+        'Rejected (400): missing, malformed, wrong or stale signatures. 413: bodies over 1 MiB.\n',
+    )
+    .action(run(async () => (await import('../commands/webhooks/listen.js')).listen));
+
+  webhooks
+    .command('trigger')
+    .description('send one signed event, built from a real order (--order) or a sample one')
+    .argument('<event>', 'event name, e.g. order.active or order.test')
+    .option('--to <url>', 'where to send it', 'http://127.0.0.1:4242/webhooks')
+    .option('--order <id>', 'build the event from this order, fetched through the API')
+    .option(...secretOption)
+    .addHelpText(
+      'after',
+      examples([
+        'billing --env local webhooks trigger order.active',
+        'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
+        'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
+      ]),
+    )
+    .action(run(async () => (await import('../commands/webhooks/send.js')).trigger));
+
+  webhooks
+    .command('replay')
+    .description('re-send deliveries recorded by listen --record, re-signed now, with their delivery ids')
+    .argument('<file>', 'an NDJSON file written by listen --record')
+    .requiredOption('--to <url>', 'where to send them')
+    .option(...secretOption)
+    .addHelpText(
+      'after',
+      examples(['billing --env local webhooks replay deliveries.ndjson --to http://localhost:3000/webhooks']),
+    )
+    .action(run(async () => (await import('../commands/webhooks/send.js')).replay));
+
+  webhooks
+    .command('sign')
+    .description('print the X-Service-Signature header for a body (for curl)')
+    .option(...secretOption)
+    .option('--file <file>', 'the body ("-" or nothing: stdin)')
+    .option('--timestamp <unix>', 'sign as of this time (default: now)')
+    .addHelpText(
+      'after',
+      examples([
+        'curl -H "X-Service-Signature: $(billing webhooks sign --secret "$SECRET" --file body.json)" \\\n' +
+          '      -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
+      ]),
+    )
+    .action(run(async () => (await import('../commands/webhooks/signing.js')).sign));
+
+  webhooks
+    .command('verify')
+    .description('check a body against an X-Service-Signature header and a secret, and say why it fails')
+    .requiredOption('--header <value>', 'the X-Service-Signature value (t=…,v1=…)')
+    .option(...secretOption)
+    .option('--file <file>', 'the body ("-" or nothing: stdin)')
+    .option('--tolerance <seconds>', 'how old, or how far ahead, the timestamp may be', '300')
+    .addHelpText(
+      'after',
+      examples([
+        'billing webhooks verify --secret "$SECRET" --header "t=1700000000,v1=5f…" --file body.json',
+        'pbpaste | billing webhooks verify --header "$SIG" --json',
+      ]),
+    )
+    .action(run(async () => (await import('../commands/webhooks/signing.js')).verify));
+}

@@ -20,6 +20,9 @@ interface StartFlags {
   latency: string;
   failRate: string;
   detach?: boolean;
+  webhookUrl: string[];
+  webhookSecret?: string;
+  fault: string[];
 }
 
 export async function start(rt: Runtime, _args: string[], flags: StartFlags): Promise<void> {
@@ -30,6 +33,11 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   if (!/^\d*\.?\d+$/.test(flags.failRate) || failRate > 1) {
     throw new UsageError(`--fail-rate must be a number from 0 to 1, got "${flags.failRate}"`);
   }
+  const webhookUrls = flags.webhookUrl.map((u) => parse.url('--webhook-url', u));
+  if (flags.webhookSecret !== undefined && flags.webhookSecret.trim() === '') {
+    throw new UsageError('--webhook-secret is empty');
+  }
+  const faults = await faultRules(flags.fault);
   const origin = `http://${flags.host}:${port}`;
   if (flags.detach) return detach(rt, flags, origin);
 
@@ -43,6 +51,9 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
       dataFile: flags.data,
       latencyMs,
       failRate,
+      webhookUrls,
+      webhookSecret: flags.webhookSecret,
+      faults,
     });
   } catch (err) {
     if (/in use/i.test((err as Error).message)) {
@@ -56,6 +67,11 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).\n` +
       `Use it with --env local (profile ${LOCAL_EMULATOR.profileId} and its token are pre-set). Ctrl-C stops it.`,
   );
+  if (webhookUrls.length > 0) {
+    rt.info(
+      `Order events go to ${webhookUrls.join(', ')}, signed with ${flags.webhookSecret ? 'the --webhook-secret' : "the local environment's webhook_secret"}.`,
+    );
+  }
   const interrupted = new Promise<void>((resolve) =>
     rt.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
@@ -89,6 +105,9 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
   ];
   args.push('--latency', flags.latency, '--fail-rate', flags.failRate);
   if (flags.data) args.push('--data', flags.data);
+  for (const url of flags.webhookUrl) args.push('--webhook-url', url);
+  if (flags.webhookSecret) args.push('--webhook-secret', flags.webhookSecret);
+  for (const fault of flags.fault) args.push('--fault', fault);
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', log, log],
@@ -133,7 +152,7 @@ async function answers(origin: string): Promise<boolean> {
   }
 }
 
-async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {
+export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {
   if (flags.port !== undefined) return localBaseUrls(portNumber(flags.port)).origin;
   const store = await rt.config();
   const local = store.read().environments.local;
@@ -203,6 +222,18 @@ function flatten(body: Record<string, unknown>): { key: string; value: string }[
     key,
     value: typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''),
   }));
+}
+
+/** --fault ROUTE:MODE[:RATE[:MS]] (parsed by the emulator's faults module, loaded only here). */
+async function faultRules(specs: string[]) {
+  const { parseFaultSpec } = await import('../emulator/faults.js');
+  return specs.map((spec) => {
+    try {
+      return parseFaultSpec(spec);
+    } catch (err) {
+      throw new UsageError(`--fault: ${(err as Error).message}`);
+    }
+  });
 }
 
 function portNumber(value: string): number {

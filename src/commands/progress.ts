@@ -13,7 +13,9 @@ const silent: Progress = { update() {}, stop() {} };
 export async function startProgress(rt: Runtime, text: string): Promise<Progress> {
   const ci = Boolean(rt.env.CI) && rt.env.CI !== 'false';
   const streamsToScreen = rt.stdoutIsTTY && rt.format !== 'table';
-  if (!rt.stderrIsTTY || ci || streamsToScreen) return silent;
+  // A terminal that reports no width (some `script` sessions) sends ora into a busy loop.
+  const narrow = !(rt.io.stderr.columns > 0);
+  if (!rt.stderrIsTTY || ci || streamsToScreen || narrow) return silent;
   const { default: ora } = await import('ora');
   const spinner = ora({ text, stream: rt.io.stderr, color: 'cyan', isEnabled: true }).start();
   return {

@@ -1,6 +1,7 @@
 // Write commands print the service's answer as it came with -o json / ndjson, and a
 // rendering of it otherwise.
 
+import { type Column, writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 
 export async function writeResult(rt: Runtime, raw: unknown, render: () => Promise<unknown>): Promise<void> {
@@ -11,4 +12,18 @@ export async function writeResult(rt: Runtime, raw: unknown, render: () => Promi
   } else {
     await render();
   }
+}
+
+/** Rows under columns a command defines; with -o json/ndjson, `raw` (default: the rows) as it is. */
+export async function writeRows(
+  rt: Runtime,
+  rows: readonly unknown[],
+  columns: readonly Column[],
+  raw?: unknown,
+): Promise<void> {
+  if (raw !== undefined && (rt.format === 'json' || rt.format === 'ndjson')) {
+    await writeResult(rt, raw, async () => {});
+    return;
+  }
+  await writeList(rows, columns, rt.output);
 }

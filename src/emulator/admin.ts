@@ -3,10 +3,14 @@
 import { isOrderStatus, type OrderStatus } from '../domain/orders.js';
 import { PROFILES, profileExists } from './access.js';
 import type { Runtime } from './context.js';
+import { faultsAdmin } from './faults.js';
 import { HttpError, isObject, parseJson, type Reply } from './http.js';
 import { bulkCreateOrders } from './orders.js';
+import { clearOutbox, outboxAdmin } from './outbox.js';
+import { bulkPaymentsAdmin, cardAdmin } from './payments-api.js';
 import { applySeed } from './seed.js';
 import type { SeedName } from './types.js';
+import { type WebhookRuntime, webhooksAdmin } from './webhooks/admin.js';
 
 export const MAX_BULK_ORDERS = 1_000_000;
 
@@ -15,9 +19,16 @@ export interface AdminReply extends Reply {
   after?: () => void;
   /** True when the emulator's data changed. */
   changed?: boolean;
+  /** Close the connection without answering (an injected fault). */
+  drop?: boolean;
 }
 
-export function handleAdmin(runtime: Runtime, method: string, path: string, rawBody: string): AdminReply {
+export function handleAdmin(
+  runtime: WebhookRuntime,
+  method: string,
+  path: string,
+  rawBody: string,
+): AdminReply {
   const route = `${method} ${path}`;
   switch (route) {
     case 'GET /__emulator/status':
@@ -30,12 +41,27 @@ export function handleAdmin(runtime: Runtime, method: string, path: string, rawB
       return configure(runtime, body(rawBody));
     case 'POST /__emulator/bulk-orders':
       return bulkOrders(runtime, body(rawBody));
+    case 'GET /__emulator/faults':
+    case 'POST /__emulator/faults':
+      return faultsAdmin(runtime, method, rawBody);
+    case 'POST /__emulator/bulk-payments':
+      return bulkPaymentsAdmin(runtime, body(rawBody));
+    case 'POST /__emulator/cards':
+      return cardAdmin(runtime, body(rawBody));
     default:
-      throw new HttpError(404, `no emulator admin endpoint ${route}`);
+      return (
+        webhooksAdmin(runtime, method, path, rawBody) ??
+        outboxAdmin(runtime.state, method, path) ??
+        notFound(route)
+      );
   }
 }
 
-export function status(runtime: Runtime) {
+function notFound(route: string): never {
+  throw new HttpError(404, `no emulator admin endpoint ${route}`);
+}
+
+export function status(runtime: WebhookRuntime) {
   return {
     ok: true,
     url: runtime.origin,
@@ -47,6 +73,7 @@ export function status(runtime: Runtime) {
     fail_rate: runtime.faults.failRate,
     profiles: PROFILES.map(({ id, name }) => ({ id, name })),
     counts: runtime.state.counts(),
+    webhooks: runtime.webhooks?.summary() ?? null,
   };
 }
 
@@ -61,6 +88,7 @@ function reset(runtime: Runtime, input: Record<string, unknown>): AdminReply {
   const seed = input.seed ?? runtime.startSeed;
   if (seed !== 'demo' && seed !== 'empty') throw new HttpError(400, 'seed must be "demo" or "empty"');
   applySeed(runtime.state, seed as SeedName);
+  clearOutbox(runtime.state);
   return { status: 200, body: status(runtime), changed: true };
 }
 

@@ -1,7 +1,8 @@
 // Checkouts at the stand-in card gateway: an id for the payment iframe, valid 25 minutes
 // on the emulator's clock.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { widgetIntegrity } from './gateway/script.js';
 import type { StoredCheckout } from './types.js';
 
 export const CHECKOUT_VALIDITY_MS = 25 * 60 * 1000;
@@ -12,8 +13,8 @@ export function newCheckout(nowMs: number): StoredCheckout {
   const id = randomBytes(16).toString('hex').toUpperCase();
   return {
     id,
-    // Stands for the hash of the gateway's widget script, which differs per checkout here.
-    integrity: `sha384-${createHash('sha384').update(`paymentWidgets.js?checkoutId=${id}`).digest('base64')}`,
+    // The SRI hash of the widget the gateway serves for this checkout (gateway/script.ts).
+    integrity: widgetIntegrity(id),
     ndc: `${id}.emulator-gateway`,
     build_number: BUILD_NUMBER,
     timestamp: gatewayTimestamp(nowMs),

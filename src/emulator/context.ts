@@ -1,5 +1,6 @@
 // What request handlers receive.
 
+import type { FaultRule } from './faults.js';
 import type { Reply } from './http.js';
 import type { EmulatorState } from './state.js';
 import type { SeedName } from './types.js';
@@ -8,6 +9,8 @@ export interface Faults {
   latencyMs: number;
   failRate: number;
   random: () => number;
+  /** Per-endpoint faults (faults.ts). */
+  rules: FaultRule[];
 }
 
 /** The running emulator as its handlers see it. */

@@ -5,12 +5,16 @@ import { resolve } from 'node:path';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { isFailRate, isLatency } from './admin.js';
 import type { Runtime } from './context.js';
+import { type FaultRule, parseFaultRules } from './faults.js';
 import { DataFileWriter, readDataFile } from './persist.js';
 import { applySeed } from './seed.js';
 import { requestListener } from './server.js';
 import { EmulatorState } from './state.js';
 import type { SeedName } from './types.js';
+import type { WebhookRuntime } from './webhooks/admin.js';
+import { WebhookDeliveries } from './webhooks/deliveries.js';
 
+export type { FaultRule } from './faults.js';
 export { EmulatorState } from './state.js';
 export type { SeedName } from './types.js';
 
@@ -29,6 +33,16 @@ export interface EmulatorOptions {
   failRate?: number;
   /** Randomness for fault decisions. */
   random?: () => number;
+  /** Per-endpoint faults (502 before or after applying, dropped connections, slow answers); see faults.ts. */
+  faults?: FaultRule[];
+  /** Endpoints that get a signed delivery for every order status change. */
+  webhookUrls?: string[];
+  /** Default LOCAL_EMULATOR.webhookSecret. */
+  webhookSecret?: string;
+  /** Waits before each retry of a delivery that was not accepted; default 1 s, 5 s, 25 s, 2 min, 10 min. */
+  webhookRetryDelaysMs?: number[];
+  /** How long an endpoint may take to answer one attempt; default 10 s. */
+  webhookTimeoutMs?: number;
 }
 
 export interface RunningEmulator {
@@ -41,6 +55,8 @@ export interface RunningEmulator {
   /** Resolves once the server has closed and the data file is flushed (also after POST /__emulator/shutdown). */
   closed: Promise<void>;
   state: EmulatorState;
+  /** Webhook delivery: endpoints, the delivery log, Send test event. */
+  webhooks: WebhookDeliveries;
 }
 
 /** How long in-flight requests may take to finish once closing has begun. */
@@ -73,14 +89,26 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     rejectClosed = rej;
   });
 
-  const runtime: Runtime = {
+  const webhooks = new WebhookDeliveries(state, () => runtime.origin, {
+    urls: opts.webhookUrls,
+    secret: opts.webhookSecret ?? LOCAL_EMULATOR.webhookSecret,
+    retryDelaysMs: opts.webhookRetryDelaysMs,
+    timeoutMs: opts.webhookTimeoutMs,
+  });
+  const runtime: Runtime & WebhookRuntime = {
     state,
     origin: '',
     startedAt: new Date().toISOString(),
     startSeed,
     dataFile,
-    faults: { latencyMs, failRate, random: opts.random ?? Math.random },
+    faults: {
+      latencyMs,
+      failRate,
+      random: opts.random ?? Math.random,
+      rules: parseFaultRules(opts.faults ?? []),
+    },
     shutdown: () => void close().catch(() => {}),
+    webhooks,
   };
   const server = createServer(
     { keepAlive: true },
@@ -101,6 +129,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       force.unref();
       await stopped;
       clearTimeout(force);
+      webhooks.close();
       await writer?.flush();
     })().then(resolveClosed, (error: Error) => {
       rejectClosed(error);
@@ -111,7 +140,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Nobody may be waiting on `closed`; a failed flush is reported by close() itself.
   closed.catch(() => {});
 
-  return { url: runtime.origin, port: actualPort, host, close, closed, state };
+  return { url: runtime.origin, port: actualPort, host, close, closed, state, webhooks };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

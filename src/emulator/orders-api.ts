@@ -1,11 +1,12 @@
 // Version 2 order endpoints, and version 1 create_single_order (same body and answer).
 
-import { FINAL_STATUSES } from '../domain/orders.js';
+import { checkoutExpired } from './checkout.js';
 import type { ApiRequest } from './context.js';
 import { HttpError, isObject, type Reply, rootRecord } from './http.js';
 import { customerField, orderAt, productField, qtyField } from './lookups.js';
 import { insertOrder, renewCheckout } from './orders.js';
 import { pageOfIds } from './pagination.js';
+import { PAYABLE_STATUSES } from './payments.js';
 import type { LineInput } from './pricing.js';
 import { checkoutRecord, orderRecord, paymentRecord, scheduledPaymentRecord } from './records.js';
 import type { EmulatorState } from './state.js';
@@ -99,13 +100,36 @@ function orderProducts(
 
 export function renewOrderCheckout({ state, profileId, params, runtime }: ApiRequest): Reply {
   const order = orderAt(state, profileId, params[0]);
-  if (FINAL_STATUSES.includes(order.status)) {
-    throw new HttpError(422, `order ${order.id} is ${order.status}: there is nothing to pay`, {
+  if (!PAYABLE_STATUSES.includes(order.status)) {
+    const why =
+      order.status === 'active'
+        ? `order ${order.id} is already active: its first payment was collected`
+        : `order ${order.id} is ${order.status}: there is nothing to pay`;
+    throw new HttpError(422, why, {
       details: [{ field: 'status', message: `a checkout cannot be made for a ${order.status} order` }],
     });
   }
   const checkout = renewCheckout(state, order);
   return { status: 200, body: { checkout: checkoutRecord(checkout!, runtime.origin) } };
+}
+
+/** GET …/custom_checkout (assumed): the order's current checkout and how long it has left, or null. */
+export function currentOrderCheckout({ state, profileId, params, runtime }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  const checkout = order.checkout;
+  if (!checkout) return { status: 200, body: { checkout: null } };
+  const left = Math.max(0, Math.ceil((Date.parse(checkout.expires_at) - state.now()) / 1000));
+  return {
+    status: 200,
+    body: {
+      checkout: {
+        ...checkoutRecord(checkout, runtime.origin),
+        expires_at: checkout.expires_at,
+        expires_in: left,
+        expired: checkoutExpired(checkout, state.now()),
+      },
+    },
+  };
 }
 
 export function listScheduledPayments({ state, profileId, params }: ApiRequest): Reply {

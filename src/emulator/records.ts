@@ -53,6 +53,7 @@ export function customerRecord(customer: Customer) {
     id: customer.id,
     profile_id: customer.profile_id,
     ...customerSnapshot(customer),
+    card: customer.card ? { ...customer.card } : null,
     created_at: customer.created_at,
     updated_at: customer.updated_at,
   };
@@ -132,6 +133,7 @@ export function orderRecord(order: Order) {
     order_products: order.lines.map(orderLineRecord),
     summary: { ...order.summary },
     tag_list: [],
+    ...(order.capture_mode ? { capture_mode: order.capture_mode } : {}),
     created_at: order.created_at,
     updated_at: order.updated_at,
     status_updated_at: order.status_updated_at,

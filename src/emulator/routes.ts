@@ -3,14 +3,17 @@
 
 import type { Handler } from './context.js';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers } from './customers-api.js';
+import { paymentLink, sendEmailLink, sendSmsLink } from './links-api.js';
 import {
   createOrder,
+  currentOrderCheckout,
   getOrder,
   listOrders,
   listPayments,
   listScheduledPayments,
   renewOrderCheckout,
 } from './orders-api.js';
+import { capturePayment, getPayment, payWithCard, refundPayment, reversePayment } from './payments-api.js';
 import { createProduct, deleteProduct, getProduct, listProducts } from './products-api.js';
 import { createSubscriptionOrder } from './subscriptions-api.js';
 
@@ -28,9 +31,18 @@ export const V2_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: path('/orders'), handler: createOrder },
   { method: 'GET', pattern: path('/orders/:id'), handler: getOrder },
   { method: 'POST', pattern: path('/orders/:id/custom_checkout'), handler: renewOrderCheckout },
+  { method: 'POST', pattern: path('/orders/:id/send_email_link'), handler: sendEmailLink },
+  { method: 'POST', pattern: path('/orders/:id/send_sms_link'), handler: sendSmsLink },
   { method: 'GET', pattern: path('/orders/:id/scheduled_payments'), handler: listScheduledPayments },
   { method: 'GET', pattern: path('/orders/:id/payments'), handler: listPayments },
+  { method: 'POST', pattern: path('/orders/:id/pay_with_card'), handler: payWithCard },
+  { method: 'POST', pattern: path('/payments/:id/capture'), handler: capturePayment },
+  { method: 'POST', pattern: path('/payments/:id/reverse'), handler: reversePayment },
+  { method: 'POST', pattern: path('/payments/:id/refund'), handler: refundPayment },
   // Assumed paths from here on.
+  { method: 'POST', pattern: path('/orders/:id/payment_link'), handler: paymentLink },
+  { method: 'GET', pattern: path('/orders/:id/custom_checkout'), handler: currentOrderCheckout },
+  { method: 'GET', pattern: path('/payments/:id'), handler: getPayment },
   { method: 'GET', pattern: path('/customers'), handler: listCustomers },
   { method: 'POST', pattern: path('/customers'), handler: createCustomer },
   { method: 'GET', pattern: path('/customers/:id'), handler: getCustomer },

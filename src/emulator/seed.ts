@@ -5,9 +5,10 @@
 import { fromMinor } from '../domain/money.js';
 import { ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
 import { insertOrder, scheduleSubscription } from './orders.js';
+import { recordFirstPayment } from './payments.js';
 import { type LineInput, lineTotals } from './pricing.js';
 import type { EmulatorState } from './state.js';
-import type { Customer, Product, SeedName } from './types.js';
+import type { Customer, Order, Product, SeedName } from './types.js';
 
 const DAY = 86_400_000;
 const DEMO_SEED = 20_240_611;
@@ -143,6 +144,11 @@ function seedDemo(state: EmulatorState): void {
   const products1 = PROFILE_1_PRODUCTS.map((p) => addProduct(state, 1, p, setupAt));
   const customers2 = PROFILE_2_CUSTOMERS.map((c) => addCustomer(state, 2, c, setupAt));
   const mug = addProduct(state, 2, PROFILE_2_PRODUCT, setupAt);
+  // Every customer but Jan has a stored card, which pay_with_card charges.
+  [...customers1, ...customers2].forEach((customer, at) => {
+    const card = DEMO_CARDS[at % DEMO_CARDS.length];
+    if (customer.last_name !== 'de Vries' && card) customer.card = { ...card };
+  });
 
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const weighted = <T>(items: readonly T[], weights: readonly number[]): T => {
@@ -244,12 +250,35 @@ function addDemoOrder(
         }
       : null,
   });
+  seedFirstPayment(state, order, statusUpdatedAt);
   if (isSubscription) {
     const paid = PAYMENTS_TAKEN.includes(spec.status);
     scheduleSubscription(state, order, spec.createdAt, (due) =>
       paid && due <= spec.now ? 'paid' : 'scheduled',
     );
   }
+}
+
+const DEMO_CARDS = [
+  { brand: 'visa', last4: '4242', expiry: '12/30' },
+  { brand: 'mastercard', last4: '4444', expiry: '08/29' },
+  { brand: 'amex', last4: '8431', expiry: '03/31' },
+];
+
+/**
+ * An order that has collected its first payment carries its record (a failed order, a
+ * declined one); every fourth active single-payment order is pre-auth-only, its payment a
+ * pre-authorisation waiting for capture.
+ */
+function seedFirstPayment(state: EmulatorState, order: Order, at: number): void {
+  if (!PAYMENTS_TAKEN.includes(order.status)) return;
+  if (order.order_type === 'single_payment' && order.status === 'active' && order.id % 4 === 0) {
+    order.capture_mode = 'preauth';
+  }
+  recordFirstPayment(state, order, {
+    status: order.status === 'failed' ? 'failed' : 'succeeded',
+    at: new Date(at).toISOString(),
+  });
 }
 
 function addCustomer(state: EmulatorState, profileId: number, seed: CustomerSeed, at: number): Customer {

@@ -6,7 +6,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { authenticate, authorizeProfile } from './access.js';
 import { type AdminReply, handleAdmin } from './admin.js';
 import type { Runtime } from './context.js';
-import { errorBody, errorReply, HttpError, type Reply, readBody, sendJson } from './http.js';
+import { withFaults } from './faults.js';
+import { handleBrowser, isBrowserPath } from './gateway/browser.js';
+import { errorBody, errorReply, HttpError, readBody, sendJson } from './http.js';
 import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 
 export const INJECTED_FAULT_MESSAGE = 'payment gateway unavailable (injected fault)';
@@ -30,12 +32,21 @@ async function handle(
   res: ServerResponse,
   isClosing: () => boolean,
 ): Promise<void> {
+  // The gateway's widget and forms and the order portal are pages for a browser: no token.
+  if (isBrowserPath(req.url)) {
+    if (isClosing()) res.setHeader('Connection', 'close');
+    return handleBrowser(runtime, req, res);
+  }
   let reply: AdminReply;
   try {
     reply = await route(runtime, req);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     reply = errorReply(error);
+  }
+  if (reply.drop) {
+    res.destroy();
+    return;
   }
   if (reply.after || isClosing()) res.setHeader('Connection', 'close');
   if (reply.after) res.once('finish', reply.after);
@@ -71,7 +82,7 @@ async function handleApi(
   path: string,
   query: URLSearchParams,
   rawBody: string,
-): Promise<Reply> {
+): Promise<AdminReply> {
   const { faults, state } = runtime;
   if (faults.latencyMs > 0) await delay(faults.latencyMs);
   if (faults.failRate > 0 && faults.random() < faults.failRate) {
@@ -103,7 +114,9 @@ async function handleApi(
       headers: { Allow: match.allowed.join(', ') },
     });
   }
-  return match.handler({ runtime, state, profileId, params: match.params, query, rawBody });
+  return withFaults(runtime, method, rest, () =>
+    match.handler({ runtime, state, profileId, params: match.params, query, rawBody }),
+  );
 }
 
 function decode(segment: string): string {

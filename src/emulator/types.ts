@@ -19,8 +19,18 @@ export interface Customer {
   state: string | null;
   postal_code: string | null;
   country: string | null;
+  /** The stored card that pay_with_card charges; absent or null when there is none. */
+  card?: StoredCard | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A customer's stored card (assumed: the interface shows no card record). */
+export interface StoredCard {
+  brand: string;
+  last4: string;
+  /** MM/YY */
+  expiry: string;
 }
 
 export interface Product {
@@ -80,6 +90,9 @@ export interface Summary {
   initial_amount: string;
   payment_amount: string;
   tax_type: string | null;
+  /** Set once the order has a payment: collected (debits and captures) and refunded, in all. */
+  paid_total?: string;
+  refunded_total?: string;
 }
 
 export interface StoredCheckout {
@@ -124,6 +137,8 @@ export interface Order {
   /** Secret of the order's portal address (payment link); made on first use. */
   portal_token: string | null;
   subscription: Subscription | null;
+  /** 'preauth' marks a pre-auth-only order (assumed field): its first payment is a pre-authorisation. */
+  capture_mode?: 'preauth';
   created_at: string;
   updated_at: string;
   status_updated_at: string;

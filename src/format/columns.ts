@@ -252,6 +252,20 @@ const PLURALS: Record<ResourceName, string> = {
 };
 
 /** The line a table shows for an empty list: "No orders found." */
-export function emptyMessage(resource: ResourceName): string {
-  return `No ${PLURALS[resource]} found.`;
+export function emptyMessage(resource: ResourceName | readonly Column[]): string {
+  return typeof resource === 'string' ? `No ${PLURALS[resource]} found.` : 'Nothing to show.';
+}
+
+/** A column that shows one field as text (objects as JSON). */
+export function textColumn(
+  key: string,
+  header: string,
+  value?: (row: Record<string, unknown>) => string,
+): Column {
+  return {
+    key,
+    header,
+    value: (row) => (value ? value(row) : text(get(row, key))),
+    fields: [key],
+  };
 }

@@ -1,8 +1,13 @@
-import { COLUMNS, emptyMessage, type ResourceName } from './columns.js';
+import { COLUMNS, type Column, emptyMessage, type ResourceName } from './columns.js';
 import { csvHeader, csvRow, tsvRow } from './delimited.js';
 import type { Output } from './formats.js';
 import { Sink } from './sink.js';
 import { renderList, renderRecord } from './table.js';
+
+/** A resource's columns, or columns a command defines for a one-off listing. */
+function columnsOf(resource: ResourceName | readonly Column[]): readonly Column[] {
+  return typeof resource === 'string' ? COLUMNS[resource] : resource;
+}
 
 function jsonLine(record: unknown): string {
   return JSON.stringify(record ?? null);
@@ -15,11 +20,11 @@ function jsonLine(record: unknown): string {
  */
 export async function writeList(
   records: AsyncIterable<unknown> | Iterable<unknown>,
-  resource: ResourceName,
+  resource: ResourceName | readonly Column[],
   out: Output,
 ): Promise<number> {
   const sink = new Sink(out.stdout);
-  const columns = COLUMNS[resource];
+  const columns = columnsOf(resource);
   let count = 0;
 
   if (out.format === 'table') {
@@ -63,9 +68,13 @@ export async function writeList(
 }
 
 /** Writes one record: a "Field  value" view for table, the record itself for json. */
-export async function writeOne(record: unknown, resource: ResourceName, out: Output): Promise<void> {
+export async function writeOne(
+  record: unknown,
+  resource: ResourceName | readonly Column[],
+  out: Output,
+): Promise<void> {
   const sink = new Sink(out.stdout);
-  const columns = COLUMNS[resource];
+  const columns = columnsOf(resource);
   let text: string;
   switch (out.format) {
     case 'table':

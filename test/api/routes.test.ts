@@ -6,6 +6,7 @@ const NAMES = [
   'getOrder',
   'createOrder',
   'renewCheckout',
+  'getCheckout',
   'sendEmailLink',
   'sendSmsLink',
   'paymentLink',

@@ -54,3 +54,21 @@ describe('the command line itself', () => {
     expect(r.stderr).toContain('billing login');
   });
 });
+
+describe('shell completion', () => {
+  it('prints a script for each shell and refuses others', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = await runCli(['completion', shell]);
+      expect(r.code, shell).toBe(0);
+      expect(r.stdout).toContain('billing __complete');
+    }
+    expect((await runCli(['completion', 'powershell'])).code).toBe(2);
+  });
+
+  it('answers candidates from the real command tree', async () => {
+    const sub = await runCli(['__complete', 'orders', 'l']);
+    expect(sub.stdout.split('\n')).toContain('list');
+    const flags = await runCli(['__complete', '--env', 'local', 'orders', 'list', '--al']);
+    expect(flags.stdout.trim()).toBe('--all');
+  });
+});

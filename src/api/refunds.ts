@@ -1,0 +1,125 @@
+// Refunds that never pay twice. Before a refund the payment and its order's payments are
+// read: that finds the order, says how much is left to refund, and gives the baseline (the
+// refunds that existed before). A refund "landed" when a refund of that payment and amount
+// appears that is not in the baseline; that is what is checked after a 502, a timeout or a
+// lost connection, before anything is sent again, and after a crash, from the journal.
+
+import { fromMinor, isAmount, toMinor } from '../domain/money.js';
+import type { ApiClient } from './client.js';
+import { BillingError, EXIT } from './errors.js';
+import { listOrderPayments } from './orders.js';
+import { type CheckedResult, getPayment, refundPayment, sendChecked } from './payments.js';
+import type { Payment } from './types.js';
+
+export interface RefundState {
+  payment: Payment;
+  orderId: number;
+  /** Every payment of the order, as read. */
+  orderPayments: Payment[];
+  /** Ids of the payment's refunds at the time of reading. */
+  baseline: number[];
+  /** What is left to refund, in minor units. */
+  left: bigint;
+}
+
+export interface RefundPlan {
+  paymentId: number;
+  orderId: number;
+  /** The amount to refund: the one asked for, or all that is left. */
+  amount: string;
+  currency?: string;
+  baseline: number[];
+}
+
+/** A refund refused here, before sending, with the reason (exit 7, like the service's 422). */
+export class RefundRefusedError extends BillingError {
+  override name = 'RefundRefusedError';
+  constructor(message: string) {
+    super('invalid', EXIT.invalid, message);
+  }
+}
+
+function isRefundOf(p: Payment, paymentId: number): boolean {
+  return p.parent_id === paymentId && p.kind === 'refund' && p.status !== 'failed';
+}
+
+/** Reads the payment (GET /payments/{id}) and then the payments of its order. */
+export async function readRefundState(
+  c: ApiClient,
+  paymentId: number,
+  o: { signal?: AbortSignal } = {},
+): Promise<RefundState> {
+  const payment = await getPayment(c, paymentId, o);
+  const orderId = Number(payment.order_id);
+  if (!Number.isSafeInteger(orderId) || orderId < 1) {
+    throw new BillingError('server', EXIT.unavailable, `payment ${paymentId} came without its order_id`);
+  }
+  const orderPayments = await listOrderPayments(c, orderId, o);
+  const refunds = orderPayments.filter((p) => isRefundOf(p, paymentId));
+  const refunded = refunds.reduce((sum, p) => sum + minor(p), 0n);
+  return {
+    payment,
+    orderId,
+    orderPayments,
+    baseline: refunds.map((p) => p.id),
+    left: minor(payment) - refunded,
+  };
+}
+
+function minor(p: Payment): bigint {
+  if (typeof p.amount === 'string' && isAmount(p.amount)) return toMinor(p.amount);
+  throw new BillingError('server', EXIT.unavailable, `payment ${p.id} came with an unreadable amount`);
+}
+
+/** The refund to send: `amount` (normalised) or, when absent, all that is left; refused when it does not fit. */
+export function planRefund(state: RefundState, amount: string | undefined): RefundPlan {
+  const id = state.payment.id;
+  if (state.left <= 0n) throw new RefundRefusedError(`payment ${id} is already fully refunded`);
+  const value = amount === undefined ? state.left : toMinor(amount);
+  if (value > state.left) {
+    throw new RefundRefusedError(
+      `${fromMinor(value)} is more than is refundable on payment ${id} (${fromMinor(state.left)} left)`,
+    );
+  }
+  const plan: RefundPlan = {
+    paymentId: id,
+    orderId: state.orderId,
+    amount: fromMinor(value),
+    baseline: state.baseline,
+  };
+  if (typeof state.payment.currency === 'string') plan.currency = state.payment.currency;
+  return plan;
+}
+
+/** A refund of this payment and amount that is not in the baseline, if one is among `payments`. */
+export function landedRefund(
+  payments: readonly Payment[],
+  paymentId: number,
+  amount: string,
+  baseline: readonly number[],
+): Payment | undefined {
+  const wanted = toMinor(amount);
+  return payments.find(
+    (p) =>
+      isRefundOf(p, paymentId) &&
+      !baseline.includes(p.id) &&
+      typeof p.amount === 'string' &&
+      isAmount(p.amount) &&
+      toMinor(p.amount) === wanted,
+  );
+}
+
+/** Sends the planned refund with the check-before-retry of sendChecked. */
+export function sendRefund(
+  c: ApiClient,
+  plan: RefundPlan,
+  o: { signal?: AbortSignal; attempts?: number } = {},
+): Promise<CheckedResult> {
+  return sendChecked(c, {
+    orderId: plan.orderId,
+    isOurs: (p) => landedRefund([p], plan.paymentId, plan.amount, plan.baseline) !== undefined,
+    send: () => refundPayment(c, plan.paymentId, { amount: plan.amount, signal: o.signal }),
+    attempts: o.attempts,
+    signal: o.signal,
+  });
+}

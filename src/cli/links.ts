@@ -1,0 +1,53 @@
+// Declarations of `billing links` commands; their code is in src/commands/links.ts, loaded on use.
+
+import type { Command } from 'commander';
+import { examples, type Run } from './shared.js';
+
+export function defineLinks(program: Command, run: Run): void {
+  const links = program
+    .command('links')
+    .description('payment links: send one by email or SMS, or show it (as a QR code too)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing links email 1042',
+        'billing links url 1042 --qr',
+        'billing links url 1042 --png pay.png',
+      ]) +
+        '\nA link moves a draft order to pending. It opens the order portal: the order, the amount\n' +
+        'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
+        'outbox: billing emulator outbox.\n',
+    );
+  const load = async () => import('../commands/links.js');
+  links
+    .command('email')
+    .description("send the payment link to the customer's email address")
+    .argument('<order>', 'order id')
+    .addHelpText('after', examples(['billing links email 1042']))
+    .action(run(async () => (await load()).email));
+  links
+    .command('sms')
+    .description("send the payment link to the customer's phone by SMS")
+    .argument('<order>', 'order id')
+    .addHelpText('after', examples(['billing links sms 1042']))
+    .action(run(async () => (await load()).sms));
+  links
+    .command('url')
+    .description('print the payment link; --qr draws it as a QR code, --png writes the QR code to a file')
+    .argument('<order>', 'order id')
+    .option('--qr', 'draw the QR code in the terminal (plain text blocks when stdout is not a terminal)')
+    .option('--png <file>', 'write the QR code as a PNG image')
+    .option('--force', 'with --png, replace an existing file')
+    .addHelpText(
+      'after',
+      examples([
+        'billing links url 1042',
+        'billing links url 1042 --qr',
+        'billing links url 1042 --png order-1042.png',
+        'billing links url 1042 --json | jq -r .payment_link',
+      ]) +
+        '\nWith --qr the link is still printed, after the code. The PNG is written whole or not at\n' +
+        'all (a temporary file, then renamed); an existing file is kept unless --force.\n',
+    )
+    .action(run(async () => (await load()).url));
+}

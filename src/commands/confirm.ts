@@ -1,0 +1,43 @@
+// The production guard of DESIGN.md: what moves money on a production environment is
+// confirmed at a terminal, and refused without one unless --yes was given.
+
+import { UsageError } from '../api/errors.js';
+import type { Runtime } from './runtime.js';
+
+export interface MoneyMove {
+  /** A verb: refund, capture, reverse, charge. */
+  action: string;
+  paymentId?: number | string;
+  amount?: string;
+  currency?: string;
+  /** What is acted on, when it is not one payment: "order 12", "1000 rows of refunds.csv". */
+  subject?: string;
+}
+
+export function describeMove(move: MoneyMove): string {
+  const money = move.amount === undefined ? '' : ` ${move.amount}${move.currency ? ` ${move.currency}` : ''}`;
+  const subject = move.subject ?? `payment ${move.paymentId ?? '?'}`;
+  if (money === '') return `${move.action} ${subject}`;
+  return `${move.action}${money} ${move.action === 'refund' ? 'of' : 'on'} ${subject}`;
+}
+
+/** Returns when the move may go ahead; throws a UsageError (exit 2) when it may not. */
+export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<void> {
+  const ctx = await rt.context();
+  if (ctx.kind !== 'production' || rt.flags.yes) return;
+  const what = describeMove(move);
+  if (!rt.canPrompt) {
+    throw new UsageError(
+      `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
+      {
+        hint: 'pass --yes to confirm (there is no terminal to ask on)',
+      },
+    );
+  }
+  const { confirm } = await import('@inquirer/prompts');
+  const ok = await confirm(
+    { message: `Production (${ctx.envName}): ${what}?`, default: false },
+    { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
+  );
+  if (!ok) throw new UsageError('cancelled: nothing was sent');
+}

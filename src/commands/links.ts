@@ -1,0 +1,212 @@
+// billing links email | sms | url, and billing emulator outbox: payment links of an order,
+// sent, printed, drawn as a QR code, and (on the emulator) what was "sent".
+
+import { constants } from 'node:fs';
+import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ApiError, BillingError, EXIT, UsageError } from '../api/errors.js';
+import { getOrder, type OrderActionResult, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
+import { isRecord } from '../api/records.js';
+import type { Order } from '../api/types.js';
+import { textColumn as column } from '../format/index.js';
+import * as parse from './args.js';
+import { emulatorOrigin } from './emulator.js';
+import { writeRows } from './result.js';
+import type { Runtime } from './runtime.js';
+
+const SENT_COLUMNS = [
+  column('order_id', 'Order'),
+  column('status', 'Status'),
+  column('channel', 'Sent by'),
+  column('to', 'To'),
+  column('payment_link', 'Link'),
+];
+
+export function email(rt: Runtime, [id]: string[]): Promise<void> {
+  return send(rt, id, 'email');
+}
+
+export function sms(rt: Runtime, [id]: string[]): Promise<void> {
+  return send(rt, id, 'sms');
+}
+
+async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms'): Promise<void> {
+  const orderId = parse.recordId('order', id ?? '');
+  const client = await rt.client();
+  const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
+    signal: rt.signal,
+  });
+  const status = await statusAfter(rt, orderId, result);
+  const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
+  const to = typeof message.to === 'string' ? message.to : '';
+  const row = { order_id: orderId, status, channel, to, payment_link: linkOf(result.raw) ?? '' };
+  await writeRows(
+    rt,
+    [row],
+    SENT_COLUMNS,
+    rt.format === 'json' || rt.format === 'ndjson' ? result.raw : undefined,
+  );
+  const how = channel === 'email' ? 'by email' : 'by SMS';
+  rt.info(
+    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. Order ${orderId} is ${status}.`,
+  );
+}
+
+interface UrlFlags {
+  qr?: boolean;
+  png?: string;
+  force?: boolean;
+}
+
+export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise<void> {
+  const orderId = parse.recordId('order', id ?? '');
+  // Checked before the request: the link moves a draft order to pending.
+  if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
+  const client = await rt.client();
+  const result = await paymentLink(client, orderId, { signal: rt.signal });
+  if (!result.url) {
+    throw new BillingError('server', EXIT.unavailable, 'the service answered without a payment link');
+  }
+  const status = await statusAfter(rt, orderId, result);
+  if (rt.format === 'json' || rt.format === 'ndjson') {
+    rt.io.stdout.write(`${JSON.stringify(result.raw, null, rt.format === 'json' ? 2 : undefined)}\n`);
+  } else {
+    if (flags.qr) rt.io.stdout.write(await qrText(result.url, rt.stdoutIsTTY));
+    rt.io.stdout.write(`${result.url}\n`);
+  }
+  if (flags.png !== undefined) {
+    await writePng(flags.png, result.url, Boolean(flags.force));
+    rt.info(`QR code of the payment link written to ${flags.png}.`);
+  }
+  if (flags.qr && (rt.format === 'json' || rt.format === 'ndjson')) {
+    rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
+  }
+  rt.info(`Payment link of order ${orderId}. Order ${orderId} is ${status}.`);
+}
+
+/** On a terminal, compact half blocks with colours; in a pipe, the same blocks without escape codes. */
+async function qrText(link: string, tty: boolean): Promise<string> {
+  const QRCode = (await import('qrcode')).default;
+  const text = tty
+    ? await QRCode.toString(link, { type: 'terminal', small: true })
+    : await QRCode.toString(link, { type: 'utf8' });
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+async function checkTarget(path: string, force: boolean): Promise<void> {
+  if (path.trim() === '') throw new UsageError('--png needs a file name');
+  try {
+    await access(dirname(path), constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write ${path}: its directory does not exist or is not writable`);
+  }
+  if (force) return;
+  try {
+    await access(path);
+  } catch {
+    return;
+  }
+  throw new UsageError(`${path} already exists`, {
+    hint: 'choose another name, or add --force to replace it',
+  });
+}
+
+/** Written to a temporary file first, so that a reader never sees half an image. */
+async function writePng(path: string, link: string, force: boolean): Promise<void> {
+  const QRCode = (await import('qrcode')).default;
+  const image = await QRCode.toBuffer(link, { type: 'png', width: 320, margin: 2 });
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temp, image, { flag: 'wx' });
+    if (force) {
+      await rename(temp, path);
+    } else {
+      // link() fails when the name exists: no file that appeared meanwhile is replaced.
+      await hardLink(temp, path).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'EEXIST') {
+          throw new UsageError(`${path} already exists`, { hint: 'add --force to replace it' });
+        }
+        throw err;
+      });
+    }
+  } finally {
+    await unlink(temp).catch(() => {});
+  }
+}
+
+async function statusAfter(rt: Runtime, orderId: number, result: OrderActionResult): Promise<string> {
+  const order = result.order ?? (await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  return statusOf(order);
+}
+
+function statusOf(order: Order): string {
+  const status = order.status as unknown;
+  if (typeof status === 'string') return status;
+  if (isRecord(status) && typeof status.value === 'string') return status.value;
+  return 'unknown';
+}
+
+function linkOf(raw: unknown): string | undefined {
+  if (!isRecord(raw)) return undefined;
+  for (const key of ['payment_link', 'url', 'link']) {
+    const value = raw[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+// billing emulator outbox
+
+interface OutboxMessage {
+  id: string;
+  channel: string;
+  to: string;
+  subject: string | null;
+  body: string;
+  link: string;
+  order_id: number;
+  sent_at: string;
+}
+
+const OUTBOX_COLUMNS = [
+  column('sent_at', 'Sent'),
+  column('channel', 'By'),
+  column('to', 'To'),
+  column('order_id', 'Order'),
+  column('link', 'Link'),
+];
+
+export async function outbox(
+  rt: Runtime,
+  _args: string[],
+  flags: { port?: string; limit: string; order?: string },
+): Promise<void> {
+  const limit = parse.positiveInt('--limit', flags.limit);
+  const orderId = flags.order === undefined ? undefined : parse.recordId('--order', flags.order);
+  const origin = await emulatorOrigin(rt, flags);
+  let res: Response;
+  try {
+    res = await fetch(`${origin}/__emulator/outbox`, { signal: AbortSignal.timeout(5000) });
+  } catch {
+    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
+      status: 0,
+      method: 'GET',
+      path: '/__emulator/outbox',
+      hint: 'start one with billing emulator start (add --detach to run it in the background)',
+    });
+  }
+  if (!res.ok) {
+    throw new ApiError('server', EXIT.unavailable, `the emulator answered ${res.status}`, {
+      status: res.status,
+      method: 'GET',
+      path: '/__emulator/outbox',
+    });
+  }
+  const all = ((await res.json()) as { messages: OutboxMessage[] }).messages;
+  const shown = all.filter((m) => orderId === undefined || m.order_id === orderId).slice(0, limit);
+  if (shown.length === 0 && rt.format === 'table') {
+    rt.info('The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.');
+    return;
+  }
+  await writeRows(rt, shown, OUTBOX_COLUMNS);
+}

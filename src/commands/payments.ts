@@ -1,0 +1,205 @@
+// billing payments capture | reverse | refund, and billing orders payments | pay.
+// Every money move: the amount is checked here first, --dry-run prints the request and
+// sends nothing, a production environment asks (or needs --yes), and the request is sent
+// with a check of the order's payments before any retry.
+
+import { UsageError } from '../api/errors.js';
+import { getOrder, listOrderPayments } from '../api/orders.js';
+import {
+  actionBody,
+  type CheckedResult,
+  capturePayment,
+  getPayment,
+  payOrderWithCard,
+  previewRequest,
+  type RequestPreview,
+  reversePayment,
+  sendChecked,
+} from '../api/payments.js';
+import { recordId } from '../api/records.js';
+import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
+import { type Route, routes } from '../api/routes.js';
+import type { Payment } from '../api/types.js';
+import { writeList, writeOne } from '../format/index.js';
+import * as parse from './args.js';
+import { confirmMoneyMove } from './confirm.js';
+import { writeResult } from './result.js';
+import type { Runtime } from './runtime.js';
+
+interface DryRunFlag {
+  dryRun?: boolean;
+}
+
+interface AmountFlags extends DryRunFlag {
+  amount?: string;
+}
+
+export interface RefundFlags extends AmountFlags {
+  file?: string;
+  journal?: string;
+  concurrency: string;
+}
+
+export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags): Promise<void> {
+  const paymentId = parse.recordId('payment', id ?? '');
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  if (flags.dryRun) {
+    return writePreviews(rt, [await preview(rt, routes.capturePayment, paymentId, amount)], true);
+  }
+  const client = await rt.client();
+  const payment = await getPayment(client, paymentId, { signal: rt.signal });
+  const orderId = orderIdOf(payment);
+  const before = await paymentIds(rt, orderId);
+  await confirmMoneyMove(rt, {
+    action: 'capture',
+    paymentId,
+    amount: amount ?? payment.amount,
+    currency: payment.currency,
+  });
+  const result = await sendChecked(client, {
+    orderId,
+    isOurs: (p) => p.parent_id === paymentId && p.kind === 'capture' && !before.has(p.id),
+    send: () => capturePayment(client, paymentId, { amount, signal: rt.signal }),
+    signal: rt.signal,
+  });
+  await report(rt, result, (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`);
+}
+
+export async function reverse(rt: Runtime, [id]: string[], flags: DryRunFlag): Promise<void> {
+  const paymentId = parse.recordId('payment', id ?? '');
+  if (flags.dryRun) {
+    return writePreviews(rt, [await preview(rt, routes.reversePayment, paymentId, undefined)], true);
+  }
+  const client = await rt.client();
+  const payment = await getPayment(client, paymentId, { signal: rt.signal });
+  const orderId = orderIdOf(payment);
+  const before = await paymentIds(rt, orderId);
+  await confirmMoneyMove(rt, {
+    action: 'reverse',
+    paymentId,
+    amount: payment.amount,
+    currency: payment.currency,
+  });
+  const result = await sendChecked(client, {
+    orderId,
+    isOurs: (p) => p.parent_id === paymentId && p.kind === 'reversal' && !before.has(p.id),
+    send: () => reversePayment(client, paymentId, { signal: rt.signal }),
+    signal: rt.signal,
+  });
+  await report(rt, result, (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`);
+}
+
+export async function refund(rt: Runtime, args: string[], flags: RefundFlags): Promise<void> {
+  if (flags.file !== undefined) {
+    if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
+    const { bulkRefund } = await import('./refunds/bulk.js');
+    return bulkRefund(rt, { ...flags, file: flags.file });
+  }
+  if (flags.journal !== undefined) throw new UsageError('--journal goes with --file');
+  const paymentId = parse.recordId('payment', args[0] ?? '');
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  if (flags.dryRun) {
+    await writePreviews(rt, [await preview(rt, routes.refundPayment, paymentId, amount)], true);
+    if (amount === undefined)
+      rt.info('A full refund is sent with the amount left, read just before sending.');
+    return;
+  }
+  const client = await rt.client();
+  const state = await readRefundState(client, paymentId, { signal: rt.signal });
+  const plan = planRefund(state, amount);
+  await confirmMoneyMove(rt, { action: 'refund', paymentId, amount: plan.amount, currency: plan.currency });
+  const result = await sendRefund(client, plan, { signal: rt.signal });
+  await report(rt, result, (p) => `Refunded ${money(p)} of payment ${paymentId}.`);
+}
+
+export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
+  const orderId = parse.recordId('order', id ?? '');
+  const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
+  await writeList(payments, 'payment', rt.output);
+}
+
+export async function pay(rt: Runtime, [id]: string[], flags: DryRunFlag): Promise<void> {
+  const orderId = parse.recordId('order', id ?? '');
+  if (flags.dryRun) {
+    const base = await previewBase(rt);
+    return writePreviews(rt, [previewRequest(base, routes.payWithCard, { id: orderId })], true);
+  }
+  const client = await rt.client();
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const before = await paymentIds(rt, orderId);
+  await confirmMoneyMove(rt, {
+    action: 'charge',
+    subject: `order ${orderId} (the customer's stored card)`,
+    amount: typeof order.initial_amount === 'string' ? order.initial_amount : undefined,
+    currency: typeof order.currency === 'string' ? order.currency : undefined,
+  });
+  const result = await sendChecked(client, {
+    orderId,
+    isOurs: (p) =>
+      !before.has(p.id) && (p.kind === 'debit' || p.kind === 'preauthorization') && p.status === 'succeeded',
+    send: () => payOrderWithCard(client, orderId, { signal: rt.signal }),
+    signal: rt.signal,
+  });
+  await report(rt, result, (p) =>
+    p?.kind === 'preauthorization'
+      ? `Authorised ${money(p)} on order ${orderId} (payment ${p.id}); capture it with billing payments capture ${p.id}.`
+      : `Charged ${money(p)} on order ${orderId}${p ? ` (payment ${p.id})` : ''}.`,
+  );
+}
+
+function orderIdOf(payment: Payment): number {
+  return recordId('order', payment.order_id ?? '');
+}
+
+async function paymentIds(rt: Runtime, orderId: number): Promise<Set<number>> {
+  const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
+  return new Set(payments.map((p) => p.id));
+}
+
+function money(p: Payment | undefined): string {
+  if (!p?.amount) return 'the amount';
+  return p.currency ? `${p.amount} ${p.currency}` : p.amount;
+}
+
+async function report(
+  rt: Runtime,
+  result: CheckedResult,
+  done: (payment: Payment | undefined) => string,
+): Promise<void> {
+  if (result.recovered) {
+    rt.info(
+      'warning: the service answered with an error, but the change had been applied; it was not sent again',
+    );
+  }
+  const payment = result.payment;
+  await writeResult(rt, result.raw, async () => {
+    if (payment) await writeOne(payment, 'payment', rt.output);
+  });
+  rt.info(done(payment));
+}
+
+export async function previewBase(rt: Runtime): Promise<{ baseUrl: string; profileId?: number }> {
+  const ctx = await rt.context();
+  const { requireBaseUrl } = await import('../config/resolve.js');
+  return { baseUrl: requireBaseUrl(ctx), profileId: ctx.profileId };
+}
+
+async function preview(rt: Runtime, route: Route, paymentId: number, amount: string | undefined) {
+  return previewRequest(await previewBase(rt), route, { id: paymentId }, actionBody(route, amount));
+}
+
+/** --dry-run output: JSON with -o json/ndjson, else "METHOD PATH BODY" lines. */
+export async function writePreviews(rt: Runtime, previews: RequestPreview[], single: boolean): Promise<void> {
+  let text: string;
+  if (rt.format === 'json') {
+    text = `${JSON.stringify(single ? previews[0] : previews, null, 2)}\n`;
+  } else if (rt.format === 'ndjson') {
+    text = previews.map((p) => `${JSON.stringify(p)}\n`).join('');
+  } else {
+    text = previews
+      .map((p) => `${p.method} ${p.path}${p.body === undefined ? '' : ` ${JSON.stringify(p.body)}`}\n`)
+      .join('');
+  }
+  rt.io.stdout.write(text);
+  if (single) rt.info('Dry run: nothing was sent.');
+}

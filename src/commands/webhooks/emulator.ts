@@ -1,0 +1,158 @@
+// billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
+
+import { ApiError, EXIT, UsageError } from '../../api/errors.js';
+import { LOCAL_EMULATOR } from '../../domain/local.js';
+import { textColumn as column } from '../../format/index.js';
+import * as parse from '../args.js';
+import { emulatorOrigin } from '../emulator.js';
+import { writeRows } from '../result.js';
+import type { Runtime } from '../runtime.js';
+
+interface Attempt {
+  number: number;
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+interface Delivery {
+  id: string;
+  event: string;
+  endpoint: string;
+  order_id: number | null;
+  occurred_at: string;
+  state: string;
+  attempts: Attempt[];
+  next_attempt_at: string | null;
+  payload: string;
+}
+
+const lastAnswer = (d: Record<string, unknown>): string => {
+  const attempts = d.attempts as Attempt[];
+  const last = attempts[attempts.length - 1];
+  if (!last) return '';
+  return last.status === null ? (last.error ?? 'no answer') : String(last.status);
+};
+
+const DELIVERY_COLUMNS = [
+  column('id', 'Delivery'),
+  column('event', 'Event'),
+  column('order_id', 'Order'),
+  column('state', 'State'),
+  column('attempts', 'Attempts', (d) => String((d.attempts as Attempt[]).length)),
+  column('last_answer', 'Last answer', lastAnswer),
+  column('endpoint', 'Endpoint'),
+  column('occurred_at', 'Occurred'),
+];
+
+const ATTEMPT_COLUMNS = [
+  column('number', '#'),
+  column('at', 'At'),
+  column('status', 'Answer', (a) => (a.status === null ? String(a.error ?? 'no answer') : String(a.status))),
+  column('duration_ms', 'Took', (a) => `${a.duration_ms} ms`),
+];
+
+export async function deliveries(
+  rt: Runtime,
+  _args: string[],
+  flags: { port?: string; limit: string; id?: string },
+): Promise<void> {
+  const limit = parse.positiveInt('--limit', flags.limit);
+  const origin = await emulatorOrigin(rt, flags);
+  const all = (await call(origin, 'GET', 'deliveries')).deliveries as Delivery[];
+  if (flags.id !== undefined) {
+    const one = all.find((d) => d.id === flags.id);
+    if (!one) {
+      throw new ApiError('not_found', EXIT.notFound, `no delivery ${flags.id} in the emulator's log`, {
+        status: 404,
+        method: 'GET',
+        path: '/__emulator/deliveries',
+      });
+    }
+    if (rt.format === 'json' || rt.format === 'ndjson') {
+      rt.io.stdout.write(`${JSON.stringify(one, null, rt.format === 'json' ? 2 : undefined)}\n`);
+      return;
+    }
+    await writeRows(rt, one.attempts, ATTEMPT_COLUMNS);
+    if (rt.format === 'table') rt.io.stdout.write(`\n${one.payload}\n`);
+    return;
+  }
+  const shown = all.slice(0, limit);
+  if (shown.length === 0 && rt.format === 'table') {
+    rt.info(
+      'No deliveries yet. Start the emulator with --webhook-url URL, then change an order or send a test event.',
+    );
+    return;
+  }
+  await writeRows(rt, shown, DELIVERY_COLUMNS);
+}
+
+export async function sendTestEvent(
+  rt: Runtime,
+  _args: string[],
+  flags: { port?: string; wait: boolean },
+): Promise<void> {
+  const profileId =
+    rt.flags.profile === undefined ? LOCAL_EMULATOR.profileId : parse.recordId('--profile', rt.flags.profile);
+  const origin = await emulatorOrigin(rt, flags);
+  const sent = (await call(origin, 'POST', 'send-test-event', { profile_id: profileId }))
+    .deliveries as Array<{
+    id: string;
+  }>;
+  const ids = new Set(sent.map((d) => d.id));
+  let rows: Delivery[] = [];
+  // Delivery is asynchronous: wait (bounded) for each first attempt, to show how it went.
+  const deadline = Date.now() + (flags.wait ? 15_000 : 0);
+  for (;;) {
+    const log = (await call(origin, 'GET', 'deliveries')).deliveries as Delivery[];
+    rows = log.filter((d) => ids.has(d.id));
+    const done = rows.every((d) => d.attempts.length > 0);
+    if (done || Date.now() >= deadline || rt.signal.aborted) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await writeRows(rt, rows, DELIVERY_COLUMNS);
+  const accepted = rows.filter((d) => d.state === 'delivered').length;
+  if (flags.wait) rt.info(`order.test accepted by ${accepted} of ${rows.length} endpoints.`);
+}
+
+async function call(
+  origin: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await fetch(`${origin}/__emulator/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
+  } catch {
+    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
+      status: 0,
+      method,
+      path,
+      hint: 'start one with billing emulator start --webhook-url URL (add --detach to run it in the background)',
+    });
+  }
+  const text = await res.text();
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // an answer that is not JSON is reported by its status below
+  }
+  if (!res.ok) {
+    const message =
+      (answer.error as { message?: string } | undefined)?.message ?? `the emulator answered ${res.status}`;
+    if (res.status === 409)
+      throw new UsageError(message, {
+        hint: 'for example: billing emulator start --webhook-url http://127.0.0.1:4242/webhooks',
+      });
+    throw new ApiError('server', EXIT.unavailable, message, { status: res.status, method, path });
+  }
+  return answer;
+}

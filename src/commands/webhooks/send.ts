@@ -1,0 +1,232 @@
+// billing webhooks trigger | replay: send signed deliveries to an endpoint, as the service would.
+
+import { ApiError, BatchFailedError, classifyStatus, EXIT, UsageError } from '../../api/errors.js';
+import { getOrder } from '../../api/orders.js';
+import { LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
+import { isOrderStatus } from '../../domain/orders.js';
+import { textColumn as column } from '../../format/index.js';
+import { version } from '../../version.js';
+import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
+import {
+  buildEvent,
+  newDeliveryId,
+  orderUrl,
+  SAMPLE_ORDER_ID,
+  sampleOrder,
+  samplePreviousStatus,
+} from '../../webhooks/event.js';
+import { decodeBody, RecordFileError, readRecords } from '../../webhooks/recorder.js';
+import { type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
+import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../webhooks/signature.js';
+import { expandLocalUrl } from '../../webhooks/target.js';
+import * as parse from '../args.js';
+import { writeRows } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import { requireSecret } from './shared.js';
+
+/** Where `webhooks listen` takes deliveries by default. */
+export const DEFAULT_TARGET = 'http://127.0.0.1:4242/webhooks';
+
+const RESULT_COLUMNS = [
+  column('delivery_id', 'Delivery'),
+  column('event', 'Event'),
+  column('url', 'To'),
+  column('status', 'Answer', (r) => (r.status === null ? String(r.error ?? 'no answer') : String(r.status))),
+  column('latency_ms', 'Latency', (r) => `${r.latency_ms} ms`),
+];
+
+interface TriggerFlags {
+  to?: string;
+  order?: string;
+  secret?: string;
+}
+
+export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags): Promise<void> {
+  const event = (name ?? '').trim();
+  if (!/^[a-z0-9_]+(\.[a-z0-9_]+)+$/i.test(event)) {
+    throw new UsageError(`"${name}" is not an event name`, {
+      hint: 'for example order.active or order.test',
+    });
+  }
+  if (!isKnownEvent(event)) {
+    rt.info(
+      `warning: ${event} is not an event of the interface; sent anyway (receivers must answer 2xx to events they do not know)`,
+    );
+  }
+  const url = target('--to', flags.to ?? DEFAULT_TARGET);
+  const secret = await requireSecret(rt, flags.secret);
+  const ctx = await rt.context();
+  // order.<status> carries that status; order.test and events we do not know keep the order's.
+  const named = event.startsWith('order.') ? event.slice('order.'.length) : '';
+  const eventStatus = isOrderStatus(named) ? named : undefined;
+  const id = newDeliveryId();
+  const occurredAt = new Date().toISOString();
+
+  let document: ReturnType<typeof buildEvent>;
+  if (flags.order !== undefined) {
+    const orderId = parse.recordId('--order', flags.order);
+    const client = await rt.client();
+    const order = (await getOrder(client, orderId, { signal: rt.signal })) as unknown as Record<
+      string,
+      unknown
+    >;
+    const current = statusOf(order);
+    const status = eventStatus ?? current ?? 'active';
+    document = buildEvent({
+      id,
+      event,
+      occurredAt,
+      previousStatus: eventStatus === undefined || current === status ? null : (current ?? null),
+      status,
+      order,
+      orderUrl: orderUrl(
+        ctx.baseUrl ?? localBaseUrls().baseUrl,
+        ctx.profileId ?? LOCAL_EMULATOR.profileId,
+        orderId,
+      ),
+    });
+  } else {
+    const status = eventStatus ?? 'active';
+    document = buildEvent({
+      id,
+      event,
+      occurredAt,
+      previousStatus: eventStatus === undefined ? null : samplePreviousStatus(status),
+      status,
+      order: sampleOrder(status, occurredAt),
+      orderUrl: orderUrl(
+        ctx.baseUrl ?? localBaseUrls().baseUrl,
+        ctx.profileId ?? LOCAL_EMULATOR.profileId,
+        SAMPLE_ORDER_ID,
+      ),
+    });
+  }
+  const body = JSON.stringify(document);
+  const sender = new Sender();
+  let result: SendResult;
+  try {
+    result = await sender.post(url, body, signedHeaders(secret.value, body, id), rt.signal);
+  } finally {
+    await sender.close();
+  }
+  const row = resultRow(id, event, url, result);
+  await writeRows(rt, [row], RESULT_COLUMNS, { ...row, event_document: document });
+  failUnlessAccepted(url, result);
+}
+
+interface ReplayFlags {
+  to: string;
+  secret?: string;
+}
+
+export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
+  const url = target('--to', flags.to);
+  const secret = await requireSecret(rt, flags.secret);
+  let records: Awaited<ReturnType<typeof readRecords>>;
+  try {
+    records = await readRecords(file ?? '');
+  } catch (err) {
+    if (err instanceof RecordFileError) throw new UsageError(`${file}: ${err.message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
+  }
+  const seen = new Set<string>();
+  const sender = new Sender();
+  const rows: ReturnType<typeof resultRow>[] = [];
+  try {
+    for (const record of records) {
+      if (rt.signal.aborted) break;
+      const id = record.delivery_id ?? record.headers[DELIVERY_HEADER] ?? null;
+      // A recorded retry of the same delivery is sent once.
+      if (id !== null && seen.has(id)) continue;
+      if (id !== null) seen.add(id);
+      const body = decodeBody(record);
+      const headers: HeaderList = Object.entries(record.headers).filter(
+        ([name]) => !DROPPED_ON_REPLAY.has(name.toLowerCase()),
+      );
+      headers.push(['X-Service-Signature', signatureHeader(secret.value, body)]);
+      const result = await sender.post(url, body, headers, rt.signal);
+      const row = resultRow(id, describeEvent(body).event, url, result);
+      rows.push(row);
+      rt.info(`${id ?? '(no delivery id)'}: ${row.status ?? row.error}`);
+    }
+  } finally {
+    await sender.close();
+  }
+  await writeRows(rt, rows, RESULT_COLUMNS);
+  const failed = rows.filter((r) => r.status === null || r.status < 200 || r.status >= 300).length;
+  if (failed > 0)
+    throw new BatchFailedError(`${failed} of ${rows.length} deliveries were not accepted by ${url}`);
+  rt.info(`Replayed ${rows.length} deliveries to ${url}.`);
+}
+
+const DROPPED_ON_REPLAY = new Set([
+  SIGNATURE_HEADER,
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'expect',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+function signedHeaders(secret: string, body: string, id: string): HeaderList {
+  return [
+    ['Content-Type', 'application/json'],
+    ['User-Agent', `billing-cli/${version} (webhooks trigger)`],
+    ['X-Service-Delivery', id],
+    ['X-Service-Signature', signatureHeader(secret, body)],
+  ];
+}
+
+function resultRow(id: string | null, event: string | null, url: string, result: SendResult) {
+  return {
+    delivery_id: id,
+    event,
+    url,
+    status: result.status === 0 ? null : result.status,
+    latency_ms: Math.round(result.latencyMs),
+    error: 'error' in result ? result.error : null,
+    answer: 'body' in result ? result.body : null,
+  };
+}
+
+function failUnlessAccepted(url: string, result: SendResult): void {
+  if (result.ok) return;
+  if ('error' in result) {
+    throw new ApiError('network', EXIT.unavailable, `${url}: ${result.error}`, {
+      status: 0,
+      method: 'POST',
+      path: url,
+      hint: url === DEFAULT_TARGET ? 'start a receiver first: billing webhooks listen' : undefined,
+    });
+  }
+  const { kind, exitCode } = classifyStatus(result.status);
+  const said = result.body.trim() === '' ? '' : `: ${result.body.trim().replace(/\s+/g, ' ')}`;
+  throw new ApiError(kind, exitCode, `${url} answered ${result.status}${said}`, {
+    status: result.status,
+    method: 'POST',
+    path: url,
+  });
+}
+
+function target(flag: string, value: string): string {
+  const url = expandLocalUrl(value);
+  if (!url) throw new UsageError(`${flag} must be a URL, a port or a path, got "${value}"`);
+  return url;
+}
+
+function statusOf(order: Record<string, unknown>): string | undefined {
+  const status = order.status;
+  if (typeof status === 'string') return status;
+  if (status && typeof status === 'object') {
+    const value = (status as { value?: unknown }).value;
+    return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}

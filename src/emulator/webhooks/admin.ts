@@ -1,0 +1,82 @@
+// Emulator-only admin endpoints for webhooks:
+//   GET  /__emulator/deliveries                the delivery log, newest first, with attempts
+//   POST /__emulator/send-test-event           {profile_id?}: order.test to every endpoint
+//   POST /__emulator/orders/{id}/status        {status}: move an order (emulator-only, for demos and tests)
+
+import { isOrderStatus } from '../../domain/orders.js';
+import type { AdminReply } from '../admin.js';
+import type { Runtime } from '../context.js';
+import { HttpError, isObject, parseJson } from '../http.js';
+import { orderRecord } from '../records.js';
+import type { WebhookDeliveries } from './deliveries.js';
+
+/** The runtime as the admin API sees it: with the webhook delivery when the emulator has one. */
+export type WebhookRuntime = Runtime & { webhooks?: WebhookDeliveries };
+
+const ORDER_STATUS_PATH = /^\/__emulator\/orders\/(\d+)\/status$/;
+
+/** The answer for a webhook admin route, or undefined when the path is not one. */
+export function webhooksAdmin(
+  runtime: WebhookRuntime,
+  method: string,
+  path: string,
+  rawBody: string,
+): AdminReply | undefined {
+  const statusPath = ORDER_STATUS_PATH.exec(path);
+  if (statusPath) {
+    if (method !== 'POST')
+      throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'POST' } });
+    return setStatus(runtime, Number(statusPath[1]), body(rawBody));
+  }
+  if (path === '/__emulator/deliveries') {
+    if (method !== 'GET')
+      throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'GET' } });
+    return { status: 200, body: { deliveries: runtime.webhooks?.deliveries() ?? [] } };
+  }
+  if (path === '/__emulator/send-test-event') {
+    if (method !== 'POST')
+      throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'POST' } });
+    return sendTestEvent(runtime, body(rawBody));
+  }
+  return undefined;
+}
+
+function sendTestEvent(runtime: WebhookRuntime, input: Record<string, unknown>): AdminReply {
+  const webhooks = runtime.webhooks;
+  if (!webhooks || webhooks.urls.length === 0) {
+    throw new HttpError(409, 'no webhook endpoints: start the emulator with --webhook-url URL');
+  }
+  const profileId = input.profile_id ?? 1;
+  if (typeof profileId !== 'number' || !Number.isSafeInteger(profileId) || profileId < 1) {
+    throw new HttpError(400, 'profile_id must be a positive integer');
+  }
+  const sent = webhooks.sendTestEvent(profileId);
+  return {
+    status: 202,
+    body: {
+      deliveries: sent.map((d) => ({ id: d.id, event: d.event, endpoint: d.endpoint, state: d.state })),
+    },
+  };
+}
+
+function setStatus(runtime: WebhookRuntime, id: number, input: Record<string, unknown>): AdminReply {
+  const to = input.status;
+  if (typeof to !== 'string' || !isOrderStatus(to)) {
+    throw new HttpError(400, 'status must be an order status, like pending or active');
+  }
+  const order = runtime.state.orders.get(id);
+  if (!order) throw new HttpError(404, `no order ${id}`);
+  const change = runtime.state.setOrderStatus(order, to);
+  return {
+    status: 200,
+    body: { order: orderRecord(order), changed: change !== undefined, previous_status: change?.from ?? null },
+    changed: change !== undefined,
+  };
+}
+
+function body(rawBody: string): Record<string, unknown> {
+  const parsed = parseJson(rawBody);
+  if (parsed === undefined) return {};
+  if (!isObject(parsed)) throw new HttpError(400, 'the request body must be a JSON object');
+  return parsed;
+}

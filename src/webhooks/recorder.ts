@@ -1,0 +1,94 @@
+// --record FILE: one NDJSON line per delivery, appended as it arrives, with its headers and
+// its raw body (as text when it is valid UTF-8, else base64), so that replay sends the same bytes.
+
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+
+export interface DeliveryRecord {
+  received_at: string;
+  delivery_id: string | null;
+  method: string;
+  path: string;
+  verified: boolean;
+  duplicate: boolean;
+  /** As received, names lower-cased; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body?: string;
+  body_base64?: string;
+}
+
+export function encodeBody(body: Buffer): Pick<DeliveryRecord, 'body' | 'body_base64'> {
+  const text = body.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(body) ? { body: text } : { body_base64: body.toString('base64') };
+}
+
+export function decodeBody(record: Pick<DeliveryRecord, 'body' | 'body_base64'>): Buffer {
+  if (typeof record.body_base64 === 'string') return Buffer.from(record.body_base64, 'base64');
+  return Buffer.from(record.body ?? '', 'utf8');
+}
+
+export class Recorder {
+  private readonly stream: WriteStream;
+  private failure: Error | undefined;
+
+  constructor(readonly path: string) {
+    this.stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
+    this.stream.on('error', (err) => {
+      this.failure = err;
+    });
+  }
+
+  /** Resolves once the file is open, so that a bad path fails at start, not at the first event. */
+  ready(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.stream.once('ready', () => resolve());
+      this.stream.once('error', reject);
+    });
+  }
+
+  append(record: DeliveryRecord): void {
+    if (!this.failure) this.stream.write(`${JSON.stringify(record)}\n`);
+  }
+
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.stream.end(() => resolve()));
+  }
+}
+
+/** The records of a file written by --record; a line that is not a record is an error with its number. */
+export async function readRecords(path: string): Promise<DeliveryRecord[]> {
+  const text = await readFile(path, 'utf8');
+  const records: DeliveryRecord[] = [];
+  const lines = text.split('\n');
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new RecordFileError(`line ${index + 1} is not JSON`);
+    }
+    if (!isRecord(parsed)) throw new RecordFileError(`line ${index + 1} is not a recorded delivery`);
+    records.push(parsed);
+  }
+  return records;
+}
+
+export class RecordFileError extends Error {
+  override name = 'RecordFileError';
+}
+
+function isRecord(value: unknown): value is DeliveryRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  return (
+    typeof r.headers === 'object' &&
+    r.headers !== null &&
+    (typeof r.body === 'string' || typeof r.body_base64 === 'string')
+  );
+}

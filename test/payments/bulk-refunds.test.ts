@@ -1,0 +1,349 @@
+// billing payments refund --file: results per row, bad rows failing alone, the journal, and
+// exactly-once under faults, Ctrl-C and kill -9. Every check of "exactly once" reads the
+// emulator's own records.
+
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { allRefunds, journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(() => emu.close());
+
+const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
+  runCli(args, { env: emu.env(extra), input, timeoutMs: 60_000 });
+
+// biome-ignore lint/suspicious/noExplicitAny: result rows as printed
+type Row = any;
+
+interface Ask {
+  payment: number;
+  /** Empty for a full refund. */
+  amount: string;
+}
+
+function csv(asks: Ask[], extra: string[] = []): string {
+  return `${['payment_id,amount', ...asks.map((a) => `${a.payment},${a.amount}`), ...extra].join('\n')}\n`;
+}
+
+function writeInput(text: string, name = 'refunds.csv'): string {
+  const path = join(tempDir('billing-refunds-'), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** What the emulator should hold after the asks, each payment starting at `of`. */
+function expectExactly(asks: Ask[], of: string): void {
+  const wanted = new Map<number, string[]>();
+  for (const ask of asks) {
+    const list = wanted.get(ask.payment) ?? [];
+    list.push(ask.amount);
+    wanted.set(ask.payment, list);
+  }
+  for (const [payment, amounts] of wanted) {
+    const given = amounts.filter((a) => a !== '');
+    const cents = (a: string) => Math.round(Number(a) * 100);
+    const rest = cents(of) - given.reduce((sum, a) => sum + cents(a), 0);
+    const expected = amounts.map((a) => (a === '' ? (rest / 100).toFixed(2) : a)).sort();
+    expect(refundsOf(emu.emulator.state, payment), `payment ${payment}`).toEqual(expected);
+  }
+}
+
+describe('a file of refunds', () => {
+  it('gives one result per row in input order; bad rows fail alone; exit 9 and a summary', async () => {
+    const { payments } = await seedPayments(emu.url, 4, { amount: '20.00' });
+    const [a, b, c, d] = payments as [number, number, number, number];
+    const file = writeInput(
+      [
+        'payment_id,amount',
+        `${a},5`,
+        `${b},`,
+        `${c},25.00`,
+        `${d},abc`,
+        `${a},5.00`,
+        '99999,1.00',
+        `${c},1.234`,
+        `${d},7.25`,
+        'x,1',
+        `${a},2.50`,
+      ].join('\n'),
+    );
+    const result = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson']);
+    expect(result.code).toBe(9);
+    const rows = parseNdjson(result.stdout) as Row[];
+    expect(rows.map((r) => [r.payment_id, r.status])).toEqual([
+      [a, 'refunded'],
+      [b, 'refunded'],
+      [c, 'failed'],
+      [d, 'failed'],
+      [a, 'failed'],
+      [99999, 'failed'],
+      [c, 'failed'],
+      [d, 'refunded'],
+      ['x', 'failed'],
+      [a, 'refunded'],
+    ]);
+    expect(rows[1]).toMatchObject({ amount: '20.00', error: null });
+    expect(typeof rows[0].refund_id).toBe('number');
+    expect(rows[2].error).toBe(`25.00 is more than is refundable on payment ${c} (20.00 left)`);
+    expect(rows[3].error).toMatch(/invalid amount "abc"/);
+    expect(rows[4].error).toBe('duplicate row (same payment and amount as line 2)');
+    expect(rows[5].error).toBe('unknown payment 99999');
+    expect(rows[6].error).toMatch(/invalid amount "1.234"/);
+    expect(rows[8].error).toBe('invalid payment_id "x"');
+    expect(result.stderr).toContain(
+      '4 refunded, 0 skipped (refunded by an earlier run), 6 failed, of 10 rows',
+    );
+    expect(result.stderr).toContain(`Journal: ${file}.journal`);
+    expect(result.stderr).toContain('error: 6 of 10 refunds failed');
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['2.50', '5.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['20.00']);
+    expect(refundsOf(emu.emulator.state, c)).toEqual([]);
+    expect(refundsOf(emu.emulator.state, d)).toEqual(['7.25']);
+
+    // Running it again refunds nothing: what was refunded is skipped, what failed fails again.
+    const before = allRefunds(emu.emulator.state);
+    const again = await cli(['payments', 'refund', '--file', file, '-o', 'csv']);
+    expect(again.code).toBe(9);
+    const lines = again.stdout.trim().split('\n');
+    expect(lines[0]).toBe('payment_id,amount,status,refund_id,error');
+    expect(lines[1]).toBe(`${a},5.00,skipped,${rows[0].refund_id},`);
+    expect(lines.filter((l) => l.includes(',skipped,'))).toHaveLength(4);
+    expect(allRefunds(emu.emulator.state)).toBe(before);
+  });
+
+  it('reads NDJSON from stdin, but only with --journal (exit 2 without)', async () => {
+    const { payments } = await seedPayments(emu.url, 2);
+    const input = `{"payment_id": ${payments[0]}, "amount": "1.10"}\n\n{"payment_id": "${payments[1]}"}\n`;
+    const refused = await cli(['payments', 'refund', '--file', '-'], {}, input);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--journal');
+    const journal = join(tempDir(), 'stdin.journal');
+    const result = await cli(
+      ['payments', 'refund', '--file', '-', '--journal', journal, '-o', 'json'],
+      {},
+      input,
+    );
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Row[];
+    expect(rows.map((r) => [r.status, r.amount])).toEqual([
+      ['refunded', '1.10'],
+      ['refunded', '10.00'],
+    ]);
+    expect(journalLines(journal).map((l) => l.state)).toEqual(['started', 'started', 'refunded', 'refunded']);
+  });
+
+  it('refuses a file it cannot read as CSV or NDJSON (exit 2)', async () => {
+    const before = allRefunds(emu.emulator.state);
+    expect((await cli(['payments', 'refund', '--file', writeInput('id,amount\n1,2\n')])).code).toBe(2);
+    expect((await cli(['payments', 'refund', '--file', writeInput('payment_id,amount\n"1,2\n')])).code).toBe(
+      2,
+    );
+    expect((await cli(['payments', 'refund', '--file', '/nonexistent/refunds.csv'])).code).toBe(2);
+    expect(
+      (await cli(['payments', 'refund', '--file', writeInput('payment_id\n1\n'), '--amount', '1'])).code,
+    ).toBe(2);
+    expect(
+      (await cli(['payments', 'refund', '--file', writeInput('payment_id\n1\n'), '--concurrency', '0'])).code,
+    ).toBe(2);
+    expect(allRefunds(emu.emulator.state)).toBe(before);
+  });
+
+  it('--dry-run prints the requests, reports bad rows, and sends nothing', async () => {
+    const { payments } = await seedPayments(emu.url, 2);
+    const file = writeInput(
+      csv(
+        [
+          { payment: payments[0] as number, amount: '1' },
+          { payment: payments[1] as number, amount: '' },
+        ],
+        ['5,zz'],
+      ),
+    );
+    const result = await cli(['payments', 'refund', '--file', file, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      `POST /api/v2/profiles/1/payments/${payments[0]}/refund {"payment":{"amount":"1.00"}}\n` +
+        `POST /api/v2/profiles/1/payments/${payments[1]}/refund {"payment":{}}\n`,
+    );
+    expect(result.stderr).toContain('line 4: invalid amount "zz"');
+    expect(existsSync(`${file}.journal`)).toBe(false);
+    for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual([]);
+  });
+
+  it('in production, refunds nothing without a terminal and without --yes', async () => {
+    const { payments } = await seedPayments(emu.url, 3);
+    const file = writeInput(csv(payments.map((payment) => ({ payment, amount: '' }))));
+    const refused = await cli(['payments', 'refund', '--file', file], { BILLING_ENV: 'production' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refusing to refund 3 rows of');
+    expect(refused.stdout).toBe('');
+    for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual([]);
+    const confirmed = await cli(['payments', 'refund', '--file', file, '--yes'], {
+      BILLING_ENV: 'production',
+    });
+    expect(confirmed.code).toBe(0);
+    for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual(['10.00']);
+  });
+});
+
+describe('the journal', () => {
+  it('a row started by an earlier run is checked: a landed refund is not sent again', async () => {
+    const { payments } = await seedPayments(emu.url, 3, { amount: '20.00' });
+    const [landed, lost, earlier] = payments as [number, number, number];
+    const pay = (id: number, amount: string) =>
+      emulatorApi(emu.url, 'POST', `/api/v2/profiles/1/payments/${id}/refund`, { payment: { amount } });
+    // An older refund of the same amount, before the run: not ours.
+    const old = (await pay(earlier, '5.00')).body.payment.id;
+    const file = writeInput(
+      csv([
+        { payment: landed, amount: '5' },
+        { payment: lost, amount: '5' },
+        { payment: earlier, amount: '5' },
+      ]),
+    );
+    const started = (payment: number, baseline: number[]) =>
+      `${JSON.stringify({ v: 1, key: `${payment}|5.00`, state: 'started', payment_id: payment, amount: '5.00', baseline, at: '' })}\n`;
+    // The run was killed after sending the first refund (which landed) and before the second was sent.
+    writeFileSync(`${file}.journal`, started(landed, []) + started(lost, []) + started(earlier, [old]));
+    const ours = (await pay(landed, '5.00')).body.payment.id;
+    // A torn last line, as a crash mid-write leaves it.
+    appendFileSync(`${file}.journal`, '{"v":1,"key":"x","sta');
+
+    const result = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    const rows = parseNdjson(result.stdout) as Row[];
+    expect(rows.map((r) => r.status)).toEqual(['refunded', 'refunded', 'refunded']);
+    expect(rows[0].refund_id).toBe(ours);
+    expect(refundsOf(emu.emulator.state, landed)).toEqual(['5.00']);
+    expect(refundsOf(emu.emulator.state, lost)).toEqual(['5.00']);
+    expect(refundsOf(emu.emulator.state, earlier)).toEqual(['5.00', '5.00']);
+    expect(result.stderr).not.toContain('unreadable');
+  });
+
+  it('keeps a second run off a journal in use', async () => {
+    const { payments } = await seedPayments(emu.url, 1);
+    const file = writeInput(csv([{ payment: payments[0] as number, amount: '' }]));
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      writeFileSync(`${file}.journal.lock`, String(sleeper.pid));
+      const result = await cli(['payments', 'refund', '--file', file]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`another run (pid ${sleeper.pid})`);
+      expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
+    } finally {
+      sleeper.kill();
+    }
+  });
+});
+
+/** 10 % 502 after applying, 5 % dropped connections after applying, random latency everywhere. */
+const CHAOS = [
+  { route: 'refund', mode: 'after', rate: 0.1 },
+  { route: 'refund', mode: 'drop-after', rate: 0.05 },
+  { mode: 'slow', rate: 1, jitter_ms: 8 },
+];
+
+/** Full refunds, partial ones, and two partial refunds of the same payment, in a mix. */
+function mixedAsks(payments: number[]): Ask[] {
+  const asks: Ask[] = [];
+  payments.forEach((payment, at) => {
+    if (at % 3 === 0) asks.push({ payment, amount: '' });
+    else if (at % 3 === 1) asks.push({ payment, amount: `${(at % 17) + 1}.25` });
+    else asks.push({ payment, amount: '3.10' }, { payment, amount: '4.90' });
+  });
+  return asks;
+}
+
+describe('exactly once', () => {
+  it('refunds 1,000 payments under 502s, dropped connections and latency: each exactly as asked', async () => {
+    const chaos = await startTestEmulator({ faults: CHAOS as never });
+    try {
+      const { payments } = await seedPayments(chaos.url, 1000, { amount: '20.00' });
+      const asks = mixedAsks(payments);
+      const file = writeInput(csv(asks));
+      const result = await runCli(
+        ['payments', 'refund', '--file', file, '--concurrency', '32', '-o', 'ndjson'],
+        {
+          env: chaos.env(),
+          timeoutMs: 60_000,
+        },
+      );
+      expect(result.stderr).toContain(`${asks.length} refunded, 0 skipped`);
+      expect(result.code).toBe(0);
+      const rows = parseNdjson(result.stdout) as Row[];
+      expect(rows).toHaveLength(asks.length);
+      expect(rows.map((r) => r.payment_id)).toEqual(asks.map((a) => a.payment));
+      const { injected } = (await emulatorApi(chaos.url, 'GET', '/__emulator/faults')).body;
+      expect(injected.after).toBeGreaterThan(50);
+      expect(injected['drop-after']).toBeGreaterThan(20);
+      const state = chaos.emulator.state;
+      const refunds = [...state.payments.values()].filter((p) => p.kind === 'refund');
+      expect(refunds).toHaveLength(asks.length);
+      expect(new Set(rows.map((r) => r.refund_id)).size).toBe(asks.length);
+      const wanted = new Map<number, string[]>();
+      for (const ask of asks)
+        wanted.set(ask.payment, [...(wanted.get(ask.payment) ?? []), ask.amount || '20.00']);
+      for (const [payment, amounts] of wanted) {
+        expect(refundsOf(state, payment), `payment ${payment}`).toEqual(amounts.sort());
+      }
+    } finally {
+      await chaos.close();
+    }
+  }, 90_000);
+
+  for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+    it(`stopped by ${signal} midway, a re-run from the journal finishes with the same records`, async () => {
+      const { payments } = await seedPayments(emu.url, 200, { amount: '20.00' });
+      const asks = mixedAsks(payments);
+      const file = writeInput(csv(asks));
+      const journal = `${file}.journal`;
+      await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+        faults: [{ route: 'refund', mode: 'slow', latency_ms: 15 }, ...CHAOS],
+      });
+      try {
+        const child = spawn(process.execPath, [BIN, 'payments', 'refund', '--file', file, '-o', 'ndjson'], {
+          env: emu.env(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+        });
+        child.stdout.resume();
+        const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+        await waitFor(() => journalLines(journal).filter((l) => l.state === 'refunded').length >= 20);
+        child.kill(signal);
+        const code = await exited;
+        if (signal === 'SIGINT') {
+          expect(code).toBe(130);
+          expect(stderr).toMatch(/not started/);
+        }
+        const refundedFirst = new Set(
+          journalLines(journal)
+            .filter((l) => l.state === 'refunded')
+            .map((l) => l.key),
+        );
+        expect(refundedFirst.size).toBeLessThan(asks.length);
+
+        const rerun = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson']);
+        expect(rerun.code).toBe(0);
+        const rows = parseNdjson(rerun.stdout) as Row[];
+        expect(rows).toHaveLength(asks.length);
+        const skipped = rows.filter((r) => r.status === 'skipped');
+        expect(skipped.length).toBeGreaterThanOrEqual(refundedFirst.size);
+        expect(rows.every((r) => r.status !== 'failed')).toBe(true);
+        expectExactly(asks, '20.00');
+      } finally {
+        await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+      }
+    }, 60_000);
+  }
+});

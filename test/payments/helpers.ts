@@ -1,0 +1,55 @@
+// Shared by the payments tests: setting up payments on an emulator and reading what it holds.
+
+import { readFileSync } from 'node:fs';
+import type { EmulatorState } from '../../src/emulator/index.js';
+import { emulatorApi } from '../helpers/emulator.js';
+
+/** `count` paid single-payment orders of `amount` (via the admin API); their first payments' ids. */
+export async function seedPayments(
+  url: string,
+  count: number,
+  options: { amount?: string; preauth?: boolean; collected?: boolean } = {},
+): Promise<{ orders: number[]; payments: number[]; customer_id: number }> {
+  const answer = await emulatorApi(url, 'POST', '/__emulator/bulk-payments', { count, ...options });
+  if (answer.status !== 201) throw new Error(`bulk-payments: ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/** Amounts of the successful refunds of a payment, sorted, as the emulator recorded them. */
+export function refundsOf(state: EmulatorState, paymentId: number): string[] {
+  return [...state.payments.values()]
+    .filter((p) => p.parent_id === paymentId && p.kind === 'refund' && p.status === 'succeeded')
+    .map((p) => p.amount)
+    .sort();
+}
+
+export function allRefunds(state: EmulatorState): number {
+  return [...state.payments.values()].filter((p) => p.kind === 'refund').length;
+}
+
+export function journalLines(path: string): Record<string, unknown>[] {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

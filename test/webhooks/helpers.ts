@@ -1,0 +1,140 @@
+// A small test app that records every request it gets, and `billing webhooks listen` run
+// as a process (the built CLI) with its output collected.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BIN } from '../helpers/cli.js';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+  body: Buffer;
+  path: string;
+  answered: number;
+}
+
+export interface TestApp {
+  url: string;
+  received: Received[];
+  /** Answers for the next requests, in order; then `fallback`. */
+  script: number[];
+  fallback: number;
+  /** Milliseconds to wait before answering the next requests, in order. */
+  delays: number[];
+  close(): Promise<void>;
+}
+
+export async function startApp(path = '/hooks'): Promise<TestApp> {
+  const app: TestApp = {
+    url: '',
+    received: [],
+    script: [],
+    fallback: 200,
+    delays: [],
+    close: async () => {},
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const answered = app.script.shift() ?? app.fallback;
+      const delay = app.delays.shift() ?? 0;
+      setTimeout(() => {
+        app.received.push({
+          headers: req.headers,
+          rawHeaders: req.rawHeaders,
+          body: Buffer.concat(chunks),
+          path: req.url ?? '',
+          answered,
+        });
+        res.writeHead(answered, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: answered < 300 }));
+      }, delay);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  app.url = `http://127.0.0.1:${port}${path}`;
+  app.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return app;
+}
+
+export interface Listener {
+  /** The endpoint named on the ready line. */
+  url: string;
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stdout holds at least `n` lines. */
+  lines(n: number, timeoutMs?: number): Promise<string[]>;
+  /** Ctrl-C, then the exit code and everything printed. */
+  stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+export async function startListen(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<Listener> {
+  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const url = await waitFor(
+    () => /Ready: paste (\S+) into/.exec(err)?.[1],
+    15_000,
+    () => `listen did not get ready: ${err}`,
+    closed,
+  );
+  const stdoutLines = () => out.split('\n').filter((l) => l !== '');
+  return {
+    url,
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    lines: (n, timeoutMs = 10_000) =>
+      waitFor(
+        () => (stdoutLines().length >= n ? stdoutLines() : undefined),
+        timeoutMs,
+        () => `expected ${n} lines on stdout, got:\n${out}\nstderr:\n${err}`,
+      ),
+    stop: async () => {
+      child.kill('SIGINT');
+      const code = await closed;
+      return { code, stdout: out, stderr: err };
+    },
+  };
+}
+
+/** Polls until `probe` gives a value; fails with `message()` after `timeoutMs` or when `gone` settles first. */
+export async function waitFor<T>(
+  probe: () => T | undefined,
+  timeoutMs = 10_000,
+  message: () => string = () => 'timed out',
+  gone?: Promise<unknown>,
+): Promise<T> {
+  let ended = false;
+  void gone?.then(() => {
+    ended = true;
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (ended || Date.now() > deadline) throw new Error(message());
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
