@@ -1,25 +1,170 @@
-// Bundles src/cli.ts into dist/ with code splitting, so that the dynamic import()
-// of each command module (and of the emulator) stays a separate chunk loaded on demand.
-import { readFile, rm } from 'node:fs/promises';
+// Builds dist/ from src/cli.ts in two esbuild passes:
+//
+// 1. Bundle as ESM with code splitting, so that every dynamic import() (each command module,
+//    the emulator, undici, inquirer, ...) stays a chunk of its own, loaded on demand.
+// 2. Convert every file of that output to CommonJS, one file for one file, with the same
+//    names. bin/billing loads dist/ itself, with V8's code cache: Node 20 keeps compiled
+//    code only for CommonJS (vm.Script cachedData), never for ES modules, and its ES module
+//    loader alone costs ~3 ms at start. The source maps of pass 1 are read and carried
+//    through, so dist/*.map still point into src/.
+//
+// Two dependency files are loaded lazily rather than at start (see `deferred` below).
+// dist/package.json marks the directory as CommonJS and names the build, so that a code
+// cache written for one build is never used by another.
+
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.18',
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-  // Some CommonJS dependencies call require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __billingCreateRequire } from 'node:module'; const require = __billingCreateRequire(import.meta.url);",
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const target = 'node20.18';
+
+/**
+ * Dependency modules whose loading is put off until first use. Each costs start-up time for
+ * a feature we do not use at start:
+ * - commander requires node:child_process (and so net, dgram, ...) for executable
+ *   subcommands, which billing has none of: ~1.5 ms on every command.
+ * - undici's HTTP/2 client requires node:http2 (and with it tls and crypto) at load, while
+ *   our Agent speaks HTTP/1.1 (allowH2 is off): ~8 ms on every HTTP command over http://.
+ * The build fails if a rule no longer finds what it expects, rather than silently losing it.
+ */
+const deferred = {
+  name: 'deferred',
+  setup(b) {
+    const seen = new Set();
+    // commander: a stand-in for node:child_process that requires it on first property access.
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
+      seen.add('commander');
+      return { path: 'node:child_process', namespace: 'deferred-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => ({
+      contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] });\n`,
+      loader: 'js',
+    }));
+    // undici: client-h2.js exports one function, connectH2; wrap it so that the real module
+    // (and node:http2) is required on the first call only.
+    const h2 = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
+    b.onLoad({ filter: h2 }, (args) => {
+      seen.add('undici');
+      return {
+        contents: `let real;\nmodule.exports = function connectH2 (...args) {\n  real ??= require(${JSON.stringify(`${args.path}?eager`)});\n  return real(...args);\n};\n`,
+        loader: 'js',
+      };
+    });
+    b.onResolve({ filter: /client-h2\.js\?eager$/ }, (args) => ({
+      path: args.path.slice(0, -'?eager'.length),
+      namespace: 'eager',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'eager' }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+    b.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      for (const name of ['commander', 'undici']) {
+        if (!seen.has(name)) {
+          result.errors.push({
+            text: `build.mjs: the deferred-loading rule for ${name} matched nothing; update it`,
+          });
+        }
+      }
+    });
   },
-  define: { __BILLING_VERSION__: JSON.stringify(pkg.version) },
-  chunkNames: 'chunks/[name]-[hash]',
-});
+};
+
+const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
+try {
+  // Pass 1: ESM with code splitting, into a temporary directory.
+  await build({
+    entryPoints: { cli: 'src/cli.ts' },
+    absWorkingDir: root,
+    outdir: esm,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [deferred],
+    // In pass 2 these become CommonJS, where a module knows its own file as __filename.
+    define: {
+      __BILLING_VERSION__: JSON.stringify(pkg.version),
+      'import.meta.url': '__billing_import_meta.url',
+      'import.meta.dirname': '__dirname',
+      'import.meta.filename': '__filename',
+    },
+    banner: {
+      js: "var __billing_import_meta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+    },
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+
+  // Pass 2: every file to CommonJS; import() of a chunk becomes require().
+  const files = (await readdir(esm, { recursive: true }))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => join(esm, f));
+  await rm(dist, { recursive: true, force: true });
+  await build({
+    entryPoints: files,
+    absWorkingDir: root,
+    outbase: esm,
+    outdir: dist,
+    bundle: false,
+    format: 'cjs',
+    platform: 'node',
+    target,
+    supported: { 'dynamic-import': false },
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    // A use of import.meta that pass 1 did not rewrite would be an empty object here.
+    logOverride: { 'empty-import-meta': 'error' },
+  });
+
+  const out = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.js')).sort();
+
+  // A chunk that only re-exports has no source of its own: its map names the temporary file.
+  const tempName = basename(esm);
+  for (const f of out) {
+    const mapFile = join(dist, `${f}.map`);
+    const map = JSON.parse(await readFile(mapFile, 'utf8'));
+    if (!map.sources.some((s) => s.includes(tempName))) continue;
+    map.sources = map.sources.map((s) => (s.includes(tempName) ? `generated:${f.split(sep).join('/')}` : s));
+    await writeFile(mapFile, JSON.stringify(map));
+  }
+
+  // bin/billing loads these files with a minimal CommonJS loader: require(id), exports,
+  // module.exports, __filename and __dirname. Fail here rather than at run time if the code
+  // starts to use more of Node's module API.
+  const unsupported =
+    /\b(?:require\.(?:resolve|cache|main|extensions)\b|module\.(?:parent|paths|children|require)\b)/;
+  for (const f of out) {
+    const lines = (await readFile(join(dist, f), 'utf8')).split('\n');
+    const at = lines.findIndex((line) => unsupported.test(line) && !/^\s*(\*|\/\/)/.test(line));
+    if (at >= 0)
+      throw new Error(
+        `build.mjs: dist/${f}:${at + 1} uses ${unsupported.exec(lines[at])[0]}, which bin/billing's loader does not provide`,
+      );
+  }
+
+  // The build's identity: a hash of every file it wrote, for the code cache of bin/billing.
+  const hash = createHash('sha256');
+  for (const f of out) hash.update(`${f.split(sep).join('/')}\0`).update(await readFile(join(dist, f)));
+  const id = hash.digest('hex').slice(0, 16);
+  await writeFile(
+    join(dist, 'package.json'),
+    `${JSON.stringify({ type: 'commonjs', private: true, billingBuild: id }, null, 2)}\n`,
+  );
+  if (process.env.BILLING_BUILD_VERBOSE) console.log(`dist/: ${out.length} files, build ${id}`);
+} finally {
+  await rm(esm, { recursive: true, force: true });
+}

@@ -1,6 +1,6 @@
 // Transport to the Merchant Billing Service over undici: one keep-alive Agent, JSON in
-// and out, typed errors, retries for GETs only. undici is imported on the first request
-// so that loading this module costs nothing.
+// and out, typed errors, retries for GETs only. undici (the parts of it we use, see
+// ./undici.ts) is imported on the first request so that loading this module costs nothing.
 
 import type { Dispatcher } from 'undici';
 import { version } from '../version.js';
@@ -54,12 +54,14 @@ const RETRY_AFTER_CAP_MS = 30_000;
 const RETRY_STATUSES = new Set([429, 502, 503]);
 const DEBUG_BODY_LIMIT = 2000;
 
-type Undici = typeof import('undici');
+type Undici = typeof import('./undici.js');
 
 interface Target {
   url: string;
   origin: string;
   path: string;
+  /** The request line's path: the path and the query string. */
+  requestPath: string;
 }
 
 type Attempt =
@@ -119,10 +121,9 @@ export class ApiClient {
   }
 
   async #transport(): Promise<{ request: Undici['request']; agent: Dispatcher }> {
-    // Bundled, undici (CommonJS) arrives as the default export of its chunk.
-    this.#undici ??= import('undici').then((m) => ((m as { default?: Undici }).default ?? m) as Undici);
+    this.#undici ??= import('./undici.js');
     const undici = await this.#undici;
-    this.#agent ??= new undici.Agent({
+    this.#agent ??= undici.createAgent({
       keepAliveTimeout: 4_000,
       connect: { timeout: this.#o.timeoutMs },
     });
@@ -137,7 +138,8 @@ export class ApiClient {
     body: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Attempt> {
-    const started = performance.now();
+    // process.hrtime, not performance.now(): the first use of `performance` loads perf_hooks.
+    const started = process.hrtime.bigint();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -148,8 +150,9 @@ export class ApiClient {
     signal?.addEventListener('abort', onAbort, { once: true });
     const noAnswer = { method, path: target.path, origin: target.origin };
     try {
-      const res = await request(target.url, {
-        dispatcher: agent,
+      const res = await request(agent, {
+        origin: target.origin,
+        path: target.requestPath,
         method,
         headers: this.#headers(),
         body,
@@ -158,7 +161,7 @@ export class ApiClient {
         bodyTimeout: this.#o.timeoutMs,
       });
       const text = await res.body.text();
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
       this.#log(`< ${res.statusCode} ${ms}ms`);
       const headers = res.headers as ApiResponse<unknown>['headers'];
       if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -232,7 +235,13 @@ export class ApiClient {
     }
     const search = query.size > 0 ? `?${query}` : '';
     const url = `${base}${path}${search}`;
-    return { url, origin: new URL(base).origin, path: new URL(url).pathname };
+    const parsed = new URL(url);
+    return {
+      url,
+      origin: parsed.origin,
+      path: parsed.pathname,
+      requestPath: `${parsed.pathname}${parsed.search}`,
+    };
   }
 
   #headers(): Record<string, string> {

@@ -1,7 +1,6 @@
 // Request bodies given as files (--file order.json, or - for stdin): read whole, parsed,
 // and checked for their root key before anything is sent.
 
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import type { Runtime } from './runtime.js';
 
@@ -13,7 +12,10 @@ export async function readBodyFile(
   const name = path === '-' ? 'stdin' : path;
   let text: string;
   try {
-    text = path === '-' ? await readStream(rt.io.stdin) : await readFile(path, 'utf8');
+    text =
+      path === '-'
+        ? await readStream(rt.io.stdin)
+        : await (await import('node:fs/promises')).readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : String(err)}`);

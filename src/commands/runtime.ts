@@ -31,6 +31,8 @@ export interface Streams {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   stdin: NodeJS.ReadStream;
+  /** Whether stdin is a terminal, known without building process.stdin. */
+  stdinIsTTY?: boolean;
 }
 
 export class Runtime {
@@ -55,7 +57,7 @@ export class Runtime {
   ) {
     this.stdoutIsTTY = Boolean(io.stdout.isTTY);
     this.stderrIsTTY = Boolean(io.stderr.isTTY);
-    this.stdinIsTTY = Boolean(io.stdin.isTTY);
+    this.stdinIsTTY = io.stdinIsTTY ?? Boolean(io.stdin.isTTY);
     this.format = pickFormat(flags, this.stdoutIsTTY);
     const noColorFlag = flags.color === false;
     this.color = this.format === 'table' && shouldColor({ noColorFlag, env, stream: io.stdout });
