@@ -1,6 +1,7 @@
 // Declares every command and its flags; each command's code is imported only when it runs,
 // so `billing --help` and `billing orders get` load little (changesets' cli.ts pattern).
 
+import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, InterruptedError } from './api/errors.js';
 import { defineAuth } from './cli/auth.js';
@@ -13,6 +14,7 @@ import { defineLinks } from './cli/links.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
 import { defineProducts } from './cli/products.js';
+import { defineSchedule } from './cli/schedule.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
 import { action, exitCodeOf, fromCommanderError, type Session } from './commands/run.js';
@@ -70,6 +72,7 @@ function buildProgram(session: Session): Command {
   defineCustomers(program, run);
   defineProducts(program, run);
   definePayments(program, run);
+  defineSchedule(program, run);
   defineCheckout(program, run);
   defineLinks(program, run);
   defineWebhooks(program, run);
@@ -79,7 +82,15 @@ function buildProgram(session: Session): Command {
 }
 
 function defaultStreams(): Streams {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // process.stdin is built on first use (a few ms); most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
+  };
 }
 
 /** Runs the CLI and returns the exit code; never calls process.exit. */
@@ -90,6 +101,10 @@ export async function main(
 ): Promise<number> {
   const controller = new AbortController();
   const session: Session = { io, env, controller };
+  // A reader that went away (`billing … | head`) ends the output, not the program with a crash.
+  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
   const program = buildProgram(session);
   if (argv[0] === '__complete') {
     io.stdout.write(

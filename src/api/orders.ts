@@ -4,7 +4,7 @@ import type { ApiClient } from './client.js';
 import { ApiError, BillingError, EXIT } from './errors.js';
 import { type IterateOptions, iterateList, listAll, listPage, type PageQuery } from './listing.js';
 import type { Page } from './paginate.js';
-import { isRecord, optionalRecord, recordId, unwrapRecord } from './records.js';
+import { isRecord, optionalRecord, recordId, unwrapRecord, wrap } from './records.js';
 import { type Route, routes } from './routes.js';
 import type {
   Checkout,
@@ -169,8 +169,31 @@ export const sendEmailLink = action(routes.sendEmailLink);
 export const sendSmsLink = action(routes.sendSmsLink);
 export const payWithCard = action(routes.payWithCard);
 export const pauseOrder = action(routes.pauseOrder);
-export const resumeOrder = action(routes.resumeOrder);
 export const cancelOrder = action(routes.cancelOrder);
+
+/**
+ * Resumes a paused order now, or on `restartDate` (YYYY-MM-DD) when given: then the order
+ * stays paused until that day. Body (assumed): {order: {restart_date}}.
+ */
+export async function resumeOrder(
+  c: ApiClient,
+  id: number | string,
+  o: Signal & { restartDate?: string } = {},
+): Promise<OrderActionResult & { restartDate?: string | null }> {
+  const route = routes.resumeOrder;
+  const res = await c.call(route, {
+    params: { id: recordId('order', id) },
+    ...(o.restartDate === undefined ? {} : { body: wrap(route.rootKey, { restart_date: o.restartDate }) }),
+    signal: o.signal,
+  });
+  const order = optionalRecord<Order>(res.body, 'order');
+  const restart = isRecord(res.body) ? res.body.restart_date : undefined;
+  return {
+    raw: res.body,
+    ...(order === undefined ? {} : { order }),
+    ...(typeof restart === 'string' || restart === null ? { restartDate: restart } : {}),
+  };
+}
 
 /** The payment link of an order; `url` is read from payment_link, url or link when present. */
 export async function paymentLink(

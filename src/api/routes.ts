@@ -86,14 +86,15 @@ export const routes = {
   createProduct: v2('createProduct', 'POST', '/products', { assumed, rootKey: 'product' }),
   deleteProduct: v2('deleteProduct', 'DELETE', '/products/{id}', { assumed }),
 
-  // Order lifecycle (not shown).
+  // Order lifecycle (not shown). Resume takes an optional {order: {restart_date}}.
   pauseOrder: v2('pauseOrder', 'POST', '/orders/{id}/pause', { assumed }),
-  resumeOrder: v2('resumeOrder', 'POST', '/orders/{id}/resume', { assumed }),
+  resumeOrder: v2('resumeOrder', 'POST', '/orders/{id}/resume', { assumed, rootKey: 'order' }),
   cancelOrder: v2('cancelOrder', 'POST', '/orders/{id}/cancel', { assumed }),
 
-  // Scheduled-payment operations (not shown).
+  // Scheduled-payment operations (not shown). Execute takes an optional {scheduled_payment: {amount}}.
   executeScheduledPayment: v2('executeScheduledPayment', 'POST', '/scheduled_payments/{id}/execute', {
     assumed,
+    rootKey: 'scheduled_payment',
   }),
   skipScheduledPayment: v2('skipScheduledPayment', 'POST', '/scheduled_payments/{id}/skip', { assumed }),
   rescheduleScheduledPayment: v2(

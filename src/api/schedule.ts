@@ -1,13 +1,19 @@
 // Scheduled-payment operations. Paths and bodies are assumed (the interface document
-// shows neither); each body goes under the route's root key.
+// shows neither; see routes.ts); each body goes under the route's root key. Listing an
+// order's schedule is listScheduledPayments in orders.ts (a path the document shows).
 
 import type { ApiClient } from './client.js';
-import { optionalRecord, recordId, wrap } from './records.js';
+import { isRecord, optionalRecord, recordId, wrap } from './records.js';
 import { routes } from './routes.js';
-import type { ScheduledPayment } from './types.js';
+import type { Order, Payment, ScheduledPayment } from './types.js';
 
 export interface ScheduleActionResult {
   scheduledPayment?: ScheduledPayment;
+  /** Execute: the payment it made; skip and execute: the order afterwards. */
+  payment?: Payment;
+  order?: Order;
+  /** Merge and update: the order's whole schedule afterwards. */
+  scheduledPayments?: ScheduledPayment[];
   raw: unknown;
 }
 
@@ -15,9 +21,16 @@ interface Signal {
   signal?: AbortSignal;
 }
 
-export async function executeScheduledPayment(c: ApiClient, id: number | string, o: Signal = {}) {
-  const res = await c.call(routes.executeScheduledPayment, {
+/** Charges one scheduled payment now; `amount` (default: what is due) above the due amount is an overpayment. */
+export async function executeScheduledPayment(
+  c: ApiClient,
+  id: number | string,
+  o: Signal & { amount?: string } = {},
+) {
+  const route = routes.executeScheduledPayment;
+  const res = await c.call(route, {
     params: { id: recordId('scheduled payment', id) },
+    ...(o.amount === undefined ? {} : { body: wrap(route.rootKey, { amount: o.amount }) }),
     signal: o.signal,
   });
   return result(res.body);
@@ -31,7 +44,7 @@ export async function skipScheduledPayment(c: ApiClient, id: number | string, o:
   return result(res.body);
 }
 
-/** Moves one scheduled payment to `due_date` (YYYY-MM-DD). */
+/** Moves one scheduled payment to `due_date` (YYYY-MM-DD, keeping its time of day). */
 export async function rescheduleScheduledPayment(
   c: ApiClient,
   id: number | string,
@@ -47,7 +60,7 @@ export async function rescheduleScheduledPayment(
   return result(res.body);
 }
 
-/** Merges scheduled payments of one order into one. */
+/** Merges scheduled payments of one order into one (the earliest, for their sum). */
 export async function mergeScheduledPayments(
   c: ApiClient,
   orderId: number | string,
@@ -63,11 +76,11 @@ export async function mergeScheduledPayments(
   return result(res.body);
 }
 
-/** Changes the billing cycle and/or amount of an order's future payments. */
+/** Update scheduled payment: the billing cycle (interval code) and/or amount of an order's future payments. */
 export async function updateScheduledPayments(
   c: ApiClient,
   orderId: number | string,
-  changes: Record<string, unknown>,
+  changes: { amount?: string; interval?: string },
   o: Signal = {},
 ) {
   const route = routes.updateScheduledPayments;
@@ -80,6 +93,14 @@ export async function updateScheduledPayments(
 }
 
 function result(body: unknown): ScheduleActionResult {
+  const out: ScheduleActionResult = { raw: body };
   const scheduledPayment = optionalRecord<ScheduledPayment>(body, 'scheduled_payment');
-  return scheduledPayment === undefined ? { raw: body } : { scheduledPayment, raw: body };
+  if (scheduledPayment) out.scheduledPayment = scheduledPayment;
+  const payment = optionalRecord<Payment>(body, 'payment');
+  if (payment) out.payment = payment;
+  const order = optionalRecord<Order>(body, 'order');
+  if (order) out.order = order;
+  const list = isRecord(body) ? body.scheduled_payments : undefined;
+  if (Array.isArray(list)) out.scheduledPayments = list.filter(isRecord) as ScheduledPayment[];
+  return out;
 }

@@ -68,7 +68,7 @@ export function defineOrders(program: Command, run: Run): void {
     .requiredOption('--currency <code>', 'three-letter currency code')
     .option(
       '--interval <code>',
-      'recurring collection interval code (MONTH is the one the service shows)',
+      'recurring collection interval code: MONTH (the one the service shows), QUARTER or YEAR (assumed)',
       'MONTH',
     )
     .requiredOption('--start-date <date>', 'first scheduled payment, "DD/MM/YYYY HH:MM" (day first)')
@@ -106,4 +106,67 @@ export function defineOrders(program: Command, run: Run): void {
       `${examples(['billing orders pay 1042'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n`,
     )
     .action(run(async () => (await payments()).pay));
+
+  // Schedule and lifecycle of an order; their code is in src/commands/order-lifecycle.ts.
+  const lifecycle = async () => import('../commands/order-lifecycle.js');
+  const assumedPath = (path: string) =>
+    `\nThe interface document does not show this request; the tool assumes ${path} (src/api/routes.ts).\nAn order in the wrong state is answered 422 with the reason (exit 7).\n`;
+  orders
+    .command('schedule')
+    .description("an order's scheduled payments: due date, amount, status; the next payment highlighted")
+    .argument('<id>', 'order id')
+    .addHelpText(
+      'after',
+      examples(['billing orders schedule 1042', 'billing orders schedule 1042 -o json | jq ".[0]"']),
+    )
+    .action(run(async () => (await lifecycle()).schedule));
+  orders
+    .command('pause')
+    .description('pause an active order: payments that fall due while paused are never charged')
+    .argument('<id>', 'order id')
+    .addHelpText('after', examples(['billing orders pause 1042']) + assumedPath('POST /orders/{id}/pause'))
+    .action(run(async () => (await lifecycle()).pause));
+  orders
+    .command('resume')
+    .description('resume a paused order on its billing cycle, now or on a restart date')
+    .argument('<id>', 'order id')
+    .option(
+      '--restart-date <date>',
+      'resume on this day instead, YYYY-MM-DD (UTC); the order stays paused until then',
+    )
+    .addHelpText(
+      'after',
+      examples(['billing orders resume 1042', 'billing orders resume 1042 --restart-date 2027-04-01']) +
+        assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}'),
+    )
+    .action(run(async () => (await lifecycle()).resume));
+  orders
+    .command('cancel')
+    .description('cancel an order: nothing more is collected')
+    .argument('<id>', 'order id')
+    .addHelpText(
+      'after',
+      examples(['billing orders cancel 1042']) +
+        assumedPath('POST /orders/{id}/cancel') +
+        'On a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n',
+    )
+    .action(run(async () => (await lifecycle()).cancel));
+  orders
+    .command('watch')
+    .description("follow an order's status: prints it, then each change, by polling the order")
+    .argument('<id>', 'order id')
+    .option(
+      '--until <status>',
+      'stop (exit 0) when the order reaches this status (default: complete, cancelled or rejected)',
+    )
+    .option('--timeout <seconds>', 'give up after this long (exit 8)')
+    .option('--interval <seconds>', 'how often to read the order', '2')
+    .addHelpText(
+      'after',
+      `${examples([
+        'billing orders watch 1042 --until active --timeout 600',
+        'billing orders watch 1042 -o ndjson | jq -r .status',
+      ])}\nChanges between two reads are seen as one; for every event, use billing webhooks listen.\n`,
+    )
+    .action(run(async () => (await lifecycle()).watch));
 }

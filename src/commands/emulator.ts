@@ -1,4 +1,4 @@
-// billing emulator start | stop | status | reset
+// billing emulator start | stop | status | reset | clock
 // The only command module that may load src/emulator (and only in `start`).
 
 import { spawn } from 'node:child_process';
@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, EXIT, UsageError } from '../api/errors.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
-import { writeList } from '../format/index.js';
+import { textColumn, writeList } from '../format/index.js';
 import * as parse from './args.js';
 import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
@@ -246,4 +246,108 @@ function portNumber(value: string): number {
 function wholeNumber(flag: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
   return Number(value);
+}
+
+// billing emulator clock [advance [DURATION]] [--to DATE]
+
+interface ClockAnswer {
+  now: string;
+  previous?: string;
+  offset_ms: number;
+  ran?: Record<string, unknown>[];
+  ran_count?: number;
+  ran_truncated?: boolean;
+}
+
+const RAN_COLUMNS = [
+  textColumn('at', 'At', (r) =>
+    String(r.at ?? '')
+      .slice(0, 16)
+      .replace('T', ' '),
+  ),
+  textColumn('order_id', 'Order'),
+  textColumn('scheduled_payment_id', 'Payment'),
+  textColumn('action', 'Action'),
+  textColumn('status', 'Order status'),
+  textColumn('detail', 'Detail'),
+];
+
+export async function clock(
+  rt: Runtime,
+  [action, duration]: string[],
+  flags: { port?: string; to?: string },
+): Promise<void> {
+  if (action !== undefined && action !== 'advance') {
+    throw new UsageError(`unknown clock action "${action}"`, {
+      hint: 'billing emulator clock shows the time; billing emulator clock advance 45d moves it',
+    });
+  }
+  if (duration !== undefined && flags.to !== undefined) {
+    throw new UsageError('give a duration or --to, not both');
+  }
+  const moving = action === 'advance' || flags.to !== undefined;
+  if (action === 'advance' && duration === undefined && flags.to === undefined) {
+    throw new UsageError('advance needs a duration (like 45d) or --to DATE');
+  }
+  const origin = await emulatorOrigin(rt, flags);
+  const body = moving ? (flags.to !== undefined ? { to: flags.to } : { advance: duration }) : undefined;
+  const answer = await clockRequest(origin, body);
+  const shown = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  await writeResult(rt, answer, async () => {
+    if (!moving) {
+      rt.io.stdout.write(rt.format === 'table' ? `${shown(answer.now)}\n` : `${answer.now}\n`);
+      return;
+    }
+    if (rt.format === 'table') {
+      rt.io.stdout.write(`Clock: ${shown(answer.previous ?? '')} → ${shown(answer.now)}\n`);
+      if ((answer.ran ?? []).length === 0) {
+        rt.io.stdout.write('Nothing fell due.\n');
+        return;
+      }
+      rt.io.stdout.write('\n');
+    }
+    await writeList(answer.ran ?? [], RAN_COLUMNS, rt.output);
+  });
+  if (!moving) {
+    const days = answer.offset_ms / 86_400_000;
+    rt.info(`The emulator's clock is ${days.toFixed(days % 1 === 0 ? 0 : 2)} days ahead of the wall clock.`);
+  } else {
+    rt.info(
+      `${answer.ran_count ?? 0} thing${answer.ran_count === 1 ? '' : 's'} ran${answer.ran_truncated ? ' (the list is cut short; see -o json)' : ''}.`,
+    );
+  }
+}
+
+/** GET (no body) or POST /__emulator/clock; a 400 is the caller's mistake (exit 2). */
+async function clockRequest(origin: string, body: Record<string, unknown> | undefined): Promise<ClockAnswer> {
+  const method = body === undefined ? 'GET' : 'POST';
+  let res: Response;
+  try {
+    res = await fetch(`${origin}/__emulator/clock`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      // A year of a busy emulator takes a moment.
+      signal: AbortSignal.timeout(120_000),
+    });
+  } catch {
+    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
+      status: 0,
+      method,
+      path: '/__emulator/clock',
+      hint: 'start one with billing emulator start (add --detach to run it in the background)',
+    });
+  }
+  const answer = (await res.json().catch(() => ({}))) as ClockAnswer & { error?: { message?: string } };
+  if (res.status === 400)
+    throw new UsageError(answer.error?.message ?? 'the emulator refused the clock change');
+  if (!res.ok) {
+    throw new ApiError('server', EXIT.unavailable, `the emulator answered ${res.status}`, {
+      status: res.status,
+      method,
+      path: '/__emulator/clock',
+      hint: res.status === 404 ? 'this emulator has no clock: update billing and restart it' : undefined,
+    });
+  }
+  return answer;
 }

@@ -1,4 +1,4 @@
-// billing orders list | get | create | subscribe
+// billing orders list | get | create | subscribe (which also shows the schedule it created)
 
 import { UsageError } from '../api/errors.js';
 import {
@@ -7,6 +7,7 @@ import {
   getOrder,
   iterateOrders,
   listOrdersPage,
+  listScheduledPayments,
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
@@ -150,8 +151,17 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
   if (flags.failedRedirectUrl !== undefined) {
     input.failed_redirect_url = parse.url('--failed-redirect-url', flags.failedRedirectUrl);
   }
-  const { payload, raw } = await createSubscriptionOrder(await rt.client(), input);
+  const client = await rt.client();
+  const { payload, raw } = await createSubscriptionOrder(client, input);
   const order = payload.order;
+  // The schedule the order was given; the order exists even if it cannot be read.
+  const schedule =
+    rt.format === 'table'
+      ? await listScheduledPayments(client, order.id, { signal: rt.signal }).catch((err: Error) => {
+          rt.info(`warning: could not read the schedule of order ${order.id}: ${err.message}`);
+          return undefined;
+        })
+      : undefined;
   const summary = {
     order_id: order.id,
     invoice_id: order.invoice_id,
@@ -178,5 +188,10 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
         '',
       ].join('\n'),
     );
+    if (schedule && schedule.length > 0) {
+      rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
+      const { writeSchedule } = await import('./schedule.js');
+      await writeSchedule(rt, schedule, schedule);
+    }
   });
 }

@@ -1,7 +1,9 @@
 // The emulator's own control API under /__emulator/ (no token; loopback callers only).
+// The clock and the recurring-billing test switches are in billing/admin.ts.
 
 import { isOrderStatus, type OrderStatus } from '../domain/orders.js';
 import { PROFILES, profileExists } from './access.js';
+import { billingAdmin } from './billing/admin.js';
 import type { Runtime } from './context.js';
 import { faultsAdmin } from './faults.js';
 import { HttpError, isObject, parseJson, type Reply } from './http.js';
@@ -51,6 +53,7 @@ export function handleAdmin(
     default:
       return (
         webhooksAdmin(runtime, method, path, rawBody) ??
+        billingAdmin(runtime, method, path, rawBody) ??
         outboxAdmin(runtime.state, method, path) ??
         notFound(route)
       );

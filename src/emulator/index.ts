@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { isFailRate, isLatency } from './admin.js';
+import { watchStatusChanges } from './billing/lifecycle.js';
 import type { Runtime } from './context.js';
 import { type FaultRule, parseFaultRules } from './faults.js';
 import { DataFileWriter, readDataFile } from './persist.js';
@@ -95,6 +96,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     retryDelaysMs: opts.webhookRetryDelaysMs,
     timeoutMs: opts.webhookTimeoutMs,
   });
+  // After the webhook delivery: see watchStatusChanges.
+  watchStatusChanges(state);
   const runtime: Runtime & WebhookRuntime = {
     state,
     origin: '',

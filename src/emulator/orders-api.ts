@@ -8,7 +8,7 @@ import { insertOrder, renewCheckout } from './orders.js';
 import { pageOfIds } from './pagination.js';
 import { PAYABLE_STATUSES } from './payments.js';
 import type { LineInput } from './pricing.js';
-import { checkoutRecord, orderRecord, paymentRecord, scheduledPaymentRecord } from './records.js';
+import { checkoutRecord, orderRecord, paymentRecord } from './records.js';
 import type { EmulatorState } from './state.js';
 import type { Order } from './types.js';
 import {
@@ -129,14 +129,6 @@ export function currentOrderCheckout({ state, profileId, params, runtime }: ApiR
         expired: checkoutExpired(checkout, state.now()),
       },
     },
-  };
-}
-
-export function listScheduledPayments({ state, profileId, params }: ApiRequest): Reply {
-  const order = orderAt(state, profileId, params[0]);
-  return {
-    status: 200,
-    body: { scheduled_payments: state.scheduleOf(order.id).map(scheduledPaymentRecord) },
   };
 }
 

@@ -1,5 +1,6 @@
-// The emails and SMS the emulator "sent" (payment links): kept in memory, newest first,
-// emptied by a reset; read with GET /__emulator/outbox (billing emulator outbox).
+// The emails and SMS the emulator "sent" (payment links, customer notifications): kept in
+// memory, newest first, emptied by a reset; read with GET /__emulator/outbox (billing
+// emulator outbox).
 
 import { randomBytes } from 'node:crypto';
 import type { AdminReply } from './admin.js';
@@ -8,6 +9,8 @@ import type { EmulatorState } from './state.js';
 
 export interface OutboxMessage {
   id: string;
+  /** What the message is about: a customer notification (billing/notifications.ts); absent for payment links. */
+  kind?: string;
   channel: 'email' | 'sms';
   to: string;
   /** Emails only. */

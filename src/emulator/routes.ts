@@ -10,15 +10,25 @@ import {
   getOrder,
   listOrders,
   listPayments,
-  listScheduledPayments,
   renewOrderCheckout,
 } from './orders-api.js';
 import { capturePayment, getPayment, payWithCard, refundPayment, reversePayment } from './payments-api.js';
 import { createProduct, deleteProduct, getProduct, listProducts } from './products-api.js';
+import {
+  cancelOrder,
+  executeEntry,
+  listSchedule,
+  mergeEntries,
+  pauseOrder,
+  rescheduleEntry,
+  resumeOrder,
+  skipEntry,
+  updateSchedule,
+} from './schedule-api.js';
 import { createSubscriptionOrder } from './subscriptions-api.js';
 
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   pattern: RegExp;
   handler: Handler;
 }
@@ -33,7 +43,7 @@ export const V2_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: path('/orders/:id/custom_checkout'), handler: renewOrderCheckout },
   { method: 'POST', pattern: path('/orders/:id/send_email_link'), handler: sendEmailLink },
   { method: 'POST', pattern: path('/orders/:id/send_sms_link'), handler: sendSmsLink },
-  { method: 'GET', pattern: path('/orders/:id/scheduled_payments'), handler: listScheduledPayments },
+  { method: 'GET', pattern: path('/orders/:id/scheduled_payments'), handler: listSchedule },
   { method: 'GET', pattern: path('/orders/:id/payments'), handler: listPayments },
   { method: 'POST', pattern: path('/orders/:id/pay_with_card'), handler: payWithCard },
   { method: 'POST', pattern: path('/payments/:id/capture'), handler: capturePayment },
@@ -51,6 +61,15 @@ export const V2_ROUTES: readonly Route[] = [
   { method: 'POST', pattern: path('/products'), handler: createProduct },
   { method: 'GET', pattern: path('/products/:id'), handler: getProduct },
   { method: 'DELETE', pattern: path('/products/:id'), handler: deleteProduct },
+  // Order lifecycle and scheduled-payment operations (assumed; see schedule-api.ts).
+  { method: 'POST', pattern: path('/orders/:id/pause'), handler: pauseOrder },
+  { method: 'POST', pattern: path('/orders/:id/resume'), handler: resumeOrder },
+  { method: 'POST', pattern: path('/orders/:id/cancel'), handler: cancelOrder },
+  { method: 'PATCH', pattern: path('/orders/:id/scheduled_payments'), handler: updateSchedule },
+  { method: 'POST', pattern: path('/orders/:id/scheduled_payments/merge'), handler: mergeEntries },
+  { method: 'POST', pattern: path('/scheduled_payments/:id/execute'), handler: executeEntry },
+  { method: 'POST', pattern: path('/scheduled_payments/:id/skip'), handler: skipEntry },
+  { method: 'POST', pattern: path('/scheduled_payments/:id/reschedule'), handler: rescheduleEntry },
 ];
 
 export const V1_ROUTES: readonly Route[] = [

@@ -71,3 +71,34 @@ export function dueDates(
   }
   return dates;
 }
+
+/** The first cycle date after `afterMs` of a cycle anchored at `anchorMs`. */
+export function nextCycleAfter(anchorMs: number, interval: IntervalCode, afterMs: number): number {
+  const step = INTERVAL_MONTHS[interval];
+  let cycle = 0;
+  while (addMonths(anchorMs, cycle * step) <= afterMs) cycle++;
+  return addMonths(anchorMs, cycle * step);
+}
+
+/**
+ * A date of a request body (due_date, restart_date): "YYYY-MM-DD" is that day at
+ * `timeOfDayMs` after midnight UTC; an ISO 8601 time with its zone is taken as it is.
+ * null when it is neither.
+ */
+export function parseDay(text: string, timeOfDayMs = 0): number | null {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (day) {
+    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    if (month < 1 || month > 12 || date < 1 || date > daysInMonth(year, month - 1)) return null;
+    return Date.UTC(year, month - 1, date) + timeOfDayMs;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text.trim())) return null;
+  const ms = Date.parse(text.trim());
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** Milliseconds since midnight UTC of `ms`. */
+export function timeOfDay(ms: number): number {
+  const date = new Date(ms);
+  return ms - Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+}

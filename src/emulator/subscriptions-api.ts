@@ -1,12 +1,20 @@
 // Version 1 create_subscription_order: one subscription product, a start date, and the
-// order's scheduled payments.
+// order's scheduled payments (billing/plan.ts). Assumed where the document is silent:
+// - recurring_collection_interval: MONTH (shown), QUARTER and YEAR;
+// - scheduled_duration (integer, request field assumed from the answer's field of that
+//   name) makes an instalment order of that many scheduled payments, each of the repeated
+//   amount, which completes after the last one; without it the order is a subscription;
+// - a product configured with fee_for_initial_payment_only / discount_for_initial_payment_only
+//   (POST /__emulator/products/{id}/payment-configuration) charges that fee / discount on the
+//   initial payment only: repeated_amount is priced without it.
 
 import { randomBytes } from 'node:crypto';
 import { fromMinor, toMinor } from '../domain/money.js';
+import { planSchedule, type ScheduledOrder } from './billing/plan.js';
 import type { ApiRequest } from './context.js';
 import { isObject, type Reply, rootRecord } from './http.js';
 import { customerField, productField, qtyField } from './lookups.js';
-import { insertOrder, renewCheckout, scheduleSubscription } from './orders.js';
+import { insertOrder, renewCheckout } from './orders.js';
 import { type LineInput, lineTotals } from './pricing.js';
 import { checkoutRecord, customerV1Record, orderLineV1Record, orderV1Record } from './records.js';
 import { INTERVAL_MONTHS, isIntervalCode, parseStartDate } from './schedule.js';
@@ -19,6 +27,7 @@ import {
   optionalString,
   optionalUrl,
   Problems,
+  positiveInteger,
   requiredString,
 } from './validate.js';
 
@@ -46,14 +55,15 @@ export function createSubscriptionOrder({ state, profileId, rawBody, runtime }: 
   const failedRedirectUrl = optionalUrl(body, 'failed_redirect_url', problems);
   const note = optionalString(body, 'note', problems);
   const withCheckout = optionalBoolean(body, 'create_checkout', problems);
+  const instalments = durationField(body.scheduled_duration, problems);
   const line = orderProductField(state, profileId, body.order_product, problems);
   problems.throwIfAny('order');
 
-  const repeatedAmount = fromMinor(lineTotals(line!).subtotal);
+  const repeatedAmount = fromMinor(lineTotals(recurringLine(line!)).subtotal);
   const order = insertOrder(state, {
     profileId,
     invoiceId: (id) => `SUB${id}`,
-    orderType: 'subscription',
+    orderType: instalments === null ? 'subscription' : 'instalment',
     status: 'pending',
     currency: orderCurrency!,
     customer: customer!,
@@ -66,9 +76,10 @@ export function createSubscriptionOrder({ state, profileId, rawBody, runtime }: 
       scheduled_interval: 1,
       start_date: new Date(startMs!).toISOString(),
       repeated_amount: repeatedAmount,
+      instalments,
     },
   });
-  scheduleSubscription(state, order, startMs!);
+  planSchedule(state, order as ScheduledOrder, startMs!);
   const checkout = withCheckout ? renewCheckout(state, order) : null;
   order.portal_token = randomBytes(16).toString('hex');
   return {
@@ -85,7 +96,7 @@ export function createSubscriptionOrder({ state, profileId, rawBody, runtime }: 
         redirect_url: redirectUrl,
         start_date: order.subscription!.start_date,
         repeated_amount: repeatedAmount,
-        scheduled_duration: null,
+        scheduled_duration: instalments,
         scheduled_unit: interval,
         scheduled_interval: 1,
       },
@@ -128,6 +139,31 @@ function orderProductField(
   return input;
 }
 
+/** The line priced for the payments after the first: without a fee or discount the product keeps for the initial payment. */
+function recurringLine(line: LineInput): LineInput {
+  return {
+    ...line,
+    ...(line.product.fee_for_initial_payment_only ? { feeMinor: 0n } : {}),
+    ...(line.product.discount_for_initial_payment_only ? { discountMinor: 0n } : {}),
+  };
+}
+
+/** Most instalments an order may have (assumed). */
+export const MAX_INSTALMENTS = 120;
+
+function durationField(value: unknown, problems: Problems): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  const count = positiveInteger(value);
+  if (count === null || count > MAX_INSTALMENTS) {
+    problems.add(
+      'scheduled_duration',
+      `scheduled_duration must be a number of instalments from 1 to ${MAX_INSTALMENTS}`,
+    );
+    return null;
+  }
+  return count;
+}
+
 function intervalField(value: unknown, problems: Problems): IntervalCode | undefined {
   const field = 'recurring_collection_interval';
   if (value === undefined || value === null || value === '') {
@@ -140,6 +176,7 @@ function intervalField(value: unknown, problems: Problems): IntervalCode | undef
   return undefined;
 }
 
+/** The order portal, where the payment links of links-api.ts lead too. */
 export function paymentLink(origin: string, order: Order): string {
-  return `${origin}/portal/orders/${order.id}?token=${order.portal_token ?? ''}`;
+  return `${origin}/portal/${order.portal_token ?? ''}`;
 }

@@ -21,8 +21,16 @@ export interface Customer {
   country: string | null;
   /** The stored card that pay_with_card charges; absent or null when there is none. */
   card?: StoredCard | null;
+  /** Emulator-only flag (POST /__emulator/declines): recurring charges of this customer are declined. */
+  decline?: DeclineFlag | null;
   created_at: string;
   updated_at: string;
+}
+
+/** `remaining` declines to go (null: every charge) before charges are approved again. */
+export interface DeclineFlag {
+  kind: 'soft' | 'hard';
+  remaining: number | null;
 }
 
 /** A customer's stored card (assumed: the interface shows no card record). */
@@ -43,6 +51,9 @@ export interface Product {
   product_type: ProductType;
   price_locked: boolean;
   tax_percentage: number | null;
+  /** Set in the dashboard (the emulator: POST /__emulator/products/{id}/payment-configuration). */
+  fee_for_initial_payment_only?: boolean;
+  discount_for_initial_payment_only?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -113,6 +124,14 @@ export interface Subscription {
   scheduled_interval: number;
   start_date: string;
   repeated_amount: string;
+  /** Instalment orders: how many scheduled payments in all (request field scheduled_duration, assumed). */
+  instalments?: number | null;
+  /** Billing cycles are counted from here: the start date, or where a new interval took effect. */
+  anchor?: string;
+  /** When the first payment made the order live. */
+  activated_at?: string | null;
+  /** A scheduled restart of a paused order (resume with restart_date). */
+  restart_at?: string | null;
 }
 
 export interface Order {
@@ -139,6 +158,8 @@ export interface Order {
   subscription: Subscription | null;
   /** 'preauth' marks a pre-auth-only order (assumed field): its first payment is a pre-authorisation. */
   capture_mode?: 'preauth';
+  /** Customer notifications already sent, by key (e.g. pending_reminder, card_expiring:12/30), with when. */
+  notices?: Record<string, string>;
   created_at: string;
   updated_at: string;
   status_updated_at: string;
@@ -153,6 +174,19 @@ export interface ScheduledPayment {
   amount: string;
   currency: string;
   status: ScheduledPaymentStatus;
+  /** The cycle date it was made for; due_date differs once rescheduled. */
+  cycle_date?: string;
+  /** Charge attempts made, and when the next retry of a soft-declined payment is. */
+  attempts?: number;
+  next_retry_at?: string | null;
+  failure_reason?: string | null;
+  /** The payment that settled it. */
+  payment_id?: number | null;
+  paid_at?: string | null;
+  /** Why it was skipped (by the merchant, while paused, the order ended …). */
+  note?: string | null;
+  merged_into?: number | null;
+  renewal_notice_at?: string | null;
 }
 
 export interface Payment {
@@ -163,5 +197,8 @@ export interface Payment {
   amount: string;
   currency: string;
   parent_id: number | null;
+  /** Recurring charges: the scheduled payment it was for, and why it was declined. */
+  scheduled_payment_id?: number;
+  failure_reason?: string | null;
   created_at: string;
 }

@@ -1,0 +1,200 @@
+// billing schedule execute | skip | reschedule | merge | update, and the schedule table
+// that `orders schedule`, `orders subscribe` and `schedule update` print.
+
+import { UsageError } from '../api/errors.js';
+import {
+  executeScheduledPayment,
+  mergeScheduledPayments,
+  rescheduleScheduledPayment,
+  type ScheduleActionResult,
+  skipScheduledPayment,
+  updateScheduledPayments,
+} from '../api/schedule.js';
+import type { ScheduledPayment } from '../api/types.js';
+import { type Column, formatAmount, statusStyle, writeList, writeOne } from '../format/index.js';
+import * as parse from './args.js';
+import { confirmMoneyMove } from './confirm.js';
+import { writeResult } from './result.js';
+import type { Runtime } from './runtime.js';
+
+/** A schedule row as shown: the entry, and whether it is the next payment the service will collect. */
+export type ScheduleRow = ScheduledPayment & { next: boolean };
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const minute = (iso: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? iso.slice(0, 16).replace('T', ' ') : iso;
+
+/** When an entry will next be charged: its due date, or for a failed one its retry; undefined when never. */
+function nextChargeAt(entry: ScheduledPayment): string | undefined {
+  if (entry.status === 'scheduled') return str(entry.due_date) || undefined;
+  if (entry.status === 'failed') return str(entry.next_retry_at) || undefined;
+  return undefined;
+}
+
+/** The schedule by date with the next payment marked: the earliest due date or retry. */
+export function scheduleRows(entries: readonly ScheduledPayment[]): ScheduleRow[] {
+  const sorted = [...entries].sort((a, b) => str(a.due_date).localeCompare(str(b.due_date)) || a.id - b.id);
+  let next: ScheduledPayment | undefined;
+  for (const entry of sorted) {
+    const at = nextChargeAt(entry);
+    if (at !== undefined && (next === undefined || at < (nextChargeAt(next) ?? ''))) next = entry;
+  }
+  return sorted.map((entry) => ({ ...entry, next: entry === next }));
+}
+
+/** What a support agent needs to read a row: why it failed or was skipped, its retry, its payment. */
+function noteOf(row: ScheduleRow): string {
+  const parts: string[] = [];
+  if (row.failure_reason) parts.push(`declined: ${str(row.failure_reason)}`);
+  if (row.status === 'failed') {
+    parts.push(row.next_retry_at ? `retry ${minute(str(row.next_retry_at))}` : 'no more retries');
+  }
+  if (row.note) parts.push(str(row.note));
+  if (row.payment_id) parts.push(`payment ${String(row.payment_id)}`);
+  return parts.join('; ');
+}
+
+const highlight = (t: string, row: ScheduleRow, c: Parameters<NonNullable<Column['style']>>[2]) =>
+  row.next ? c.bold.cyan(t) : t;
+
+export const SCHEDULE_COLUMNS: Column[] = [
+  { key: 'next', header: 'Next', value: (r: ScheduleRow) => (r.next ? 'next' : ''), style: highlight },
+  { key: 'id', header: 'ID', value: (r: ScheduleRow) => String(r.id), style: highlight },
+  {
+    key: 'due_date',
+    header: 'Due date',
+    value: (r: ScheduleRow) => str(r.due_date),
+    display: (r: ScheduleRow) => minute(str(r.due_date)),
+    style: highlight,
+  },
+  {
+    key: 'amount',
+    header: 'Amount',
+    value: (r: ScheduleRow) => formatAmount(r.amount, str(r.currency)),
+    style: highlight,
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    value: (r: ScheduleRow) => str(r.status),
+    style: (t, r: ScheduleRow, c) => (r.next ? c.bold.cyan(t) : statusStyle(t, c)(t)),
+  },
+  { key: 'note', header: 'Note', value: noteOf },
+];
+
+/** The schedule as a table (or rows in the chosen format); with -o json/ndjson, `raw` as it came. */
+export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPayment[], raw: unknown) {
+  if (rt.format === 'json' || rt.format === 'ndjson') return writeResult(rt, raw, async () => {});
+  const rows = scheduleRows(entries);
+  await writeList(rows, SCHEDULE_COLUMNS, rt.output);
+  const next = rows.find((r) => r.next);
+  if (rt.format === 'table' && next) {
+    rt.info(
+      `Next payment: ${formatAmount(next.amount, str(next.currency))} on ${minute(nextChargeAt(next) ?? '')}.`,
+    );
+  }
+}
+
+async function writeEntry(rt: Runtime, result: ScheduleActionResult, message: string): Promise<void> {
+  await writeResult(rt, result.raw, async () => {
+    if (result.scheduledPayment) await writeOne(result.scheduledPayment, 'scheduled_payment', rt.output);
+  });
+  rt.info(message);
+}
+
+const orderStatus = (result: ScheduleActionResult) => {
+  const status = result.order?.status;
+  return typeof status === 'string' ? status : str((status as { value?: unknown } | undefined)?.value);
+};
+
+export async function execute(rt: Runtime, [id]: string[], flags: { amount?: string }): Promise<void> {
+  const entryId = parse.recordId('scheduled payment', id ?? '');
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  await confirmMoneyMove(rt, {
+    action: 'execute',
+    subject: `scheduled payment ${entryId}`,
+    ...(amount === undefined ? {} : { amount }),
+  });
+  const result = await executeScheduledPayment(await rt.client(), entryId, { amount, signal: rt.signal });
+  const payment = result.payment;
+  const what = payment
+    ? `${formatAmount(payment.amount, str(payment.currency))} collected (payment ${payment.id})`
+    : 'executed';
+  await writeEntry(
+    rt,
+    result,
+    `Scheduled payment ${entryId}: ${what}; order is ${orderStatus(result) || 'unknown'}.`,
+  );
+}
+
+export async function skip(rt: Runtime, [id]: string[]): Promise<void> {
+  const entryId = parse.recordId('scheduled payment', id ?? '');
+  const result = await skipScheduledPayment(await rt.client(), entryId, { signal: rt.signal });
+  await writeEntry(rt, result, `Scheduled payment ${entryId} skipped: it will not be charged.`);
+}
+
+export async function reschedule(rt: Runtime, [id, date]: string[]): Promise<void> {
+  const entryId = parse.recordId('scheduled payment', id ?? '');
+  const due = day('DATE', date ?? '');
+  const result = await rescheduleScheduledPayment(await rt.client(), entryId, due, { signal: rt.signal });
+  await writeEntry(rt, result, `Scheduled payment ${entryId} moved to ${due}.`);
+}
+
+export async function merge(rt: Runtime, [order, ...ids]: string[]): Promise<void> {
+  const orderId = parse.recordId('order', order ?? '');
+  const entryIds = ids.map((id) => parse.recordId('scheduled payment', id));
+  if (entryIds.length < 2)
+    throw new UsageError('merge needs two or more scheduled payment ids after the order id');
+  const result = await mergeScheduledPayments(await rt.client(), orderId, entryIds, { signal: rt.signal });
+  const kept = result.scheduledPayment;
+  await writeEntry(
+    rt,
+    result,
+    kept
+      ? `Merged ${entryIds.join(', ')} into scheduled payment ${kept.id}: ${formatAmount(kept.amount, str(kept.currency))} on ${minute(str(kept.due_date))}.`
+      : `Merged ${entryIds.join(', ')}.`,
+  );
+}
+
+export async function update(
+  rt: Runtime,
+  [order]: string[],
+  flags: { amount?: string; interval?: string },
+): Promise<void> {
+  const orderId = parse.recordId('order', order ?? '');
+  const changes: { amount?: string; interval?: string } = {};
+  if (flags.amount !== undefined) changes.amount = parse.amount('--amount', flags.amount);
+  if (flags.interval !== undefined) changes.interval = intervalCode(flags.interval);
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError('nothing to update: give --amount, --interval or both');
+  }
+  const result = await updateScheduledPayments(await rt.client(), orderId, changes, { signal: rt.signal });
+  await writeSchedule(rt, result.scheduledPayments ?? [], result.raw);
+  rt.info(`Order ${orderId}: future payments updated.`);
+}
+
+/** An interval code, passed through upper-cased: MONTH (shown), QUARTER and YEAR (assumed). */
+export function intervalCode(value: string): string {
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z_]+$/.test(code)) {
+    throw new UsageError(`--interval must be an interval code like MONTH, QUARTER or YEAR, got "${value}"`);
+  }
+  return code;
+}
+
+/** A calendar day, YYYY-MM-DD, checked to exist. */
+export function day(what: string, value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
+  if (
+    !match ||
+    !date ||
+    date.getUTCDate() !== Number(match[3]) ||
+    date.getUTCMonth() !== Number(match[2]) - 1
+  ) {
+    throw new UsageError(`${what} must be a day written YYYY-MM-DD, got "${value}"`, {
+      hint: 'for example 2027-03-15 (UTC)',
+    });
+  }
+  return value.trim();
+}

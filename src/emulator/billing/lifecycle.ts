@@ -1,0 +1,81 @@
+// What happens to an order's schedule when its status changes, and the merchant's pause,
+// resume and cancel. Status changes go through state.setOrderStatus, so every one raises
+// its webhook.
+
+import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
+import type { EmulatorState, StatusChange } from '../state.js';
+import type { Order, Payment } from '../types.js';
+import type { Notifier } from './notifications.js';
+import { closeSchedule, completeIfDone, extendSchedule, hasSchedule, sortedSchedule } from './plan.js';
+
+/** Statuses an order waits in for its first payment. */
+const BEFORE_FIRST_PAYMENT: readonly OrderStatus[] = ['draft', 'pending', 'registered', 'failed'];
+
+/**
+ * Keeps schedules in step with status changes, however they happen (checkout, payment
+ * link, pay_with_card, the admin API, the clock). Install it after the webhook delivery,
+ * so that a change made here (an instalment order completed by its first payment) is
+ * delivered after the change that caused it.
+ */
+export function watchStatusChanges(state: EmulatorState): void {
+  state.onStatusChange((change) => statusChanged(state, change));
+}
+
+function statusChanged(state: EmulatorState, { order, from, to }: StatusChange): void {
+  if (!hasSchedule(order)) return;
+  if (to === 'active' && !order.subscription.activated_at && BEFORE_FIRST_PAYMENT.includes(from)) {
+    settleFirstPayment(state, order);
+  } else if (FINAL_STATUSES.includes(to)) {
+    closeSchedule(state, order, `not collected: the order is ${to}`);
+  }
+}
+
+/**
+ * The first payment makes a subscription live: it settles the scheduled payment that is
+ * due by then (a start date in the past makes the first one due at creation), and any
+ * other that fell due while the order waited is skipped, not charged later.
+ */
+function settleFirstPayment(state: EmulatorState, order: Order): void {
+  if (!hasSchedule(order)) return;
+  const now = state.now();
+  order.subscription.activated_at = new Date(now).toISOString();
+  const first = firstPayment(state, order);
+  if (!first) return;
+  const due = sortedSchedule(state, order).filter(
+    (p) => p.status === 'scheduled' && Date.parse(p.due_date) <= now,
+  );
+  due.forEach((entry, n) => {
+    if (n === 0) {
+      entry.status = 'paid';
+      entry.payment_id = first.id;
+      entry.paid_at = first.created_at;
+      entry.attempts = 1;
+    } else {
+      entry.status = 'skipped';
+      entry.note = 'fell due before the first payment: not charged';
+    }
+  });
+  extendSchedule(state, order);
+  completeIfDone(state, order);
+}
+
+function firstPayment(state: EmulatorState, order: Order): Payment | undefined {
+  return state
+    .paymentsOf(order.id)
+    .filter((p) => p.status === 'succeeded' && p.kind !== 'refund' && p.kind !== 'reversal')
+    .at(-1);
+}
+
+export function pause(state: EmulatorState, notifier: Notifier, order: Order): void {
+  if (hasSchedule(order)) order.subscription.restart_at = null;
+  state.setOrderStatus(order, 'paused');
+  notifier.send(order, 'paused');
+}
+
+/** Charging goes on on the same cycle: payments that fell due while paused were skipped. */
+export function resume(state: EmulatorState, notifier: Notifier, order: Order): void {
+  if (hasSchedule(order)) order.subscription.restart_at = null;
+  state.setOrderStatus(order, 'active');
+  const next = sortedSchedule(state, order).find((p) => p.status === 'scheduled');
+  notifier.send(order, 'resumed', next ? { next } : {});
+}

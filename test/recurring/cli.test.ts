@@ -1,0 +1,287 @@
+// The recurring-billing commands end to end: the built CLI against an emulator whose
+// clock starts on 1 January 2027, with each rejection and its exit code.
+
+import { spawn } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, parseNdjson, runCli } from '../helpers/cli.js';
+import { waitFor } from '../webhooks/helpers.js';
+import {
+  advance,
+  type Billing,
+  charges,
+  cliEnv,
+  customerWithCard,
+  liveSubscription,
+  plan,
+  schedule,
+  startBilling,
+} from './helpers.js';
+
+// A fresh emulator for each test, so that each starts on 1 January 2027.
+let billing: Billing;
+beforeEach(async () => {
+  billing = await startBilling();
+});
+afterEach(() => billing.close());
+
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runCli(args, { env: cliEnv(billing.emulator, extra) });
+const port = () => String(billing.emulator.port);
+const orderFor = (start = '31/01/2027 09:00') => liveSubscription(billing.emulator, { start });
+
+describe('orders subscribe and orders schedule', () => {
+  it('subscribe prints the order and the schedule it created, the first payment marked next', async () => {
+    const customer = await customerWithCard(billing.emulator);
+    const product = await plan(billing.emulator, '20.00');
+    const result = await cli([
+      'orders',
+      'subscribe',
+      '--customer',
+      String(customer),
+      '--product',
+      String(product),
+      '--currency',
+      'EUR',
+      '--interval',
+      'quarter',
+      '--start-date',
+      '31/01/2027 09:00',
+      '-o',
+      'table',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Subscription order \d+ created \(pending\)/);
+    expect(result.stdout).toContain('Schedule (12 payments)');
+    const rows = result.stdout.split('\n').filter((l) => /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(l));
+    expect(rows).toHaveLength(12);
+    expect(rows[0]).toMatch(/^next\s+\d+\s+2027-01-31 09:00\s+20\.00 EUR\s+scheduled/);
+    expect(rows[1]).toMatch(/^\s+\d+\s+2027-04-30 09:00/);
+    expect(result.stderr).toContain('Next payment: 20.00 EUR on 2027-01-31 09:00.');
+  });
+
+  it('orders schedule shows due date, amount, status and why; the next payment highlighted', async () => {
+    const { orderId, customerId } = await orderFor();
+    await setDecline(customerId, 'soft', 1);
+    await advance(billing.emulator, { to: '2027-02-01' });
+    const table = await cli(['orders', 'schedule', String(orderId), '-o', 'table']);
+    expect(table.code, table.stderr).toBe(0);
+    const [head, first, second] = table.stdout.split('\n');
+    expect(head).toMatch(/^NEXT\s+ID\s+DUE DATE\s+AMOUNT\s+STATUS\s+NOTE$/);
+    // The failed payment is retried on 1 February 09:00, before the next one is due: it is next.
+    expect(first).toMatch(
+      /^next\s+\d+\s+2027-01-31 09:00\s+20\.00 EUR\s+failed\s+declined: insufficient funds/,
+    );
+    expect(first).toContain('retry 2027-02-01 09:00');
+    expect(second).toMatch(/^\s+\d+\s+2027-02-28 09:00\s+20\.00 EUR\s+scheduled$/);
+
+    const colored = await cli(['orders', 'schedule', String(orderId), '-o', 'table'], { FORCE_COLOR: '1' });
+    expect(colored.stdout.split('\n')[1]).toContain('\u001b[1m');
+
+    const json = await cli(['orders', 'schedule', String(orderId), '--json']);
+    const entries = JSON.parse(json.stdout);
+    expect(entries).toHaveLength(12);
+    expect(entries[0]).toMatchObject({ status: 'failed', attempts: 1 });
+
+    const tsv = await cli(['orders', 'schedule', String(orderId)]);
+    expect(tsv.stdout.split('\n')[0]?.split('\t').slice(0, 1)).toEqual(['next']);
+    expect((await cli(['orders', 'schedule', '999999'])).code).toBe(5);
+  });
+});
+
+describe('emulator clock', () => {
+  it('shows the time, advances it and lists what ran; refuses bad input with exit 2', async () => {
+    const shown = await cli(['emulator', 'clock', '--port', port(), '-o', 'table']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const now = (await fetch(`${billing.emulator.url}/__emulator/clock`).then((r) => r.json())) as {
+      now: string;
+    };
+    expect(shown.stdout).toBe(`${now.now.slice(0, 16).replace('T', ' ')} UTC\n`);
+
+    const { orderId } = await orderFor('15/03/2027 09:00');
+    const before = charges(billing.emulator, orderId).length;
+    const moved = await cli(['emulator', 'clock', 'advance', '90d', '--port', port(), '-o', 'table']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toMatch(
+      /^Clock: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC → \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\n/,
+    );
+    expect(moved.stdout).toMatch(
+      new RegExp(`2027-03-15 09:00\\s+${orderId}\\s+\\d+\\s+charged\\s+active\\s+20\\.00 EUR collected`),
+    );
+    expect(moved.stderr).toMatch(/\d+ things? ran/);
+    expect(charges(billing.emulator, orderId).length).toBeGreaterThan(before);
+
+    const json = await cli(['emulator', 'clock', 'advance', '1d', '--port', port(), '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ran_count: expect.any(Number), ran: expect.any(Array) });
+
+    for (const args of [['advance', '3x'], ['advance'], ['--to', '2026-01-01'], ['forward', '1d']]) {
+      const refused = await cli(['emulator', 'clock', ...args, '--port', port()]);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toMatch(/^error: /);
+    }
+  });
+});
+
+async function setDecline(customerId: number, decline: 'soft' | 'hard' | null, times?: number) {
+  await fetch(`${billing.emulator.url}/__emulator/declines`, {
+    method: 'POST',
+    body: JSON.stringify({ customer_id: customerId, decline, times }),
+  });
+}
+
+describe('schedule commands', () => {
+  it('execute, skip, reschedule, merge and update, with their rejections', async () => {
+    const { orderId } = await orderFor('28/02/2030 09:00');
+    const entries = await schedule(billing.emulator, orderId);
+    const [a, b, c, d] = entries.map((e) => String(e.id));
+
+    const executed = await cli(['schedule', 'execute', a!, '--json']);
+    expect(executed.code, executed.stderr).toBe(0);
+    expect(JSON.parse(executed.stdout).scheduled_payment.status).toBe('paid');
+    expect(executed.stderr).toMatch(/20\.00 EUR collected \(payment \d+\); order is active/);
+    const again = await cli(['schedule', 'execute', a!]);
+    expect(again.code).toBe(7);
+    expect(again.stderr).toContain('is paid: only a scheduled or failed payment can be executed');
+
+    const skipped = await cli(['schedule', 'skip', b!, '-o', 'table']);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stdout).toMatch(/Status\s+skipped/);
+    expect((await cli(['schedule', 'skip', a!])).code).toBe(7);
+
+    const moved = await cli(['schedule', 'reschedule', c!, '2030-05-03', '--json']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout).scheduled_payment.due_date).toBe('2030-05-03T09:00:00.000Z');
+    expect((await cli(['schedule', 'reschedule', c!, '2030-02-30'])).code).toBe(2);
+
+    const merged = await cli(['schedule', 'merge', String(orderId), c!, d!, '--json']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).scheduled_payment).toMatchObject({ amount: '40.00' });
+    expect((await cli(['schedule', 'merge', String(orderId), c!])).code).toBe(2);
+
+    const updated = await cli([
+      'schedule',
+      'update',
+      String(orderId),
+      '--interval',
+      'year',
+      '--amount',
+      '99',
+      '-o',
+      'table',
+    ]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toMatch(/2031-\d{2}-\d{2} 09:00\s+99\.00 EUR\s+scheduled/);
+    expect((await cli(['schedule', 'update', String(orderId)])).code).toBe(2);
+    expect((await cli(['schedule', 'update', String(orderId), '--interval', 'FORTNIGHT'])).code).toBe(7);
+  });
+
+  it('execute and cancel need confirmation on production (exit 2 without a terminal), and go ahead with --yes', async () => {
+    const { orderId } = await orderFor();
+    const [entry] = await schedule(billing.emulator, orderId);
+    const production = { BILLING_ENV: 'production' };
+    for (const args of [
+      ['schedule', 'execute', String(entry.id)],
+      ['orders', 'cancel', String(orderId)],
+    ]) {
+      const refused = await cli(args, production);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toMatch(
+        /refusing to (execute scheduled payment|cancel order) \d+ on production/,
+      );
+    }
+    expect(billing.emulator.state.orders.get(orderId)?.status).toBe('active');
+    const executed = await cli(['schedule', 'execute', String(entry.id), '--yes'], production);
+    expect(executed.code, executed.stderr).toBe(0);
+    const cancelled = await cli(['orders', 'cancel', String(orderId), '--yes', '--json'], production);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(JSON.parse(cancelled.stdout).order.status.value).toBe('cancelled');
+  });
+});
+
+describe('orders pause | resume | cancel', () => {
+  it('pauses and resumes, now or on a date, and maps refusals to exit codes', async () => {
+    const { orderId } = await orderFor();
+    const id = String(orderId);
+    const paused = await cli(['orders', 'pause', id, '-o', 'table']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout).toMatch(/Status\s+paused/);
+    expect(paused.stderr).toContain('not charged');
+    const twice = await cli(['orders', 'pause', id]);
+    expect(twice.code).toBe(7);
+    expect(twice.stderr).toContain(`order ${orderId} is paused: only an active order can be paused`);
+
+    const later = await cli(['orders', 'resume', id, '--restart-date', '2030-01-01']);
+    expect(later.code, later.stderr).toBe(0);
+    expect(later.stderr).toContain(`Order ${orderId} stays paused until 2030-01-01`);
+    expect((await cli(['orders', 'resume', id, '--restart-date', '1/1/2030'])).code).toBe(2);
+    const now = await cli(['orders', 'resume', id, '--json']);
+    expect(now.code, now.stderr).toBe(0);
+    expect(JSON.parse(now.stdout).order.status.value).toBe('active');
+    const notPaused = await cli(['orders', 'resume', id]);
+    expect(notPaused.code).toBe(7);
+    expect(notPaused.stderr).toContain('only a paused order can be resumed');
+    expect((await cli(['orders', 'resume', '999999'])).code).toBe(5);
+
+    expect((await cli(['orders', 'cancel', id])).code).toBe(0);
+    expect((await cli(['orders', 'cancel', id])).code).toBe(7);
+  });
+});
+
+describe('orders watch', () => {
+  it('prints each status change as it happens and exits 0 when the status is reached', async () => {
+    const { orderId, customerId } = await orderFor();
+    await setDecline(customerId, 'soft', 1);
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'orders',
+        'watch',
+        String(orderId),
+        '--until',
+        'failed',
+        '--interval',
+        '0.05',
+        '--timeout',
+        '20',
+        '-o',
+        'ndjson',
+      ],
+      { env: cliEnv(billing.emulator), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Once it has seen the order active, the clock runs through the declined payment.
+    await waitFor(() => (stdout.includes('"active"') ? true : undefined), 15_000);
+    await advance(billing.emulator, { to: '2027-02-01' });
+    expect(await exited).toBe(0);
+    const lines = parseNdjson(stdout) as { status: string; previous_status: string | null }[];
+    expect(lines.map((l) => [l.previous_status, l.status])).toEqual([
+      [null, 'active'],
+      ['active', 'failed'],
+    ]);
+  });
+
+  it('exits 8 when the status is not reached in time', async () => {
+    const { orderId } = await orderFor();
+    const result = await cli([
+      'orders',
+      'watch',
+      String(orderId),
+      '--until',
+      'complete',
+      '--timeout',
+      '0.4',
+      '--interval',
+      '0.1',
+    ]);
+    expect(result.code).toBe(8);
+    expect(result.stdout).toBe(
+      `${orderId}\t\tactive\t${billing.emulator.state.orders.get(orderId)?.status_updated_at}\n`,
+    );
+    expect(result.stderr).toContain(`timed out after 0.4 s: order ${orderId} is active, not complete`);
+    expect((await cli(['orders', 'watch', String(orderId), '--until', 'done'])).code).toBe(2);
+  });
+});
