@@ -1,6 +1,7 @@
 // Lists: finding the records and the pagination object in an answer whose field names
 // the interface document does not show, and reading every page in order.
 
+import { setMaxListeners } from 'node:events';
 import { AbortError, BillingError, EXIT } from './errors.js';
 
 export interface Page<T> {
@@ -95,6 +96,8 @@ export async function* paginate<T>(
   const startPage = o.startPage ?? 1;
   const concurrency = Math.max(1, Math.floor(o.concurrency ?? 4));
   const controller = new AbortController();
+  // Each request in flight listens on this signal; more than Node's default 10 is expected.
+  setMaxListeners(concurrency + 10, controller.signal);
   const onAbort = () => controller.abort(o.signal?.reason);
   if (o.signal?.aborted) throw new AbortError();
   o.signal?.addEventListener('abort', onAbort, { once: true });

@@ -51,6 +51,14 @@ describe('orders list', () => {
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
   });
 
+  it('reads with many pages in flight without warnings on stderr', async () => {
+    const r = await cli(['orders', 'list', '--all', '--items', '5', '--concurrency', '16', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const ids = (parseNdjson(r.stdout) as { id: number }[]).map((o) => o.id);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+  });
+
   it('filters by status on the client and honours --limit', async () => {
     const r = await cli(['orders', 'list', '--status', 'active', '--limit', '7', '-o', 'json']);
     expect(r.code).toBe(0);
