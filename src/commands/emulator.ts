@@ -9,6 +9,7 @@ import { ApiError, EXIT, UsageError } from '../api/errors.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { textColumn, writeList } from '../format/index.js';
 import * as parse from './args.js';
+import { adminCall } from './emulator-admin.js';
 import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -159,48 +160,15 @@ export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Pro
   return local?.base_url ? new URL(local.base_url).origin : localBaseUrls().origin;
 }
 
-async function admin(
-  origin: string,
-  method: 'GET' | 'POST',
-  path: string,
-  body: Record<string, unknown> = {},
-): Promise<Record<string, unknown>> {
-  let res: Response;
-  try {
-    res = await fetch(`${origin}/__emulator/${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: method === 'POST' ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(5000),
-    });
-  } catch {
-    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
-      status: 0,
-      method,
-      path,
-      hint: 'start one with billing emulator start (add --detach to run it in the background)',
-    });
-  }
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) {
-    throw new ApiError('server', EXIT.unavailable, `the emulator answered ${res.status}`, {
-      status: res.status,
-      method,
-      path,
-    });
-  }
-  return answer;
-}
-
 export async function stop(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
-  await admin(origin, 'POST', 'shutdown');
+  await adminCall(origin, 'POST', 'shutdown');
   rt.info(`Emulator at ${origin} stopped.`);
 }
 
 export async function status(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
-  const body = await admin(origin, 'GET', 'status');
+  const body = await adminCall(origin, 'GET', 'status');
   await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
 }
 
@@ -212,7 +180,7 @@ export async function reset(
   const seed =
     flags.seed === undefined ? undefined : parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
   const origin = await emulatorOrigin(rt, flags);
-  const body = await admin(origin, 'POST', 'reset', seed ? { seed } : {});
+  const body = await adminCall(origin, 'POST', 'reset', { body: seed ? { seed } : {} });
   rt.info(`Emulator at ${origin} reset.`);
   await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
 }
@@ -319,35 +287,10 @@ export async function clock(
 }
 
 /** GET (no body) or POST /__emulator/clock; a 400 is the caller's mistake (exit 2). */
-async function clockRequest(origin: string, body: Record<string, unknown> | undefined): Promise<ClockAnswer> {
-  const method = body === undefined ? 'GET' : 'POST';
-  let res: Response;
-  try {
-    res = await fetch(`${origin}/__emulator/clock`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      // A year of a busy emulator takes a moment.
-      signal: AbortSignal.timeout(120_000),
-    });
-  } catch {
-    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
-      status: 0,
-      method,
-      path: '/__emulator/clock',
-      hint: 'start one with billing emulator start (add --detach to run it in the background)',
-    });
-  }
-  const answer = (await res.json().catch(() => ({}))) as ClockAnswer & { error?: { message?: string } };
-  if (res.status === 400)
-    throw new UsageError(answer.error?.message ?? 'the emulator refused the clock change');
-  if (!res.ok) {
-    throw new ApiError('server', EXIT.unavailable, `the emulator answered ${res.status}`, {
-      status: res.status,
-      method,
-      path: '/__emulator/clock',
-      hint: res.status === 404 ? 'this emulator has no clock: update billing and restart it' : undefined,
-    });
-  }
-  return answer;
+function clockRequest(origin: string, body: Record<string, unknown> | undefined): Promise<ClockAnswer> {
+  return adminCall<ClockAnswer>(origin, body === undefined ? 'GET' : 'POST', 'clock', {
+    body,
+    timeoutMs: 120_000,
+    usage: { 400: undefined },
+  });
 }

@@ -4,13 +4,14 @@
 import { constants } from 'node:fs';
 import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ApiError, BillingError, EXIT, UsageError } from '../api/errors.js';
+import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { getOrder, type OrderActionResult, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Order } from '../api/types.js';
 import { textColumn as column } from '../format/index.js';
 import * as parse from './args.js';
 import { emulatorOrigin } from './emulator.js';
+import { adminCall } from './emulator-admin.js';
 import { writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -184,25 +185,7 @@ export async function outbox(
   const limit = parse.positiveInt('--limit', flags.limit);
   const orderId = flags.order === undefined ? undefined : parse.recordId('--order', flags.order);
   const origin = await emulatorOrigin(rt, flags);
-  let res: Response;
-  try {
-    res = await fetch(`${origin}/__emulator/outbox`, { signal: AbortSignal.timeout(5000) });
-  } catch {
-    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
-      status: 0,
-      method: 'GET',
-      path: '/__emulator/outbox',
-      hint: 'start one with billing emulator start (add --detach to run it in the background)',
-    });
-  }
-  if (!res.ok) {
-    throw new ApiError('server', EXIT.unavailable, `the emulator answered ${res.status}`, {
-      status: res.status,
-      method: 'GET',
-      path: '/__emulator/outbox',
-    });
-  }
-  const all = ((await res.json()) as { messages: OutboxMessage[] }).messages;
+  const all = (await adminCall<{ messages: OutboxMessage[] }>(origin, 'GET', 'outbox')).messages;
   const shown = all.filter((m) => orderId === undefined || m.order_id === orderId).slice(0, limit);
   if (shown.length === 0 && rt.format === 'table') {
     rt.info('The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.');

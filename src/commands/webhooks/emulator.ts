@@ -1,10 +1,11 @@
 // billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
 
-import { ApiError, EXIT, UsageError } from '../../api/errors.js';
+import { ApiError, EXIT } from '../../api/errors.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
 import { textColumn as column } from '../../format/index.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
+import { adminCall } from '../emulator-admin.js';
 import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 
@@ -116,43 +117,10 @@ export async function sendTestEvent(
   if (flags.wait) rt.info(`order.test accepted by ${accepted} of ${rows.length} endpoints.`);
 }
 
-async function call(
-  origin: string,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<Record<string, unknown>> {
-  let res: Response;
-  try {
-    res = await fetch(`${origin}/__emulator/${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(5000),
-    });
-  } catch {
-    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
-      status: 0,
-      method,
-      path,
-      hint: 'start one with billing emulator start --webhook-url URL (add --detach to run it in the background)',
-    });
-  }
-  const text = await res.text();
-  let answer: Record<string, unknown> = {};
-  try {
-    answer = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // an answer that is not JSON is reported by its status below
-  }
-  if (!res.ok) {
-    const message =
-      (answer.error as { message?: string } | undefined)?.message ?? `the emulator answered ${res.status}`;
-    if (res.status === 409)
-      throw new UsageError(message, {
-        hint: 'for example: billing emulator start --webhook-url http://127.0.0.1:4242/webhooks',
-      });
-    throw new ApiError('server', EXIT.unavailable, message, { status: res.status, method, path });
-  }
-  return answer;
+function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  return adminCall(origin, method, path, {
+    body,
+    startHint: 'billing emulator start --webhook-url URL',
+    usage: { 409: 'for example: billing emulator start --webhook-url http://127.0.0.1:4242/webhooks' },
+  });
 }

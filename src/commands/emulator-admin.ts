@@ -1,0 +1,59 @@
+// Calls to a running emulator's admin API (/__emulator/…), for the emulator, webhooks and
+// links commands. Not the service API: plain fetch, no token, loopback only.
+
+import { ApiError, EXIT, UsageError } from '../api/errors.js';
+
+export interface AdminCall {
+  body?: unknown;
+  /** Default 5 s; moving the clock over a year of a busy emulator takes longer. */
+  timeoutMs?: number;
+  /** Shown when no emulator answers: how to start one that has what this command needs. */
+  startHint?: string;
+  /** Statuses that mean the caller asked for something wrong (exit 2), with a hint. */
+  usage?: Record<number, string | undefined>;
+}
+
+export async function adminCall<T = Record<string, unknown>>(
+  origin: string,
+  method: 'GET' | 'POST',
+  path: string,
+  o: AdminCall = {},
+): Promise<T> {
+  const where = `/__emulator/${path}`;
+  let res: Response;
+  try {
+    res = await fetch(`${origin}${where}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined,
+      signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
+    });
+  } catch {
+    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
+      status: 0,
+      method,
+      path: where,
+      hint: `start one with ${o.startHint ?? 'billing emulator start'} (add --detach to run it in the background)`,
+    });
+  }
+  const text = await res.text();
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // an answer that is not JSON is reported by its status below
+  }
+  if (res.ok) return answer as T;
+  const message =
+    (answer.error as { message?: string } | undefined)?.message ?? `the emulator answered ${res.status}`;
+  if (o.usage && res.status in o.usage) throw new UsageError(message, { hint: o.usage[res.status] });
+  throw new ApiError('server', EXIT.unavailable, message, {
+    status: res.status,
+    method,
+    path: where,
+    hint:
+      res.status === 404
+        ? 'this emulator does not offer it: update billing and restart the emulator'
+        : undefined,
+  });
+}
