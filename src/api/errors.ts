@@ -130,6 +130,9 @@ export function classifyStatus(status: number): { kind: ErrorKind; exitCode: num
       return { kind: 'conflict', exitCode: EXIT.conflict };
     case 422:
       return { kind: 'invalid', exitCode: EXIT.invalid };
+    case 429:
+      // Rate limited: the service is there but will not serve now, as for a 503.
+      return { kind: 'server', exitCode: EXIT.unavailable };
     case 502:
       return { kind: 'gateway', exitCode: EXIT.unavailable };
     default:

@@ -251,6 +251,7 @@ describe('ApiClient retries', () => {
     const error = await failure(client.call(routes.getOrder, { params: { id: 1 } }));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(error.status).toBe(429);
+    expect(error.exitCode).toBe(8);
     expect(error.message).toBe('slow down');
     expect(error.hint).toMatch(/3600s/);
     expect(service.received).toHaveLength(1);

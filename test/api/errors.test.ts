@@ -105,6 +105,7 @@ describe('errorFromResponse: kind, exit code and hint', () => {
     [502, 'gateway', EXIT.unavailable],
     [500, 'server', EXIT.unavailable],
     [503, 'server', EXIT.unavailable],
+    [429, 'server', EXIT.unavailable],
   ])('%i → %s, exit %i (as classifyStatus)', (status, kind, exitCode) => {
     const e = fromBody({ message: 'x' }, status);
     expect(e.kind).toBe(kind);
