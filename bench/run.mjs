@@ -9,7 +9,10 @@
 // emulator listens on a free port of 127.0.0.1.
 //
 //   npm run bench              all benchmarks, then rewrites the generated part of bench/RESULTS.md
-//   npm run bench -- startup   only the named groups (startup, get, list)
+//   npm run bench -- startup   only the named groups (startup, get, list, refunds, webhooks)
+//
+// refunds and webhooks are their own scripts (bench/refunds.mjs, bench/webhooks.mjs); each
+// writes its section to bench/results-<name>.md, which this runner folds into RESULTS.md.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -295,6 +298,20 @@ try {
 for (const r of results)
   console.log(`${r.what}: ${r.value} (${r.baseline}) → ${r.ratio} [target ${r.target}]`);
 
+for (const name of ['refunds', 'webhooks']) {
+  if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
+}
+/** The last section each separate script wrote, whether it ran now or before. */
+const sections = ['refunds', 'webhooks']
+  .map((name) => {
+    try {
+      return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();
+    } catch {
+      return '';
+    }
+  })
+  .filter(Boolean);
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
 const table = [
   '| benchmark | measured (mean ± σ) | baseline (same run) | ratio | target |',
@@ -315,6 +332,6 @@ const head = previous.includes(marker)
   : '# Benchmark results\n\n';
 writeFileSync(
   file,
-  `${head}${marker}\n\nLast run: ${machine}; NODE_EXTRA_CA_CERTS unset; groups: ${groups.join(', ') || 'all'}.\n\n${table}\n`,
+  `${head}${marker}\n\n## Start-up, one order, all orders\n\nLast run: ${machine}; NODE_EXTRA_CA_CERTS unset; groups: ${groups.join(', ') || 'all'}.\n\n${table}\n\n${sections.join('\n\n')}\n`,
 );
 console.log(`\nwrote ${file}`);
