@@ -6,7 +6,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js
 import { outboxOf } from '../../src/emulator/outbox.js';
 import { call, createCustomer, createProduct, v2 } from '../emulator/helpers.js';
 import { baseEnv } from '../helpers/cli.js';
-import { startApp, type TestApp } from '../webhooks/helpers.js';
+import { type Listener, startListen, waitFor } from '../webhooks/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the emulator answered
 type Json = any;
@@ -16,20 +16,29 @@ export const START = Date.UTC(2027, 0, 1);
 
 export interface Billing {
   emulator: RunningEmulator;
-  app: TestApp;
+  /** `billing webhooks listen --json`, the endpoint the emulator delivers to. */
+  listen: Listener;
   close(): Promise<void>;
 }
 
+const listeners = new WeakMap<RunningEmulator, Listener>();
+
 export async function startBilling(at = START): Promise<Billing> {
-  const app = await startApp('/hooks');
-  const emulator = await startEmulator({ port: 0, webhookUrls: [app.url], webhookRetryDelaysMs: [20, 20] });
+  // --env local: the listener verifies with the secret the emulator signs with by default.
+  const listen = await startListen(['--json'], baseEnv({ BILLING_ENV: 'local' }));
+  const emulator = await startEmulator({
+    port: 0,
+    webhookUrls: [listen.url],
+    webhookRetryDelaysMs: [20, 20],
+  });
   emulator.state.clockOffsetMs = at - Date.now();
+  listeners.set(emulator, listen);
   return {
     emulator,
-    app,
+    listen,
     close: async () => {
       await emulator.close();
-      await app.close();
+      await listen.stop();
     },
   };
 }
@@ -106,13 +115,33 @@ export async function advance(
   return answer.body;
 }
 
-/** The events the order raised, oldest first (from the delivery log: one endpoint, one delivery each). */
-export function events(emulator: RunningEmulator, orderId: number): string[] {
-  return emulator.webhooks
-    .deliveries()
-    .filter((d) => d.order_id === orderId)
-    .reverse()
-    .map((d) => d.event);
+/**
+ * The events the order raised, oldest first, as `billing webhooks listen --json` printed
+ * them: waits until it has printed one line per delivery in the emulator's log for the
+ * order, and fails on any line that is not verified or is a duplicate.
+ */
+export async function events(emulator: RunningEmulator, orderId: number): Promise<string[]> {
+  const listen = listeners.get(emulator);
+  if (!listen) throw new Error('events() needs an emulator from startBilling()');
+  const expected = emulator.webhooks.deliveries().filter((d) => d.order_id === orderId).length;
+  const printed = () =>
+    listen
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Json)
+      .filter((line) => line.order_id === orderId);
+  const lines = await waitFor(
+    () => (printed().length >= expected ? printed() : undefined),
+    10_000,
+    () =>
+      `expected ${expected} events of order ${orderId}; listen printed:\n${listen.stdout()}${listen.stderr()}`,
+  );
+  for (const line of lines) {
+    if (line.verified !== true || line.duplicate !== false)
+      throw new Error(`unexpected line ${JSON.stringify(line)}`);
+  }
+  return lines.map((line) => line.event as string);
 }
 
 /** The kinds of the emails the order's customer was sent, oldest first. */

@@ -71,7 +71,7 @@ describe('scheduled payment operations', () => {
     expect(answer.body.error.details).toEqual([
       { field: 'payment', message: expect.stringContaining('funds') },
     ]);
-    expect(events(emulator, orderId)).toEqual(['order.active', 'order.failed']);
+    expect(await events(emulator, orderId)).toEqual(['order.active', 'order.failed']);
     expect(emails(emulator, orderId)).toEqual(['soft_decline']);
   });
 
@@ -195,7 +195,7 @@ describe('pause, resume and cancel', () => {
     });
     // Jan 31 and Feb 28 fell due while paused; Mar 31 is charged.
     expect(charges(emulator, orderId)).toEqual(['2027-03-31 succeeded']);
-    expect(events(emulator, orderId)).toEqual(['order.active', 'order.paused', 'order.active']);
+    expect(await events(emulator, orderId)).toEqual(['order.active', 'order.paused', 'order.active']);
     expect(emails(emulator, orderId)).toEqual(['paused', 'resumed', 'renewal_notice']);
   });
 
@@ -239,6 +239,6 @@ describe('pause, resume and cancel', () => {
     expect(charges(emulator, orderId)).toEqual([]);
     expect422(await post(emulator, `/orders/${orderId}/cancel`), /already cancelled/);
     expect422(await post(emulator, `/scheduled_payments/${entries[1].id}/skip`), /is cancelled/);
-    expect(events(emulator, orderId)).toEqual(['order.active', 'order.cancelled']);
+    expect(await events(emulator, orderId)).toEqual(['order.active', 'order.cancelled']);
   });
 });
