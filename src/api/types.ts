@@ -170,6 +170,8 @@ export interface SubscriptionOrderInput {
   failed_redirect_url?: string;
   note?: string;
   create_checkout?: boolean;
+  /** Number of instalments: the order completes after the last one (assumed request field). */
+  scheduled_duration?: number;
   order_product: {
     product_id: number;
     qty?: number;

@@ -77,6 +77,10 @@ export function defineOrders(program: Command, run: Run): void {
     .option('--discount <amount>', 'discount amount on every payment')
     .option('--fee <amount>', 'fee amount')
     .option('--note <text>', 'free text')
+    .option(
+      '--instalments <n>',
+      'a fixed number of payments; the order completes after the last (assumed field)',
+    )
     .option('--checkout', 'also create a checkout')
     .option('--redirect-url <url>', 'where the customer lands after an approved payment')
     .option('--failed-redirect-url <url>', 'where the customer lands after a declined payment')

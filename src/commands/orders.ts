@@ -120,6 +120,7 @@ interface SubscribeFlags {
   discount?: string;
   fee?: string;
   note?: string;
+  instalments?: string;
   checkout?: boolean;
   redirectUrl?: string;
   failedRedirectUrl?: string;
@@ -147,6 +148,8 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
     order_product: product,
   };
   if (flags.note !== undefined) input.note = flags.note;
+  if (flags.instalments !== undefined)
+    input.scheduled_duration = parse.positiveInt('--instalments', flags.instalments);
   if (flags.redirectUrl !== undefined) input.redirect_url = parse.url('--redirect-url', flags.redirectUrl);
   if (flags.failedRedirectUrl !== undefined) {
     input.failed_redirect_url = parse.url('--failed-redirect-url', flags.failedRedirectUrl);

@@ -346,6 +346,33 @@ describe('orders subscribe', () => {
     }
   });
 
+  it('creates an instalment order with --instalments, and refuses a count that is not a number', async () => {
+    const r = await cli([
+      ...base(),
+      '--currency',
+      'EUR',
+      '--start-date',
+      '15/03/2030 10:30',
+      '--instalments',
+      '3',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const id = JSON.parse(r.stdout).payload.order.id;
+    const order = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${id}`);
+    expect(order.body.order.order_type.value).toBe('instalment');
+    const bad = await cli([
+      ...base(),
+      '--currency',
+      'EUR',
+      '--start-date',
+      '15/03/2030 10:30',
+      '--instalments',
+      'x',
+    ]);
+    expect(bad.code).toBe(2);
+  });
+
   it('answers an unknown product with exit 7', async () => {
     const r = await cli([
       'orders',
