@@ -17,7 +17,7 @@ const BRANDS = [
   'VISA MASTER',
 ] as const;
 
-export function defineCheckout(program: Command, run: Run): void {
+export function defineCheckout(program: Command, run: Run, full = true): void {
   const checkout = program
     .command('checkout')
     .description("an order's checkout: the payment form for the merchant's own site")
@@ -29,6 +29,8 @@ export function defineCheckout(program: Command, run: Run): void {
         'billing checkout snippet 1042 --renew > payment-form.html',
       ]),
     );
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/checkout.js');
   checkout
     .command('renew')

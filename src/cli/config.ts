@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { examples, type Run } from './shared.js';
 
-export function defineConfig(program: Command, run: Run): void {
+export function defineConfig(program: Command, run: Run, full = true): void {
   const config = program
     .command('config')
     .description('read and change the config')
@@ -16,6 +16,8 @@ export function defineConfig(program: Command, run: Run): void {
         'billing config get profile_id',
       ]),
     );
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/config.js');
   config
     .command('list')

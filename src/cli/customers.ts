@@ -3,8 +3,10 @@
 import type { Command } from 'commander';
 import { examples, type Run } from './shared.js';
 
-export function defineCustomers(program: Command, run: Run): void {
+export function defineCustomers(program: Command, run: Run, full = true): void {
   const customers = program.command('customers').description('list, inspect and create customers');
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/customers.js');
   customers
     .command('list')

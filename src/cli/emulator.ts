@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { collect, examples, type Run } from './shared.js';
 
-export function defineEmulator(program: Command, run: Run): void {
+export function defineEmulator(program: Command, run: Run, full = true): void {
   const emulator = program
     .command('emulator')
     .description('run the Merchant Billing Service locally, offline')
@@ -16,6 +16,8 @@ export function defineEmulator(program: Command, run: Run): void {
         'billing emulator stop',
       ]),
     );
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/emulator.js');
   emulator
     .command('start')

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { examples, type Run } from './shared.js';
 
-export function defineLinks(program: Command, run: Run): void {
+export function defineLinks(program: Command, run: Run, full = true): void {
   const links = program
     .command('links')
     .description('payment links: send one by email or SMS, or show it (as a QR code too)')
@@ -18,6 +18,8 @@ export function defineLinks(program: Command, run: Run): void {
         'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
         'outbox: billing emulator outbox.\n',
     );
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/links.js');
   links
     .command('email')

@@ -3,8 +3,10 @@
 import type { Command } from 'commander';
 import { collect, examples, type Run } from './shared.js';
 
-export function defineOrders(program: Command, run: Run): void {
+export function defineOrders(program: Command, run: Run, full = true): void {
   const orders = program.command('orders').description('list, inspect and create orders');
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/orders.js');
   orders
     .command('list')

@@ -8,10 +8,12 @@ const GUARD =
   '\nOn a production environment this asks for confirmation at a terminal; without one it\n' +
   'refuses (exit 2) unless --yes is given.\n';
 
-export function definePayments(program: Command, run: Run): void {
+export function definePayments(program: Command, run: Run, full = true): void {
   const payments = program
     .command('payments')
     .description('capture, reverse and refund payments (one, or many from a file)');
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/payments.js');
   payments
     .command('capture')

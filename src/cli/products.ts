@@ -3,8 +3,10 @@
 import type { Command } from 'commander';
 import { examples, type Run } from './shared.js';
 
-export function defineProducts(program: Command, run: Run): void {
+export function defineProducts(program: Command, run: Run, full = true): void {
   const products = program.command('products').description('list, inspect and create products');
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/products.js');
   products
     .command('list')

@@ -9,7 +9,7 @@ const ASSUMED =
   'PATCH /orders/{id}/scheduled_payments): see src/api/routes.ts. A payment or an order in the wrong\n' +
   'state is answered 422 with the reason (exit 7).\n';
 
-export function defineSchedule(program: Command, run: Run): void {
+export function defineSchedule(program: Command, run: Run, full = true): void {
   const schedule = program
     .command('schedule')
     .description(
@@ -24,6 +24,8 @@ export function defineSchedule(program: Command, run: Run): void {
         'billing schedule update 1042 --amount 29.90 --interval QUARTER',
       ]) + ASSUMED,
     );
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const load = async () => import('../commands/schedule.js');
   schedule
     .command('execute')

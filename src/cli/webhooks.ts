@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { collect, examples, type Run } from './shared.js';
 
-export function defineWebhooks(program: Command, run: Run): void {
+export function defineWebhooks(program: Command, run: Run, full = true): void {
   const webhooks = program
     .command('webhooks')
     .description('receive, forward, send and check order-event webhooks')
@@ -15,6 +15,8 @@ export function defineWebhooks(program: Command, run: Run): void {
         'billing webhooks verify --secret "$SECRET" --header "t=…,v1=…" --file body.json',
       ]),
     );
+  // Top-level help needs only the group's name; its subcommands are declared when named.
+  if (!full) return;
   const secretOption = [
     '--secret <secret>',
     "signing secret (default: BILLING_WEBHOOK_SECRET, else the environment's webhook_secret)",
