@@ -2,7 +2,7 @@
 // calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
 
 import type { Command } from 'commander';
-import { BillingError, EXIT, InterruptedError, UsageError } from '../api/errors.js';
+import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { type GlobalOptions, Runtime, type Streams } from './runtime.js';
 
 /**
@@ -42,8 +42,4 @@ export function exitCodeOf(err: unknown, signal: AbortSignal): number {
 export function fromCommanderError(err: { code: string; message: string }): UsageError {
   const message = err.message.replace(/^error: /, '');
   return new UsageError(message, { hint: 'see --help for usage and examples' });
-}
-
-export function interrupted(signal: AbortSignal): InterruptedError | undefined {
-  return signal.aborted ? new InterruptedError() : undefined;
 }
