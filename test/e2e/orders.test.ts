@@ -391,6 +391,19 @@ describe('orders subscribe', () => {
 });
 
 describe('orders create when the gateway fails', () => {
+  const createArgs = (invoiceId: string) => [
+    'orders',
+    'create',
+    '--customer',
+    '1',
+    '--product',
+    '1',
+    '--currency',
+    'EUR',
+    '--invoice-id',
+    invoiceId,
+  ];
+
   it('checks the invoice id before sending again, so one order is created', async () => {
     // create → 502 (before applying), the invoice lookup → ok, the second create → ok.
     const draws = [0.0, 0.99, 0.99, 0.99, 0.99];
@@ -400,22 +413,7 @@ describe('orders create when the gateway fails', () => {
       random: () => draws.shift() ?? 0.99,
     });
     try {
-      const r = await runCli(
-        [
-          'orders',
-          'create',
-          '--customer',
-          '1',
-          '--product',
-          '1',
-          '--currency',
-          'EUR',
-          '--invoice-id',
-          'FLAKY01',
-          '--json',
-        ],
-        { env: flaky.env() },
-      );
+      const r = await runCli([...createArgs('FLAKY01'), '--json'], { env: flaky.env() });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).order.merchant_invoice_id).toBe('FLAKY01');
       const all = [...flaky.emulator.state.orders.values()].filter((o) => o.invoice_id === 'FLAKY01');
@@ -428,23 +426,12 @@ describe('orders create when the gateway fails', () => {
   it('exits 8 when the service keeps failing, and creates nothing', async () => {
     const down = await startTestEmulator({ seed: 'demo', failRate: 1 });
     try {
-      const r = await runCli(
-        [
-          'orders',
-          'create',
-          '--customer',
-          '1',
-          '--product',
-          '1',
-          '--currency',
-          'EUR',
-          '--invoice-id',
-          'DOWN01',
-        ],
-        { env: down.env() },
-      );
+      const r = await runCli(createArgs('DOWN01'), { env: down.env() });
       expect(r.code).toBe(8);
       expect(r.stderr).toMatch(/^error: .*gateway/m);
+      expect([...down.emulator.state.orders.values()].filter((o) => o.invoice_id === 'DOWN01')).toHaveLength(
+        0,
+      );
     } finally {
       await down.close();
     }

@@ -58,3 +58,21 @@ export async function createProduct(
 
 let invoiceCounter = 0;
 export const nextInvoice = () => `T${Date.now().toString(36)}${++invoiceCounter}`;
+
+/** A draft order of one product at `price`, for a new customer; its id. */
+export async function createOrder(emulator: RunningEmulator, price = '25.00'): Promise<number> {
+  const customer = await createCustomer(emulator);
+  const product = await createProduct(emulator, 1, { price });
+  const answer = await call(emulator, 'POST', v2(1, '/orders'), {
+    body: {
+      order: {
+        currency: 'EUR',
+        customer_id: customer,
+        invoice_id: nextInvoice(),
+        order_products: [{ product_id: product }],
+      },
+    },
+  });
+  if (answer.status !== 201) throw new Error(`order not created: ${JSON.stringify(answer.body)}`);
+  return answer.body.order.id;
+}

@@ -6,7 +6,7 @@ import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../..
 import type { Delivery } from '../../src/emulator/webhooks/deliveries.js';
 import { SAMPLE_ORDER_ID } from '../../src/webhooks/event.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
-import { call, createCustomer, createProduct, nextInvoice, v2 } from '../emulator/helpers.js';
+import { call, createOrder } from '../emulator/helpers.js';
 import { startApp, type TestApp, waitFor } from './helpers.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -30,23 +30,6 @@ async function setup(options: EmulatorOptions & { endpoint?: 'app' | 'down' } = 
   return { app, emulator };
 }
 
-async function newOrder(emulator: RunningEmulator): Promise<number> {
-  const customer = await createCustomer(emulator);
-  const product = await createProduct(emulator, 1, { price: '25.00' });
-  const answer = await call(emulator, 'POST', v2(1, '/orders'), {
-    body: {
-      order: {
-        currency: 'EUR',
-        customer_id: customer,
-        invoice_id: nextInvoice(),
-        order_products: [{ product_id: product }],
-      },
-    },
-  });
-  expect(answer.status).toBe(201);
-  return answer.body.order.id;
-}
-
 const moveTo = (emulator: RunningEmulator, id: number, status: string) =>
   call(emulator, 'POST', `/__emulator/orders/${id}/status`, { body: { status } });
 
@@ -55,7 +38,7 @@ const bodies = (app: TestApp) => app.received.map((r) => JSON.parse(r.body.toStr
 describe('one delivery per status change', () => {
   it('sends each change once, signed, in the order it happened, with the Event document', async () => {
     const { app, emulator } = await setup();
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '25.00');
     for (const status of ['pending', 'active', 'paused', 'active']) {
       expect((await moveTo(emulator, id, status)).status).toBe(200);
     }
@@ -118,7 +101,7 @@ describe('one delivery per status change', () => {
 
   it('answers 400 for a status that does not exist and 404 for an order that does not', async () => {
     const { emulator } = await setup();
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '25.00');
     expect((await moveTo(emulator, id, 'flying')).status).toBe(400);
     expect((await moveTo(emulator, 999_999, 'active')).status).toBe(404);
   });
@@ -128,7 +111,7 @@ describe('retries', () => {
   it('retries after non-2xx answers with the same delivery id and body until one is accepted', async () => {
     const { app, emulator } = await setup();
     app.script.push(500, 500);
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '25.00');
     await moveTo(emulator, id, 'pending');
     await waitFor(() => (app.received.length >= 3 ? true : undefined));
     expect(app.received.map((r) => r.answered)).toEqual([500, 500, 200]);
@@ -142,7 +125,7 @@ describe('retries', () => {
   it('retries after a timeout', async () => {
     const { app, emulator } = await setup({ webhookTimeoutMs: 150 });
     app.delays.push(1_000);
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '25.00');
     await moveTo(emulator, id, 'pending');
     const [delivery] = emulator.webhooks.deliveries();
     await waitFor(() => (delivery?.state === 'delivered' ? true : undefined), 5_000);
@@ -152,7 +135,7 @@ describe('retries', () => {
 
   it('gives up after the last retry when the endpoint refuses connections', async () => {
     const { emulator } = await setup({ endpoint: 'down' });
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '25.00');
     await moveTo(emulator, id, 'pending');
     const [delivery] = emulator.webhooks.deliveries();
     await waitFor(() => (delivery?.state === 'failed' ? true : undefined), 5_000);
@@ -174,7 +157,7 @@ describe('Send test event', () => {
     });
     expect(sample.id).toBe(first.body.deliveries[0].id);
 
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '25.00');
     await moveTo(emulator, id, 'pending');
     await waitFor(() => (app.received.length >= 2 ? true : undefined));
     await call(emulator, 'POST', '/__emulator/send-test-event', { body: { profile_id: 1 } });

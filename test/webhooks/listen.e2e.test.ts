@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
-import { call, createCustomer, createProduct, nextInvoice, v2 } from '../emulator/helpers.js';
+import { createOrder } from '../emulator/helpers.js';
 import { baseEnv } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
@@ -39,22 +39,6 @@ async function stopQuietly(listen: Listener) {
   if (listen.child.exitCode === null) await listen.stop();
 }
 
-async function newOrder(emulator: RunningEmulator): Promise<number> {
-  const customer = await createCustomer(emulator);
-  const product = await createProduct(emulator, 1, { price: '42.00' });
-  const answer = await call(emulator, 'POST', v2(1, '/orders'), {
-    body: {
-      order: {
-        currency: 'EUR',
-        customer_id: customer,
-        invoice_id: nextInvoice(),
-        order_products: [{ product_id: product }],
-      },
-    },
-  });
-  return answer.body.order.id;
-}
-
 function moveTo(emulator: RunningEmulator, id: number, status: string) {
   const order = emulator.state.orders.get(id);
   if (!order) throw new Error(`no order ${id}`);
@@ -72,7 +56,7 @@ const received = (app: TestApp, n: number, timeoutMs = 10_000) =>
 describe('emulator → listen --forward-to → app', () => {
   it('relays every status change of an order once, verified, in occurred_at order, bytes and headers intact; --json is strict', async () => {
     const { app, listen, emulator } = await chain(['--json']);
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '42.00');
     const script = ['pending', 'active', 'paused', 'active', 'cancelled'];
     for (const status of script) moveTo(emulator, id, status);
     await received(app, script.length);
@@ -122,7 +106,7 @@ describe('emulator → listen --forward-to → app', () => {
   it('forwards the emulator’s retries with the same delivery id until the app accepts, answering the app’s 500s', async () => {
     const { app, listen, emulator } = await chain();
     app.script.push(500, 500);
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '42.00');
     moveTo(emulator, id, 'pending');
     await received(app, 3);
     const [delivery] = emulator.webhooks.deliveries();
@@ -150,7 +134,7 @@ describe('emulator → listen --forward-to → app', () => {
       webhookRetryDelaysMs: [600, 600],
     });
     app.delays.push(400);
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '42.00');
     moveTo(emulator, id, 'pending');
     const [delivery] = emulator.webhooks.deliveries();
     await waitFor(() => (delivery?.state === 'delivered' ? true : undefined), 5_000);
@@ -306,7 +290,7 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     cleanup.push(() => emulator.close());
     const app = await startApp('/hooks');
     cleanup.push(() => app.close());
-    const id = await newOrder(emulator);
+    const id = await createOrder(emulator, '42.00');
     const env = baseEnv({
       BILLING_ENV: 'local',
       BILLING_BASE_URL: `${emulator.url}/api/v2`,
