@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import { BillingError, EXIT, UsageError } from '../api/errors.js';
-import { type GlobalOptions, Runtime, type Streams } from './runtime.js';
+import type { GlobalOptions, Runtime, Streams } from './runtime.js';
 
 /**
  * What a command module's function receives: the runtime, then its positional arguments and
@@ -25,6 +25,8 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const positional = params.slice(0, cmd.registeredArguments.length) as string[];
     const args = positional.flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a]));
     const globals = cmd.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
+    // Loaded here, not at the top: `billing --help` never builds a runtime.
+    const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
     session.runtime = rt;
     const handler = await load();
