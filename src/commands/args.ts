@@ -57,6 +57,14 @@ export function startDate(value: string): string {
   return value.trim();
 }
 
+/** A TCP port for a local server (0 lets the system pick one). */
+export function port(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new UsageError(`--port must be a port number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
 export function url(flag: string, value: string): string {
   try {
     const parsed = new URL(value);

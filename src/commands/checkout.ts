@@ -108,7 +108,7 @@ interface OpenFlags {
 
 export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
-  const port = portNumber(flags.port);
+  const port = parse.port(flags.port);
   const pollMs = pollSeconds(flags.poll) * 1000;
   const brands = brandList(flags.brands);
   const gatewayUrl = await gateway(rt);
@@ -368,13 +368,6 @@ export function brandList(value: string): string {
     );
   }
   return codes.join(' ');
-}
-
-function portNumber(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) {
-    throw new UsageError(`--port must be a port number from 0 to 65535, got "${value}"`);
-  }
-  return Number(value);
 }
 
 function pollSeconds(value: string): number {

@@ -27,7 +27,7 @@ interface StartFlags {
 }
 
 export async function start(rt: Runtime, _args: string[], flags: StartFlags): Promise<void> {
-  const port = portNumber(flags.port);
+  const port = parse.port(flags.port);
   const seed = parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
   const latencyMs = wholeNumber('--latency', flags.latency);
   const failRate = Number(flags.failRate);
@@ -154,7 +154,7 @@ async function answers(origin: string): Promise<boolean> {
 }
 
 export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {
-  if (flags.port !== undefined) return localBaseUrls(portNumber(flags.port)).origin;
+  if (flags.port !== undefined) return localBaseUrls(parse.port(flags.port)).origin;
   const store = await rt.config();
   const local = store.read().environments.local;
   return local?.base_url ? new URL(local.base_url).origin : localBaseUrls().origin;
@@ -202,13 +202,6 @@ async function faultRules(specs: string[]) {
       throw new UsageError(`--fault: ${(err as Error).message}`);
     }
   });
-}
-
-function portNumber(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) {
-    throw new UsageError(`--port must be a port number from 0 to 65535, got "${value}"`);
-  }
-  return Number(value);
 }
 
 function wholeNumber(flag: string, value: string): number {

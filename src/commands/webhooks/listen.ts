@@ -27,7 +27,7 @@ export interface ListenFlags {
 }
 
 export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): Promise<void> {
-  const port = portNumber(flags.port);
+  const port = parse.port(flags.port);
   const path = webhookPath(flags.path);
   const toleranceS = parse.positiveInt('--tolerance', flags.tolerance);
   const forwardTimeoutMs = parse.positiveInt('--forward-timeout', flags.forwardTimeout) * 1000;
@@ -189,13 +189,6 @@ function webhookPath(value: string): string {
   const path = value.startsWith('/') ? value : `/${value}`;
   if (/[\s?#]/.test(path)) throw new UsageError(`--path must be a URL path like /webhooks, got "${value}"`);
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
-}
-
-function portNumber(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) {
-    throw new UsageError(`--port must be a port number from 0 to 65535, got "${value}"`);
-  }
-  return Number(value);
 }
 
 function urlHost(host: string): string {
