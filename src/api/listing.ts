@@ -16,6 +16,8 @@ export interface IterateOptions {
   items?: number;
   concurrency?: number;
   startPage?: number;
+  /** No page after this one is asked for (--limit knows how many pages it needs). */
+  lastPage?: number;
   signal?: AbortSignal;
 }
 
@@ -43,7 +45,13 @@ export function iterateList<T>(
 ): AsyncGenerator<T> {
   const items = o.items === undefined ? undefined : positive('items', o.items);
   const startPage = o.startPage === undefined ? undefined : positive('page', o.startPage);
-  return paginate<T>((page, signal) => listPage<T>(c, route, rootKey, { page, items, signal }), {
+  const lastPage = o.lastPage;
+  // A page past lastPage is answered here as empty, which ends the pagination like a last page.
+  const fetchPage = (page: number, signal: AbortSignal): Promise<Page<T>> =>
+    lastPage !== undefined && page > lastPage
+      ? Promise.resolve({ records: [] })
+      : listPage<T>(c, route, rootKey, { page, items, signal });
+  return paginate<T>(fetchPage, {
     startPage,
     concurrency: o.concurrency,
     signal: o.signal,

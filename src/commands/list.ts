@@ -22,7 +22,13 @@ export interface ListSource<T> {
   fetchPage(client: ApiClient, query: { page: number; items?: number }): Promise<Page<T>>;
   iterate(
     client: ApiClient,
-    options: { items?: number; startPage?: number; concurrency?: number; signal: AbortSignal },
+    options: {
+      items?: number;
+      startPage?: number;
+      lastPage?: number;
+      concurrency?: number;
+      signal: AbortSignal;
+    },
   ): AsyncGenerator<T>;
 }
 
@@ -63,7 +69,17 @@ export async function runList<T>(
     return;
   }
   const max = limit ?? (all ? undefined : filter?.defaultLimit);
-  const pages = source.iterate(client, { items, startPage: page, concurrency, signal: rt.signal });
+  // Reading every page: the largest page the service gives, so the fewest requests. Without
+  // a filter, --limit says how many pages are needed; none past them is asked for.
+  const size = items ?? MAX_ITEMS;
+  const lastPage = !filter && limit !== undefined ? page + Math.ceil(limit / size) - 1 : undefined;
+  const pages = source.iterate(client, {
+    items: size,
+    startPage: page,
+    lastPage,
+    concurrency,
+    signal: rt.signal,
+  });
   const progress = await startProgress(rt, 'Reading pages…');
   const records = counted(take(pages, filter?.accept, max), (n) => progress.update(`Read ${n} records…`));
   try {

@@ -110,7 +110,12 @@ export interface RunningCli {
 }
 
 export function startCli(args: string[], env: Record<string, string | undefined>): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -77,7 +77,11 @@ describe('billing emulator', () => {
 
   it('stops cleanly on Ctrl-C in the foreground', async () => {
     const port = String(await freePort());
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', port], { env: baseEnv() });
+    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', port], {
+      env: baseEnv(),
+      timeout: 60_000,
+      killSignal: 'SIGKILL',
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;

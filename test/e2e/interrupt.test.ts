@@ -14,7 +14,11 @@ afterAll(async () => {
 });
 
 it('stops a long --all on Ctrl-C with exit 130, leaving only whole NDJSON lines', async () => {
-  const child = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '-o', 'ndjson'], { env: emu.env() });
+  const child = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '-o', 'ndjson'], {
+    env: emu.env(),
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -231,7 +231,10 @@ describe('the journal', () => {
   it('keeps a second run off a journal in use', async () => {
     const { payments } = await seedPayments(emu.url, 1);
     const file = writeInput(csv([{ payment: payments[0] as number, amount: '' }]));
-    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], {
+      timeout: 60_000,
+      killSignal: 'SIGKILL',
+    });
     try {
       writeFileSync(`${file}.journal.lock`, String(sleeper.pid));
       const result = await cli(['payments', 'refund', '--file', file]);
@@ -312,6 +315,8 @@ describe('exactly once', () => {
         const child = spawn(process.execPath, [BIN, 'payments', 'refund', '--file', file, '-o', 'ndjson'], {
           env: emu.env(),
           stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 60_000,
+          killSignal: 'SIGKILL',
         });
         let stderr = '';
         child.stderr.setEncoding('utf8').on('data', (d: string) => {

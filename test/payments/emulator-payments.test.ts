@@ -321,7 +321,7 @@ describe('billing emulator start --fault', () => {
         '--fault',
         'get_payment:slow:1:1',
       ],
-      { env: baseEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+      { env: baseEnv(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
     );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {

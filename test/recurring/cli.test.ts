@@ -246,7 +246,12 @@ describe('orders watch', () => {
         '-o',
         'ndjson',
       ],
-      { env: cliEnv(billing.emulator), stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        env: cliEnv(billing.emulator),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+        killSignal: 'SIGKILL',
+      },
     );
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -83,6 +83,8 @@ export async function startListen(
   const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
   });
   let out = '';
   let err = '';

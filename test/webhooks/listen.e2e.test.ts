@@ -408,7 +408,7 @@ describe('billing emulator start --webhook-url', () => {
     const child = spawn(
       process.execPath,
       [BIN, 'emulator', 'start', '--port', port, '--webhook-url', app.url, '--webhook-secret', 'whsec_given'],
-      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+      { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
     );
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
