@@ -8,7 +8,7 @@
 //    loader alone costs ~3 ms at start. The source maps of pass 1 are read and carried
 //    through, so dist/*.map still point into src/.
 //
-// Two dependency files are loaded lazily rather than at start (see `deferred` below).
+// Two dependency files are loaded lazily rather than at start (scripts/deferred-plugin.mjs).
 // dist/package.json marks the directory as CommonJS and names the build, so that a code
 // cache written for one build is never used by another.
 
@@ -18,66 +18,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { deferred } from './deferred-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const target = 'node20.18';
-
-/**
- * Dependency modules whose loading is put off until first use. Each costs start-up time for
- * a feature we do not use at start:
- * - commander requires node:child_process (and so net, dgram, ...) for executable
- *   subcommands, which billing has none of: ~1.5 ms on every command.
- * - undici's HTTP/2 client requires node:http2 (and with it tls and crypto) at load, while
- *   our Agent speaks HTTP/1.1 (allowH2 is off): ~8 ms on every HTTP command over http://.
- * The build fails if a rule no longer finds what it expects, rather than silently losing it.
- */
-const deferred = {
-  name: 'deferred',
-  setup(b) {
-    const seen = new Set();
-    // commander: a stand-in for node:child_process that requires it on first property access.
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
-      if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
-      seen.add('commander');
-      return { path: 'node:child_process', namespace: 'deferred-builtin' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => ({
-      contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] });\n`,
-      loader: 'js',
-    }));
-    // undici: client-h2.js exports one function, connectH2; wrap it so that the real module
-    // (and node:http2) is required on the first call only.
-    const h2 = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
-    b.onLoad({ filter: h2 }, (args) => {
-      seen.add('undici');
-      return {
-        contents: `let real;\nmodule.exports = function connectH2 (...args) {\n  real ??= require(${JSON.stringify(`${args.path}?eager`)});\n  return real(...args);\n};\n`,
-        loader: 'js',
-      };
-    });
-    b.onResolve({ filter: /client-h2\.js\?eager$/ }, (args) => ({
-      path: args.path.slice(0, -'?eager'.length),
-      namespace: 'eager',
-    }));
-    b.onLoad({ filter: /.*/, namespace: 'eager' }, async (args) => ({
-      contents: await readFile(args.path, 'utf8'),
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-    b.onEnd((result) => {
-      if (result.errors.length > 0) return;
-      for (const name of ['commander', 'undici']) {
-        if (!seen.has(name)) {
-          result.errors.push({
-            text: `build.mjs: the deferred-loading rule for ${name} matched nothing; update it`,
-          });
-        }
-      }
-    });
-  },
-};
 
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
 try {

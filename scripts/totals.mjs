@@ -1,14 +1,22 @@
-// Prints "N passed, M failed" from vitest's JSON report, on a line of its own, for CI.
-// A run that stopped before the tests (lint or type errors) counts as one failure.
+// Prints "N passed, M failed" for CI, on a line of its own, summed over vitest's JSON reports
+// (one per Node version). Usage: totals.mjs STATUS REPORT...; a report that is missing (the run
+// stopped before the tests, e.g. on lint or type errors) counts as one failure when STATUS is
+// not 0, and so does a run whose files failed to load while no test failed.
 import { existsSync, readFileSync } from 'node:fs';
 
-const [file, status] = process.argv.slice(2);
-if (!file || !existsSync(file)) {
-  console.log(status === '0' ? '0 passed, 0 failed' : '0 passed, 1 failed');
-} else {
+const [status, ...files] = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of files) {
+  if (!existsSync(file)) {
+    if (status !== '0') failed += 1;
+    continue;
+  }
   const report = JSON.parse(readFileSync(file, 'utf8'));
-  const failed =
-    report.numFailedTests + (report.numFailedTestSuites > 0 && report.numFailedTests === 0 ? 1 : 0);
-  const skipped = report.numPendingTests + report.numTodoTests;
-  console.log(`${report.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  passed += report.numPassedTests;
+  failed += report.numFailedTests + (report.numFailedTestSuites > 0 && report.numFailedTests === 0 ? 1 : 0);
+  skipped += report.numPendingTests + report.numTodoTests;
 }
+if (files.length === 0 && status !== '0') failed = 1;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -93,8 +93,10 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
   await mkdir(logDir, { recursive: true, mode: 0o700 });
   const logFile = join(logDir, 'emulator.log');
   const log = openSync(logFile, 'a', 0o600);
+  // The single executable repeats its own path as argv[1]; the package runs bin/billing there.
+  const script = process.argv[1] === process.execPath ? [] : [process.argv[1] ?? ''];
   const args = [
-    process.argv[1] ?? '',
+    ...script,
     'emulator',
     'start',
     '--port',

@@ -1,0 +1,60 @@
+// An esbuild plugin shared by the package build (scripts/build.mjs) and the single executable
+// (scripts/build-sea.mjs).
+
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Dependency modules whose loading is put off until first use. Each costs start-up time for
+ * a feature we do not use at start:
+ * - commander requires node:child_process (and so net, dgram, ...) for executable
+ *   subcommands, which billing has none of: ~1.5 ms on every command.
+ * - undici's HTTP/2 client requires node:http2 (and with it tls and crypto) at load, while
+ *   our Agent speaks HTTP/1.1 (allowH2 is off): ~8 ms on every HTTP command over http://.
+ * The build fails if a rule no longer finds what it expects, rather than silently losing it.
+ */
+export const deferred = {
+  name: 'deferred',
+  setup(b) {
+    const seen = new Set();
+    // commander: a stand-in for node:child_process that requires it on first property access.
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)) return undefined;
+      seen.add('commander');
+      return { path: 'node:child_process', namespace: 'deferred-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'deferred-builtin' }, (args) => ({
+      contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] });\n`,
+      loader: 'js',
+    }));
+    // undici: client-h2.js exports one function, connectH2; wrap it so that the real module
+    // (and node:http2) is required on the first call only.
+    const h2 = /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
+    b.onLoad({ filter: h2 }, (args) => {
+      seen.add('undici');
+      return {
+        contents: `let real;\nmodule.exports = function connectH2 (...args) {\n  real ??= require(${JSON.stringify(`${args.path}?eager`)});\n  return real(...args);\n};\n`,
+        loader: 'js',
+      };
+    });
+    b.onResolve({ filter: /client-h2\.js\?eager$/ }, (args) => ({
+      path: args.path.slice(0, -'?eager'.length),
+      namespace: 'eager',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'eager' }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+    b.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      for (const name of ['commander', 'undici']) {
+        if (!seen.has(name)) {
+          result.errors.push({
+            text: `build.mjs: the deferred-loading rule for ${name} matched nothing; update it`,
+          });
+        }
+      }
+    });
+  },
+};

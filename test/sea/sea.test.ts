@@ -1,0 +1,54 @@
+// The single executable (npm run build:sea): a copy of it alone in a directory, run with a PATH
+// that holds no `node`, passes the same smoke as the npm package. .ci/run builds it once before
+// the suite; when it is missing, this test builds it.
+
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, it } from 'vitest';
+import { baseEnv, tempDir } from '../helpers/cli.js';
+import { freePort, run, smoke } from '../package/smoke.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const built = join(root, 'build', 'sea', 'billing');
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+
+it('the single executable runs the smoke with no node on PATH', { timeout: 300_000 }, async () => {
+  if (!existsSync(built)) {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build-sea.mjs')], {
+      cwd: root,
+      stdio: 'ignore',
+      timeout: 240_000,
+      killSignal: 'SIGKILL',
+    });
+  }
+  // Away from the repository, so that nothing can be found in a node_modules above it.
+  const dir = tempDir('billing-sea-');
+  const billing = join(dir, 'billing');
+  copyFileSync(built, billing);
+  const path = tempDir('billing-empty-path-');
+  const env = { ...baseEnv(), PATH: path };
+  expect(existsSync(join(path, 'node'))).toBe(false);
+  expect((await run('/bin/sh', ['-c', 'command -v node'], env)).code).not.toBe(0);
+
+  await smoke(billing, env, version);
+
+  // --detach starts the binary again, which must not take its own path for a command.
+  const port = String(await freePort());
+  const detached = await run(billing, ['emulator', 'start', '--detach', '--port', port], env);
+  expect(detached.stderr).toContain('running in the background');
+  expect(detached.code).toBe(0);
+  expect((await run(billing, ['emulator', 'stop', '--port', port], env)).code).toBe(0);
+
+  const tunnel = await run(
+    billing,
+    ['webhooks', 'listen', '--port', '0', '--secret', 'whsec_smoke', '--tunnel', 'ngrok'],
+    {
+      ...env,
+      NGROK_AUTHTOKEN: 'not-a-real-token',
+    },
+  );
+  expect(tunnel.code).not.toBe(0);
+  expect(tunnel.stderr).toContain('the ngrok agent library could not be loaded');
+  expect(tunnel.stderr).toContain('the single executable cannot load native modules');
+});
