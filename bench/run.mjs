@@ -54,6 +54,18 @@ Object.assign(env, {
   XDG_CACHE_HOME: join(tmp, 'cache-warm'),
 });
 const coldCache = join(tmp, 'cache-cold');
+
+// bin/billing as it would be with Node's own compile cache instead of our loader.
+const nodeCacheLauncher = join(tmp, 'node-compile-cache.cjs');
+writeFileSync(
+  nodeCacheLauncher,
+  `'use strict';
+require('node:module').enableCompileCache(${JSON.stringify(join(tmp, 'node-compile-cache'))});
+require(${JSON.stringify(join(root, 'dist', 'cli.js'))})
+  .main(process.argv.slice(2))
+  .then((code) => { process.exitCode = code; });
+`,
+);
 const coldEnv = { ...env, XDG_CACHE_HOME: coldCache };
 
 const groups = process.argv.slice(2);
@@ -216,18 +228,16 @@ try {
         record(`startup-${label}`, `${what} vs node -e 0`, target, n.name, text, r <= limit);
       }
 
-      // Where Node has its own compile cache: bin/billing with our vm.Script loader against
-      // Node's module.enableCompileCache() (BILLING_LOADER picks one, for this comparison).
+      // Where Node has its own compile cache: bin/billing (our vm.Script loader) against a
+      // launcher that loads dist/ with Node's require() after module.enableCompileCache().
       if (n.name !== 'Node 20') {
-        const own = { ...env, BILLING_LOADER: 'own', XDG_CACHE_HOME: join(tmp, 'cache-own') };
-        const node = { ...env, BILLING_LOADER: 'node', XDG_CACHE_HOME: join(tmp, 'cache-node') };
         const c = alternate(
           {
             base: { argv: [n.bin, '-e', '0'] },
-            ownHelp: { argv: [n.bin, bin, '--help'], env: own },
-            nodeHelp: { argv: [n.bin, bin, '--help'], env: node },
-            ownGet: { argv: [n.bin, bin, ...get], env: own },
-            nodeGet: { argv: [n.bin, bin, ...get], env: node },
+            ownHelp: { argv: [n.bin, bin, '--help'] },
+            nodeHelp: { argv: [n.bin, nodeCacheLauncher, '--help'] },
+            ownGet: { argv: [n.bin, bin, ...get] },
+            nodeGet: { argv: [n.bin, nodeCacheLauncher, ...get] },
           },
           STARTUP,
         );
