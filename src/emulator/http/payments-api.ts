@@ -1,12 +1,8 @@
 // Payment endpoints: pay_with_card, GET /payments/{id} (assumed path), capture, reverse,
 // refund; and the admin helpers that set up payments and cards for tests and benchmarks.
 
-import { profileExists } from './access.js';
-import type { AdminReply } from './admin.js';
-import type { ApiRequest, Runtime } from './context.js';
-import { HttpError, isObject, parseJson, type Reply } from './http.js';
-import { orderAt, pathRecord } from './lookups.js';
-import { insertOrder } from './orders.js';
+import { profileExists } from '../model/access.js';
+import { insertOrder } from '../model/orders.js';
 import {
   amountField,
   capture,
@@ -15,11 +11,14 @@ import {
   refund,
   reverse,
   TEST_CARD,
-} from './payments.js';
-import { orderRecord, paymentRecord } from './records.js';
-import type { EmulatorState } from './state.js';
-import type { Payment, StoredCard } from './types.js';
-import { positiveInteger } from './validate.js';
+} from '../model/payments.js';
+import { orderRecord, paymentRecord } from '../model/records.js';
+import { type AdminReply, HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
+import type { ApiRequest, Runtime } from '../model/runtime.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Payment, StoredCard } from '../model/types.js';
+import { positiveInteger } from '../model/validate.js';
+import { orderAt, pathRecord } from './lookups.js';
 
 function paymentAt(state: EmulatorState, profileId: number, raw: string | undefined): Payment {
   return pathRecord(raw, 'payment', (id) => {

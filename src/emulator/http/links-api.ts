@@ -3,13 +3,13 @@
 // answers {order, payment_link} (and the message put in the outbox, for email and SMS).
 
 import { randomBytes } from 'node:crypto';
-import type { ApiRequest } from './context.js';
-import { HttpError, type Reply } from './http.js';
+import { orderRecord } from '../model/records.js';
+import { HttpError, type Reply } from '../model/reply.js';
+import type { ApiRequest } from '../model/runtime.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order } from '../model/types.js';
+import { deliverToOutbox } from '../outbox/outbox.js';
 import { orderAt } from './lookups.js';
-import { deliverToOutbox } from './outbox.js';
-import { orderRecord } from './records.js';
-import type { EmulatorState } from './state.js';
-import type { Order } from './types.js';
 
 export function sendEmailLink(request: ApiRequest): Reply {
   return sendLink(request, 'email');

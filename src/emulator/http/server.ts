@@ -3,12 +3,12 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { authenticate, authorizeProfile } from './access.js';
-import { type AdminReply, handleAdmin } from './admin.js';
-import type { Runtime } from './context.js';
-import { withFaults } from './faults.js';
-import { handleBrowser, isBrowserPath } from './gateway/browser.js';
-import { errorBody, errorReply, HttpError, readBody, sendJson } from './http.js';
+import { withFaults } from '../faults/faults.js';
+import { authenticate, authorizeProfile } from '../model/access.js';
+import { type AdminReply, errorBody, errorReply, HttpError, readBody, sendJson } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
+import { handleAdmin } from './admin.js';
+import { handleBrowser, isBrowserPath } from './browser.js';
 import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 
 export const INJECTED_FAULT_MESSAGE = 'payment gateway unavailable (injected fault)';

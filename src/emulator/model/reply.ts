@@ -33,6 +33,16 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/** The answer of the control API under /__emulator/ (http/admin.ts and the subsystems' admin handlers). */
+export interface AdminReply extends Reply {
+  /** Runs once the answer has been sent. */
+  after?: () => void;
+  /** True when the emulator's data changed. */
+  changed?: boolean;
+  /** Close the connection without answering (an injected fault). */
+  drop?: boolean;
+}
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function readBody(req: IncomingMessage): Promise<string> {

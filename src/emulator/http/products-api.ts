@@ -1,14 +1,14 @@
 // Products (paths assumed: the interface does not show them).
 
-import { fromMinor, isAmount, toMinor } from '../domain/money.js';
-import type { ApiRequest } from './context.js';
-import { HttpError, type Reply, rootRecord } from './http.js';
+import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
+import { pageOfIds } from '../model/pagination.js';
+import { isTaxPercentage } from '../model/pricing.js';
+import { productRecord } from '../model/records.js';
+import { HttpError, type Reply, rootRecord } from '../model/reply.js';
+import type { ApiRequest } from '../model/runtime.js';
+import type { Product, ProductType } from '../model/types.js';
+import { currency, optionalBoolean, optionalString, Problems, requiredString } from '../model/validate.js';
 import { pathRecord } from './lookups.js';
-import { pageOfIds } from './pagination.js';
-import { isTaxPercentage } from './pricing.js';
-import { productRecord } from './records.js';
-import type { Product, ProductType } from './types.js';
-import { currency, optionalBoolean, optionalString, Problems, requiredString } from './validate.js';
 
 const PRODUCT_TYPES: readonly ProductType[] = ['single', 'subscription'];
 

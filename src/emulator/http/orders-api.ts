@@ -1,16 +1,15 @@
 // Version 2 order endpoints, and version 1 create_single_order (same body and answer).
 
-import { checkoutExpired } from './checkout.js';
-import type { ApiRequest } from './context.js';
-import { HttpError, isObject, type Reply, rootRecord } from './http.js';
-import { customerField, orderAt, productField, qtyField } from './lookups.js';
-import { insertOrder, renewCheckout } from './orders.js';
-import { pageOfIds } from './pagination.js';
-import { PAYABLE_STATUSES } from './payments.js';
-import type { LineInput } from './pricing.js';
-import { checkoutRecord, orderRecord, paymentRecord } from './records.js';
-import type { EmulatorState } from './state.js';
-import type { Order } from './types.js';
+import { checkoutExpired } from '../model/checkout.js';
+import { insertOrder, renewCheckout } from '../model/orders.js';
+import { pageOfIds } from '../model/pagination.js';
+import { PAYABLE_STATUSES } from '../model/payments.js';
+import type { LineInput } from '../model/pricing.js';
+import { checkoutRecord, orderRecord, paymentRecord } from '../model/records.js';
+import { HttpError, isObject, type Reply, rootRecord } from '../model/reply.js';
+import type { ApiRequest } from '../model/runtime.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order } from '../model/types.js';
 import {
   currency,
   optionalBoolean,
@@ -18,7 +17,8 @@ import {
   optionalUrl,
   Problems,
   requiredString,
-} from './validate.js';
+} from '../model/validate.js';
+import { customerField, orderAt, productField, qtyField } from './lookups.js';
 
 export const MAX_INVOICE_ID_LENGTH = 64;
 

@@ -1,7 +1,7 @@
 // The emulator's in-memory data and the indexes that keep reads cheap. Everything that
 // changes records goes through here so that the indexes cannot drift from the maps.
 
-import type { OrderStatus } from '../domain/orders.js';
+import type { OrderStatus } from '../../domain/orders.js';
 import type { Customer, Order, Payment, Product, ScheduledPayment, SeedName } from './types.js';
 
 /** An order moved from one status to another at `at` (ISO 8601, the emulator's clock). */

@@ -1,7 +1,7 @@
 // The profiles that exist and which token may use which of them.
 
-import { LOCAL_EMULATOR } from '../domain/local.js';
-import { HttpError } from './http.js';
+import { LOCAL_EMULATOR } from '../../domain/local.js';
+import { HttpError } from './reply.js';
 
 export interface Profile {
   id: number;

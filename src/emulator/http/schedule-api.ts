@@ -14,12 +14,12 @@
 // with the reason. Before acting, what fell due for the order up to now is run, so that
 // the operation sees the order as the clock says it is.
 
-import { fromMinor, toMinor } from '../domain/money.js';
-import { FINAL_STATUSES, type OrderStatus } from '../domain/orders.js';
-import { notifierOf } from './billing/admin.js';
-import { collect, describeOutcome } from './billing/collect.js';
-import { pause, resume } from './billing/lifecycle.js';
-import type { Notifier } from './billing/notifications.js';
+import { fromMinor, toMinor } from '../../domain/money.js';
+import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
+import { notifierOf } from '../billing/admin.js';
+import { collect, describeOutcome } from '../billing/collect.js';
+import { pause, resume } from '../billing/lifecycle.js';
+import type { Notifier } from '../billing/notifications.js';
 import {
   changePlan,
   completeIfDone,
@@ -27,17 +27,17 @@ import {
   hasSchedule,
   type ScheduledOrder,
   sortedSchedule,
-} from './billing/plan.js';
-import { runDue } from './billing/runner.js';
-import type { ApiRequest } from './context.js';
-import { HttpError, isObject, parseJson, type Reply } from './http.js';
+} from '../billing/plan.js';
+import { runDue } from '../billing/runner.js';
+import { amountField } from '../model/payments.js';
+import { orderRecord, paymentRecord, scheduledPaymentRecord } from '../model/records.js';
+import { HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
+import type { ApiRequest } from '../model/runtime.js';
+import { INTERVAL_MONTHS, isIntervalCode, parseDay, timeOfDay } from '../model/schedule.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order, ScheduledPayment } from '../model/types.js';
+import { positiveInteger } from '../model/validate.js';
 import { orderAt, pathRecord } from './lookups.js';
-import { amountField } from './payments.js';
-import { orderRecord, paymentRecord, scheduledPaymentRecord } from './records.js';
-import { INTERVAL_MONTHS, isIntervalCode, parseDay, timeOfDay } from './schedule.js';
-import type { EmulatorState } from './state.js';
-import type { Order, ScheduledPayment } from './types.js';
-import { positiveInteger } from './validate.js';
 
 /** Statuses in which a scheduled payment may be executed: live, retrying, or stopped after failures. */
 const EXECUTABLE: readonly OrderStatus[] = ['active', 'failed', 'suspended'];

@@ -1,7 +1,7 @@
 // The interface's list rules: page from 1 (0 or not a number → 400, past the end → 404),
 // items up to 100 (larger → 100, invalid → 20), newest first.
 
-import { HttpError } from './http.js';
+import { HttpError } from './reply.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;

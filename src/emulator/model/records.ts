@@ -1,7 +1,7 @@
 // Wire forms of the stored records: what the API answers. Pure functions of the records.
 
-import { fromMinor, toMinor } from '../domain/money.js';
-import { ORDER_TYPES, STATUS_LABELS } from '../domain/orders.js';
+import { fromMinor, toMinor } from '../../domain/money.js';
+import { ORDER_TYPES, STATUS_LABELS } from '../../domain/orders.js';
 import type {
   Customer,
   CustomerSnapshot,

@@ -2,8 +2,8 @@
 // adds customers, products and orders, the same ones on every run: a seeded PRNG picks
 // them, and only their times follow the clock (spread over the last 90 days).
 
-import { fromMinor } from '../domain/money.js';
-import { ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { fromMinor } from '../../domain/money.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../domain/orders.js';
 import { insertOrder, scheduleSubscription } from './orders.js';
 import { recordFirstPayment } from './payments.js';
 import { type LineInput, lineTotals } from './pricing.js';

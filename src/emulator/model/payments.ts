@@ -3,9 +3,9 @@
 // 422 that says why. Adding a payment always goes through addPayment, which keeps the
 // order's totals right.
 
-import { fromMinor, isAmount, toMinor } from '../domain/money.js';
-import type { OrderStatus } from '../domain/orders.js';
-import { HttpError } from './http.js';
+import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
+import type { OrderStatus } from '../../domain/orders.js';
+import { HttpError } from './reply.js';
 import type { EmulatorState } from './state.js';
 import type { Customer, Order, Payment, StoredCard } from './types.js';
 

@@ -1,7 +1,7 @@
 // Line and order totals in integer minor units (BigInt). Tax is a percentage of the
 // line after discount, rounded half up to the cent.
 
-import { fromMinor, toMinor } from '../domain/money.js';
+import { fromMinor, toMinor } from '../../domain/money.js';
 import type { OrderLine, Product, Summary } from './types.js';
 
 export interface LineInput {

@@ -3,9 +3,8 @@
 // emulator outbox).
 
 import { randomBytes } from 'node:crypto';
-import type { AdminReply } from './admin.js';
-import { HttpError } from './http.js';
-import type { EmulatorState } from './state.js';
+import { type AdminReply, HttpError } from '../model/reply.js';
+import type { EmulatorState } from '../model/state.js';
 
 export interface OutboxMessage {
   id: string;

@@ -2,12 +2,12 @@
 // outside /api, so no token; answered with HTML, and errors as pages too.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Runtime } from '../context.js';
-import { HttpError, readBody } from '../http.js';
+import { PageError, sendHtml } from '../gateway/html.js';
+import { refusedPage } from '../gateway/pages.js';
+import { handleGateway } from '../gateway/routes.js';
+import { HttpError, readBody } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
 import { handlePortal } from '../portal/routes.js';
-import { PageError, sendHtml } from './html.js';
-import { refusedPage } from './pages.js';
-import { handleGateway } from './routes.js';
 
 export function isBrowserPath(rawUrl: string | undefined): boolean {
   const path = (rawUrl ?? '/').split('?')[0] ?? '/';

@@ -4,27 +4,8 @@
 // time through POST /__emulator/faults.
 
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AdminReply } from './admin.js';
-import type { Runtime } from './context.js';
-import { errorReply, HttpError, isObject, parseJson, type Reply } from './http.js';
-
-export const FAULT_MODES = ['before', 'after', 'drop-after', 'slow'] as const;
-export type FaultMode = (typeof FAULT_MODES)[number];
-
-export interface FaultRule {
-  /**
-   * Which requests: "POST /payments/:id/refund" (method and path, ids written :id), a path
-   * alone ("/payments/:id/refund", any method), one of the names in ROUTE_NAMES, or absent
-   * or "*" for every API request.
-   */
-  route?: string;
-  mode: FaultMode;
-  /** Share of the matching requests that get the fault, 0 to 1; default 1. */
-  rate?: number;
-  /** For slow: a fixed delay, plus a random one of up to jitter_ms. */
-  latency_ms?: number;
-  jitter_ms?: number;
-}
+import { type AdminReply, errorReply, HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
+import { FAULT_MODES, type FaultMode, type FaultRule, type Runtime } from '../model/runtime.js';
 
 /** Short names for the payment endpoints. */
 export const ROUTE_NAMES: Record<string, string> = {

@@ -1,15 +1,32 @@
 // What request handlers receive.
 
-import type { FaultRule } from './faults.js';
-import type { Reply } from './http.js';
+import type { Reply } from './reply.js';
 import type { EmulatorState } from './state.js';
 import type { SeedName } from './types.js';
+
+export const FAULT_MODES = ['before', 'after', 'drop-after', 'slow'] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+export interface FaultRule {
+  /**
+   * Which requests: "POST /payments/:id/refund" (method and path, ids written :id), a path
+   * alone ("/payments/:id/refund", any method), one of the names in ROUTE_NAMES (faults/faults.ts), or absent
+   * or "*" for every API request.
+   */
+  route?: string;
+  mode: FaultMode;
+  /** Share of the matching requests that get the fault, 0 to 1; default 1. */
+  rate?: number;
+  /** For slow: a fixed delay, plus a random one of up to jitter_ms. */
+  latency_ms?: number;
+  jitter_ms?: number;
+}
 
 export interface Faults {
   latencyMs: number;
   failRate: number;
   random: () => number;
-  /** Per-endpoint faults (faults.ts). */
+  /** Per-endpoint faults (faults/faults.ts). */
   rules: FaultRule[];
 }
 

@@ -1,8 +1,8 @@
 // Field checks for request bodies. A handler collects every problem of a body into one
 // Problems list so that a 422 names all of them at once.
 
-import { isAmount } from '../domain/money.js';
-import { type ErrorDetail, HttpError } from './http.js';
+import { isAmount } from '../../domain/money.js';
+import { type ErrorDetail, HttpError } from './reply.js';
 
 export class Problems {
   readonly details: ErrorDetail[] = [];

@@ -2,8 +2,8 @@
 // on the emulator's clock.
 
 import { randomBytes } from 'node:crypto';
-import { widgetIntegrity } from './gateway/script.js';
 import type { StoredCheckout } from './types.js';
+import { widgetIntegrity } from './widget.js';
 
 export const CHECKOUT_VALIDITY_MS = 25 * 60 * 1000;
 

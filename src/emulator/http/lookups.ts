@@ -1,10 +1,10 @@
 // Finding the records a request names, within its profile.
 
-import { parseId } from './access.js';
-import { HttpError } from './http.js';
-import type { EmulatorState } from './state.js';
-import type { Customer, Order, Product } from './types.js';
-import { type Problems, positiveInteger } from './validate.js';
+import { parseId } from '../model/access.js';
+import { HttpError } from '../model/reply.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Customer, Order, Product } from '../model/types.js';
+import { type Problems, positiveInteger } from '../model/validate.js';
 
 /** The record named by a path segment; 404 when it is unknown, not an id, or of another profile. */
 export function pathRecord<T>(raw: string | undefined, kind: string, find: (id: number) => T | undefined): T {

@@ -1,6 +1,6 @@
 // Records as the emulator stores them. Wire forms are built from these in records.ts.
 
-import type { OrderStatus, OrderType } from '../domain/orders.js';
+import type { OrderStatus, OrderType } from '../../domain/orders.js';
 
 export type SeedName = 'demo' | 'empty';
 export type ProductType = 'single' | 'subscription';

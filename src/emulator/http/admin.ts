@@ -1,29 +1,20 @@
 // The emulator's own control API under /__emulator/ (no token; loopback callers only).
 // The clock and the recurring-billing test switches are in billing/admin.ts.
 
-import { isOrderStatus, type OrderStatus } from '../domain/orders.js';
-import { PROFILES, profileExists } from './access.js';
-import { billingAdmin } from './billing/admin.js';
-import type { Runtime } from './context.js';
-import { faultsAdmin } from './faults.js';
-import { HttpError, isObject, parseJson, type Reply } from './http.js';
-import { bulkCreateOrders } from './orders.js';
-import { clearOutbox, outboxAdmin } from './outbox.js';
+import { isOrderStatus, type OrderStatus } from '../../domain/orders.js';
+import { billingAdmin } from '../billing/admin.js';
+import { faultsAdmin } from '../faults/faults.js';
+import { PROFILES, profileExists } from '../model/access.js';
+import { bulkCreateOrders } from '../model/orders.js';
+import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
+import { applySeed } from '../model/seed.js';
+import type { SeedName } from '../model/types.js';
+import { clearOutbox, outboxAdmin } from '../outbox/outbox.js';
+import { type WebhookRuntime, webhooksAdmin } from '../webhooks/admin.js';
 import { bulkPaymentsAdmin, cardAdmin } from './payments-api.js';
-import { applySeed } from './seed.js';
-import type { SeedName } from './types.js';
-import { type WebhookRuntime, webhooksAdmin } from './webhooks/admin.js';
 
 export const MAX_BULK_ORDERS = 1_000_000;
-
-export interface AdminReply extends Reply {
-  /** Runs once the answer has been sent. */
-  after?: () => void;
-  /** True when the emulator's data changed. */
-  changed?: boolean;
-  /** Close the connection without answering (an injected fault). */
-  drop?: boolean;
-}
 
 export function handleAdmin(
   runtime: WebhookRuntime,

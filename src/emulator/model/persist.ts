@@ -4,7 +4,7 @@
 
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isObject } from './http.js';
+import { isObject } from './reply.js';
 import { SNAPSHOT_FORMAT, type Snapshot } from './state.js';
 
 /** The snapshot in `file`, or null when there is no such file. */

@@ -1,12 +1,12 @@
 // Customers (paths assumed: the interface does not show them).
 
-import type { ApiRequest } from './context.js';
-import { HttpError, type Reply, rootRecord } from './http.js';
+import { pageOfIds } from '../model/pagination.js';
+import { countryName, customerRecord } from '../model/records.js';
+import { HttpError, type Reply, rootRecord } from '../model/reply.js';
+import type { ApiRequest } from '../model/runtime.js';
+import type { Customer } from '../model/types.js';
+import { isCalendarDate, isEmail, optionalString, Problems, requiredString } from '../model/validate.js';
 import { pathRecord } from './lookups.js';
-import { pageOfIds } from './pagination.js';
-import { countryName, customerRecord } from './records.js';
-import type { Customer } from './types.js';
-import { isCalendarDate, isEmail, optionalString, Problems, requiredString } from './validate.js';
 
 export function listCustomers({ state, profileId, query }: ApiRequest): Reply {
   const { ids, pagination } = pageOfIds(state.customerIds(profileId), query);

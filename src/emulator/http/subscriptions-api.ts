@@ -9,17 +9,16 @@
 //   initial payment only: repeated_amount is priced without it.
 
 import { randomBytes } from 'node:crypto';
-import { fromMinor, toMinor } from '../domain/money.js';
-import { planSchedule, type ScheduledOrder } from './billing/plan.js';
-import type { ApiRequest } from './context.js';
-import { isObject, type Reply, rootRecord } from './http.js';
-import { customerField, productField, qtyField } from './lookups.js';
-import { insertOrder, renewCheckout } from './orders.js';
-import { type LineInput, lineTotals } from './pricing.js';
-import { checkoutRecord, customerV1Record, orderLineV1Record, orderV1Record } from './records.js';
-import { INTERVAL_MONTHS, isIntervalCode, parseStartDate } from './schedule.js';
-import type { EmulatorState } from './state.js';
-import type { IntervalCode, Order } from './types.js';
+import { fromMinor, toMinor } from '../../domain/money.js';
+import { planSchedule, type ScheduledOrder } from '../billing/plan.js';
+import { insertOrder, renewCheckout } from '../model/orders.js';
+import { type LineInput, lineTotals } from '../model/pricing.js';
+import { checkoutRecord, customerV1Record, orderLineV1Record, orderV1Record } from '../model/records.js';
+import { isObject, type Reply, rootRecord } from '../model/reply.js';
+import type { ApiRequest } from '../model/runtime.js';
+import { INTERVAL_MONTHS, isIntervalCode, parseStartDate } from '../model/schedule.js';
+import type { EmulatorState } from '../model/state.js';
+import type { IntervalCode, Order } from '../model/types.js';
 import {
   currency,
   optionalAmount,
@@ -29,7 +28,8 @@ import {
   Problems,
   positiveInteger,
   requiredString,
-} from './validate.js';
+} from '../model/validate.js';
+import { customerField, productField, qtyField } from './lookups.js';
 
 const INTERVAL_CODES = Object.keys(INTERVAL_MONTHS).join(', ');
 

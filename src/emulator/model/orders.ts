@@ -1,6 +1,6 @@
 // Making orders: the one path by which the API, the demo seed and bulk creation add them.
 
-import type { OrderStatus, OrderType } from '../domain/orders.js';
+import type { OrderStatus, OrderType } from '../../domain/orders.js';
 import { newCheckout } from './checkout.js';
 import { type LineInput, priceLine, summarise } from './pricing.js';
 import { customerSnapshot } from './records.js';
