@@ -5,9 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PageError, sendHtml } from '../gateway/html.js';
 import { refusedPage } from '../gateway/pages.js';
 import { handleGateway } from '../gateway/routes.js';
-import { HttpError, readBody } from '../model/reply.js';
+import { HttpError } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import { handlePortal } from '../portal/routes.js';
+import { readBody } from './body.js';
 
 export function isBrowserPath(rawUrl: string | undefined): boolean {
   const path = (rawUrl ?? '/').split('?')[0] ?? '/';

@@ -2,10 +2,11 @@
 
 import { pageOfIds } from '../model/pagination.js';
 import { countryName, customerRecord } from '../model/records.js';
-import { HttpError, type Reply, rootRecord } from '../model/reply.js';
-import type { ApiRequest } from '../model/runtime.js';
+import { HttpError, type Reply } from '../model/reply.js';
 import type { Customer } from '../model/types.js';
 import { isCalendarDate, isEmail, optionalString, Problems, requiredString } from '../model/validate.js';
+import { rootRecord } from './body.js';
+import type { ApiRequest } from './context.js';
 import { pathRecord } from './lookups.js';
 
 export function listCustomers({ state, profileId, query }: ApiRequest): Reply {

@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { orderRecord } from '../model/records.js';
 import { HttpError, type Reply } from '../model/reply.js';
-import type { ApiRequest } from '../model/runtime.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order } from '../model/types.js';
 import { deliverToOutbox } from '../outbox/outbox.js';
+import type { ApiRequest } from './context.js';
 import { orderAt } from './lookups.js';
 
 export function sendEmailLink(request: ApiRequest): Reply {

@@ -6,8 +6,7 @@ import { pageOfIds } from '../model/pagination.js';
 import { PAYABLE_STATUSES } from '../model/payments.js';
 import type { LineInput } from '../model/pricing.js';
 import { checkoutRecord, orderRecord, paymentRecord } from '../model/records.js';
-import { HttpError, isObject, type Reply, rootRecord } from '../model/reply.js';
-import type { ApiRequest } from '../model/runtime.js';
+import { HttpError, isObject, type Reply } from '../model/reply.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order } from '../model/types.js';
 import {
@@ -18,6 +17,8 @@ import {
   Problems,
   requiredString,
 } from '../model/validate.js';
+import { rootRecord } from './body.js';
+import type { ApiRequest } from './context.js';
 import { customerField, orderAt, productField, qtyField } from './lookups.js';
 
 export const MAX_INVOICE_ID_LENGTH = 64;

@@ -14,10 +14,11 @@ import {
 } from '../model/payments.js';
 import { orderRecord, paymentRecord } from '../model/records.js';
 import { type AdminReply, HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
-import type { ApiRequest, Runtime } from '../model/runtime.js';
+import type { Runtime } from '../model/runtime.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Payment, StoredCard } from '../model/types.js';
 import { positiveInteger } from '../model/validate.js';
+import type { ApiRequest } from './context.js';
 import { orderAt, pathRecord } from './lookups.js';
 
 function paymentAt(state: EmulatorState, profileId: number, raw: string | undefined): Payment {

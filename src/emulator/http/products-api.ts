@@ -4,10 +4,11 @@ import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { pageOfIds } from '../model/pagination.js';
 import { isTaxPercentage } from '../model/pricing.js';
 import { productRecord } from '../model/records.js';
-import { HttpError, type Reply, rootRecord } from '../model/reply.js';
-import type { ApiRequest } from '../model/runtime.js';
+import { HttpError, type Reply } from '../model/reply.js';
 import type { Product, ProductType } from '../model/types.js';
 import { currency, optionalBoolean, optionalString, Problems, requiredString } from '../model/validate.js';
+import { rootRecord } from './body.js';
+import type { ApiRequest } from './context.js';
 import { pathRecord } from './lookups.js';
 
 const PRODUCT_TYPES: readonly ProductType[] = ['single', 'subscription'];

@@ -1,7 +1,7 @@
 // Every API path the emulator serves. Version 2 paths are relative to
 // /api/v2/profiles/{profile_id}; version 1 paths to /api/v1.
 
-import type { Handler } from '../model/runtime.js';
+import type { Handler } from './context.js';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers } from './customers-api.js';
 import { paymentLink, sendEmailLink, sendSmsLink } from './links-api.js';
 import {

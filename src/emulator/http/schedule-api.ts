@@ -32,11 +32,11 @@ import { runDue } from '../billing/runner.js';
 import { amountField } from '../model/payments.js';
 import { orderRecord, paymentRecord, scheduledPaymentRecord } from '../model/records.js';
 import { HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
-import type { ApiRequest } from '../model/runtime.js';
 import { INTERVAL_MONTHS, isIntervalCode, parseDay, timeOfDay } from '../model/schedule.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order, ScheduledPayment } from '../model/types.js';
 import { positiveInteger } from '../model/validate.js';
+import type { ApiRequest } from './context.js';
 import { orderAt, pathRecord } from './lookups.js';
 
 /** Statuses in which a scheduled payment may be executed: live, retrying, or stopped after failures. */

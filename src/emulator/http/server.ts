@@ -5,9 +5,10 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { setTimeout as delay } from 'node:timers/promises';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
-import { type AdminReply, errorBody, errorReply, HttpError, readBody, sendJson } from '../model/reply.js';
+import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import { handleAdmin } from './admin.js';
+import { readBody, sendJson } from './body.js';
 import { handleBrowser, isBrowserPath } from './browser.js';
 import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 

@@ -14,8 +14,7 @@ import { planSchedule, type ScheduledOrder } from '../billing/plan.js';
 import { insertOrder, renewCheckout } from '../model/orders.js';
 import { type LineInput, lineTotals } from '../model/pricing.js';
 import { checkoutRecord, customerV1Record, orderLineV1Record, orderV1Record } from '../model/records.js';
-import { isObject, type Reply, rootRecord } from '../model/reply.js';
-import type { ApiRequest } from '../model/runtime.js';
+import { isObject, type Reply } from '../model/reply.js';
 import { INTERVAL_MONTHS, isIntervalCode, parseStartDate } from '../model/schedule.js';
 import type { EmulatorState } from '../model/state.js';
 import type { IntervalCode, Order } from '../model/types.js';
@@ -29,6 +28,8 @@ import {
   positiveInteger,
   requiredString,
 } from '../model/validate.js';
+import { rootRecord } from './body.js';
+import type { ApiRequest } from './context.js';
 import { customerField, productField, qtyField } from './lookups.js';
 
 const INTERVAL_CODES = Object.keys(INTERVAL_MONTHS).join(', ');

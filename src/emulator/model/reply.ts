@@ -1,7 +1,6 @@
-// Request and response plumbing: the error type the handlers throw, the JSON answers,
-// and reading bodies with their root key.
-
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// What every floor of the emulator answers with: the error a rule of the service throws
+// (HttpError, turned into a JSON error by the http floor), the reply of a handler, and the
+// JSON parsing that admin handlers of the subsystems share with the http floor.
 
 export interface ErrorDetail {
   field: string;
@@ -43,27 +42,6 @@ export interface AdminReply extends Reply {
   drop?: boolean;
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      // Keep draining past the limit so that the connection stays usable.
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (tooLarge) reject(new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`));
-      else resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', reject);
-  });
-}
-
 /** The parsed body, or undefined when there is none; 400 when it is not JSON. */
 export function parseJson(raw: string): unknown {
   if (raw.trim() === '') return undefined;
@@ -76,36 +54,6 @@ export function parseJson(raw: string): unknown {
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The record under the body's root key (for example `order`); 400 when it is missing. */
-export function rootRecord(raw: string, key: string): Record<string, unknown> {
-  const body = parseJson(raw);
-  const record = isObject(body) ? body[key] : undefined;
-  if (!isObject(record)) {
-    throw new HttpError(400, `the request body must be a JSON object with the root key "${key}"`);
-  }
-  return record;
-}
-
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers?: Record<string, string>,
-): void {
-  if (body === undefined) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 export function errorBody(message: string, details?: ErrorDetail[]): unknown {

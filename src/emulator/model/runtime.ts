@@ -1,6 +1,6 @@
-// What request handlers receive.
+// The running emulator as its handlers and subsystems see it, and the fault rules it holds
+// (applied by faults/faults.ts).
 
-import type { Reply } from './reply.js';
 import type { EmulatorState } from './state.js';
 import type { SeedName } from './types.js';
 
@@ -42,15 +42,3 @@ export interface Runtime {
   /** Stops the server (after the current answer has gone out). */
   shutdown(): void;
 }
-
-export interface ApiRequest {
-  runtime: Runtime;
-  state: EmulatorState;
-  profileId: number;
-  /** Captures of the route's pattern, still encoded. */
-  params: string[];
-  query: URLSearchParams;
-  rawBody: string;
-}
-
-export type Handler = (request: ApiRequest) => Reply;

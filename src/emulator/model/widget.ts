@@ -1,6 +1,8 @@
 // The stand-in gateway's payment widget: paymentWidgets.js?checkoutId=… . Its bytes are a
 // pure function of the checkout id, so the integrity stored with a checkout when it is made
 // is the real SRI hash of what the script host serves for it, and a browser checks it.
+// It lives in model/ because every checkout record (checkout.ts) carries that hash; the
+// gateway (gateway/routes.ts) serves the script.
 
 import { createHash } from 'node:crypto';
 
