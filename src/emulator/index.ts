@@ -35,7 +35,7 @@ export interface EmulatorOptions {
   failRate?: number;
   /** Randomness for fault decisions. */
   random?: () => number;
-  /** Per-endpoint faults (502 before or after applying, dropped connections, slow answers); see faults.ts. */
+  /** Per-endpoint faults (502 before or after applying, dropped connections, slow answers); see faults/faults.ts. */
   faults?: FaultRule[];
   /** Endpoints that get a signed delivery for every order status change. */
   webhookUrls?: string[];

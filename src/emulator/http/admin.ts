@@ -1,5 +1,5 @@
 // The emulator's own control API under /__emulator/ (no token; loopback callers only).
-// The clock and the recurring-billing test switches are in billing/admin.ts.
+// The clock and the recurring-billing test switches are in ../billing/admin.ts.
 
 import { isOrderStatus, type OrderStatus } from '../../domain/orders.js';
 import { billingAdmin } from '../billing/admin.js';

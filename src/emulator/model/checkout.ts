@@ -13,7 +13,7 @@ export function newCheckout(nowMs: number): StoredCheckout {
   const id = randomBytes(16).toString('hex').toUpperCase();
   return {
     id,
-    // The SRI hash of the widget the gateway serves for this checkout (gateway/script.ts).
+    // The SRI hash of the widget the gateway serves for this checkout (widget.ts).
     integrity: widgetIntegrity(id),
     ndc: `${id}.emulator-gateway`,
     build_number: BUILD_NUMBER,
