@@ -45,6 +45,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .option('--json', 'same as --output json')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--debug', 'log requests to stderr (the token is redacted) and show stacks')
+    .option('--csv-raw', "with -o csv, write cells as they are (no leading ' before =, +, -, @)")
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--no-input', 'never prompt (also implied by CI and a non-terminal stdin)')
     .option('--base-url <url>', 'API v2 base, ending in /api/v2 (env BILLING_BASE_URL)')

@@ -141,8 +141,8 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
   });
   rt.io.stdout.write(`${server.url}\n`);
   rt.info(
-    `Serving the checkout page of order ${orderId} at ${server.url} (order ${status}).\n` +
-      `Checkout ${live.checkout.id} is valid for ${left(live)}; it is renewed when it expires. Ctrl-C stops.`,
+    `Serving the checkout page of order ${orderId} at ${server.url} (order ${status}).`,
+    `Checkout ${live.checkout.id} is valid for ${left(live)}; it is renewed when it expires. Ctrl-C stops.`,
   );
   if (flags.browser) await openBrowser(rt, server.url);
 
