@@ -168,7 +168,7 @@ export class ApiClient {
       });
       const headers = res.headers as ApiResponse<unknown>['headers'];
       if (res.statusCode >= 300 && res.statusCode < 400) {
-        res.body.destroy();
+        discard(res.body);
         throw redirected(res.statusCode, headers.location, method, target);
       }
       const text = await readLimited(res.body, headers['content-length'], this.#o.maxResponseBytes, {
@@ -363,7 +363,7 @@ async function readLimited(
   at: { method: string; target: Target; status: number },
 ): Promise<string> {
   const tooLarge = () => {
-    body.destroy();
+    discard(body);
     return new ApiError(
       'server',
       EXIT.unavailable,
@@ -386,6 +386,12 @@ async function readLimited(
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Closes an answer's body that will not be read; its 'aborted' error has nobody to hear it. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 function formatMb(bytes: number): string {

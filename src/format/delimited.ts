@@ -4,8 +4,11 @@ import { singleLine } from './text.js';
 
 /** A cell a spreadsheet would run as a formula: OWASP's list of first characters. */
 const FORMULA_START = /^[=+\-@\t\r]/;
-/** A plain decimal number ("-5.00", "+3") cannot hold a formula, and a ' would make it text. */
-const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?$/;
+/**
+ * A plain decimal number, alone or with its currency code ("-5.00", "-5.00 EUR"), cannot hold
+ * a formula that calls anything, and a ' would turn a refund's negative amount into text.
+ */
+const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?( [A-Z]{3})?$/;
 
 /**
  * RFC 4180: quote a field holding a comma, a quote, CR or LF, and double its quotes. A cell
