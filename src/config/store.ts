@@ -272,15 +272,45 @@ export class ConfigStore {
   }
 }
 
-/** "line 3, column 14" from V8's JSON.parse message ("… at position 57", or "(line 3 column 14)"). */
+/**
+ * "line 3, column 14": where JSON.parse failed, from V8's message ("… at position 57" or
+ * "(line 3 column 14)"); when the message gives no place ("Unexpected token 'x', "…" is not
+ * valid JSON"), the shortest prefix of the text that already fails is found by bisection.
+ */
 export function whereInText(text: string, message: string): string {
   const lineColumn = /line (\d+) column (\d+)/.exec(message);
   if (lineColumn) return `line ${lineColumn[1]}, column ${lineColumn[2]}`;
   const position = /at position (\d+)/.exec(message);
-  // No position: the text ended too early.
-  const offset = position ? Number(position[1]) : text.length;
+  const offset = position
+    ? Number(position[1])
+    : /end of JSON input/.test(message)
+      ? text.length
+      : failingOffset(text);
   const before = text.slice(0, offset).split('\n');
   return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** The index of the first character that makes the text invalid JSON (not merely unfinished). */
+function failingOffset(text: string): number {
+  const fineSoFar = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return true;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/end of JSON input/.test(message)) return true;
+      const at = /at position (\d+)/.exec(message);
+      return at !== null && Number(at[1]) >= length;
+    }
+  };
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (fineSoFar(mid + 1)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 function isBlankFile(path: string): boolean {
