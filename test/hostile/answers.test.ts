@@ -1,32 +1,12 @@
 // Issue 9 §4: a broken or hostile service gives a clear exit, never a hang, never a false
 // success. Every case runs the built CLI against a small hostile server and is bounded in time.
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Hostile, hostile, send, TOKEN } from './service.js';
+import { describe, expect, it } from 'vitest';
+import { CREATE_ORDER, hostileServices, send, TOKEN } from './service.js';
 
-let hs: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(hs.map((h) => h.close()));
-  hs = [];
-});
-async function serve(...args: Parameters<typeof hostile>): Promise<Hostile> {
-  const h = await hostile(...args);
-  hs.push(h);
-  return h;
-}
+const serve = hostileServices();
 
-const createArgs = [
-  'orders',
-  'create',
-  '--customer',
-  '3',
-  '--product',
-  '1',
-  '--currency',
-  'EUR',
-  '--invoice-id',
-  'H1',
-];
+const createArgs = CREATE_ORDER;
 
 describe('answers without the fields a command relies on', () => {
   it('201 {} is exit 8 "the service answered 201 without an order id", not "Created order undefined"', async () => {

@@ -7,20 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
-import { type Hostile, hostile, send, TOKEN } from './service.js';
+import { hostileServices, send, TOKEN } from './service.js';
 
-let hs: Hostile[] = [];
-afterEach(async () => {
-  await Promise.all(hs.map((h) => h.close()));
-  hs = [];
-});
-async function serve(...args: Parameters<typeof hostile>): Promise<Hostile> {
-  const h = await hostile(...args);
-  hs.push(h);
-  return h;
-}
+const serve = hostileServices();
 
 describe('the token and the webhook secret are redacted by value', () => {
   const WEBHOOK_SECRET = 'hookSecret5Kq8Vn';

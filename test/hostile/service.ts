@@ -2,6 +2,7 @@
 // test/api/fake-service.ts) answering whatever each test says, and the built CLI run against it.
 
 import type { ServerResponse } from 'node:http';
+import { afterEach } from 'vitest';
 import { type FakeService, type Handler, startService } from '../api/fake-service.js';
 import { baseEnv, type CliResult, runCli } from '../helpers/cli.js';
 
@@ -52,3 +53,31 @@ export function send(
 
 /** No raw control character, bidi override or line separator: only the newlines we wrote. */
 export const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+
+/** hostile(), each service closed after its test. Call once at the top of a test file. */
+export function hostileServices(): typeof hostile {
+  let open: Hostile[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((h) => h.close()));
+    open = [];
+  });
+  return async (handler) => {
+    const h = await hostile(handler);
+    open.push(h);
+    return h;
+  };
+}
+
+/** An `orders create` that passes the CLI's own checks, so that only the answer decides. */
+export const CREATE_ORDER = [
+  'orders',
+  'create',
+  '--customer',
+  '3',
+  '--product',
+  '1',
+  '--currency',
+  'EUR',
+  '--invoice-id',
+  'H1',
+];

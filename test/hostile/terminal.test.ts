@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/format/delimited.js';
 import { hideSecret, maskUrlCredentials, safeLine, safeText } from '../../src/format/terminal.js';
-import { type Hostile, hostile, RAW_CONTROL, send } from './service.js';
+import { CREATE_ORDER, type Hostile, hostile, RAW_CONTROL, send } from './service.js';
 
 const OSC_TITLE = '\u001b]0;pwned\u0007';
 const RLO = '\u202e';
@@ -67,20 +67,7 @@ describe('every writer, end to end', () => {
         });
       send(res, 404, {});
     });
-    const r = await h.cli([
-      'orders',
-      'create',
-      '--customer',
-      '3',
-      '--product',
-      '1',
-      '--currency',
-      'EUR',
-      '--invoice-id',
-      'H1',
-      '-o',
-      'tsv',
-    ]);
+    const r = await h.cli([...CREATE_ORDER, '-o', 'tsv']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(RAW_CONTROL);
     expect(r.stderr).toContain('draft\\x1b]0;pwned\\x07\\nCreated order 6 (active).');
