@@ -45,13 +45,16 @@ const page = (ids: number[], extra: Record<string, unknown> = {}) => ({
 });
 const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
+// These services give 20 records a page whatever `items` asks; --items 20 says so.
 describe('--all against a lying paginator', () => {
   it('total_pages 2^53 is exit 8 at once, not an endless read', async () => {
     const h = await serve((req, res) => {
       const n = Number(req.query.get('page') ?? '1');
       send(res, 200, page(ids(n * 100, 20), { total_pages: 2 ** 53, current_page: n }));
     });
-    const r = await h.cli(['orders', 'list', '--all', '-o', 'ndjson'], { timeoutMs: 10_000 });
+    const r = await h.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
+      timeoutMs: 10_000,
+    });
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('impossible total (9007199254740992)');
     expect(h.service.received.length).toBe(1);
@@ -59,7 +62,9 @@ describe('--all against a lying paginator', () => {
 
   it('a service that repeats the same page stops with exit 8 and no duplicate printed', async () => {
     const h = await serve((_req, res) => send(res, 200, page(ids(1, 20))));
-    const r = await h.cli(['orders', 'list', '--all', '-o', 'ndjson'], { timeoutMs: 10_000 });
+    const r = await h.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
+      timeoutMs: 10_000,
+    });
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('repeats record 1, already read on an earlier page');
     const printed = r.stdout
@@ -75,7 +80,9 @@ describe('--all against a lying paginator', () => {
       const n = Number(req.query.get('page') ?? '1');
       send(res, 200, page(ids(n * 100, 20), { total_pages: 3 }));
     });
-    const r = await h.cli(['orders', 'list', '--all', '-o', 'ndjson'], { timeoutMs: 10_000 });
+    const r = await h.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
+      timeoutMs: 10_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(60);
     expect(Math.max(...h.service.received.map((q) => Number(q.query.get('page'))))).toBe(3);
@@ -84,7 +91,9 @@ describe('--all against a lying paginator', () => {
       const n = Number(req.query.get('page') ?? '1');
       send(res, 200, page(ids(n * 100, 20), { total_count: 50 }));
     });
-    const c = await counted.cli(['orders', 'list', '--all', '-o', 'ndjson'], { timeoutMs: 10_000 });
+    const c = await counted.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
+      timeoutMs: 10_000,
+    });
     expect(c.code, c.stderr).toBe(0);
     expect(counted.service.received.map((q) => q.query.get('page'))).toEqual(['1', '2', '3']);
   });
