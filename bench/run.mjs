@@ -30,7 +30,7 @@ const TOKEN = 'sk_local_dev_emulator';
 const STARTUP = { runs: 21, warmup: 3 };
 const LATENCY = 20;
 const PER_PAGE = 100;
-const CONCURRENCY = 4; // the default of --concurrency
+const CONCURRENCY = 8; // the default of orders list --concurrency (src/cli/orders.ts)
 
 const NODES = [
   { name: 'Node 20', bin: process.execPath },
