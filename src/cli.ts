@@ -43,6 +43,10 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
       ),
     )
     .option('--json', 'same as --output json')
+    .option(
+      '--query <expr>',
+      'JMESPath expression applied to the JSON output, then rendered in the output format',
+    )
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--debug', 'log requests to stderr (the token is redacted) and show stacks')
     .option('-y, --yes', 'do not ask for confirmation')

@@ -29,6 +29,8 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
     session.runtime = rt;
+    // A bad --query is a usage error before anything is sent.
+    if (globals.query !== undefined) (await import('../format/query.js')).compileQuery(globals.query);
     const handler = await load();
     await handler(rt, args, cmd.opts() as never);
   };

@@ -25,6 +25,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   baseUrlV1?: string;
   gatewayUrl?: string;
+  query?: string;
 }
 
 export interface Streams {
@@ -73,6 +74,7 @@ export class Runtime {
       color: this.color,
       stdout: this.io.stdout,
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
+      query: this.flags.query,
     };
   }
 

@@ -13,6 +13,8 @@ export interface Output {
   stdout: NodeJS.WritableStream;
   /** Terminal columns, for table. */
   width?: number;
+  /** --query: a JMESPath expression applied to what json would print (see query.ts). */
+  query?: string | undefined;
 }
 
 /** A table for a person at a terminal; tab-separated lines for cut and awk otherwise. */
