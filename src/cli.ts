@@ -4,6 +4,7 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, InterruptedError } from './api/errors.js';
+import { defineApi } from './cli/api.js';
 import { defineAuth } from './cli/auth.js';
 import { defineCheckout } from './cli/checkout.js';
 import { completions, defineCompletion } from './cli/completion.js';
@@ -84,6 +85,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   defineLinks(program, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
+  defineApi(program, run);
   defineCompletion(program, run);
   return program;
 }
