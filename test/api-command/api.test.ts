@@ -11,11 +11,9 @@ import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/em
 import { runOnPty } from '../helpers/pty.js';
 
 let emu: TestEmulator;
-let seeded: number;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo' });
-  seeded = emu.emulator.state.orders.size;
 });
 afterAll(() => emu.close());
 

@@ -15,7 +15,9 @@ beforeAll(async () => {
   const seeded = await seedPayments(emu.url, 1, { amount: '20.00' });
   order = seeded.orders[0] as number;
   payment = seeded.payments[0] as number;
-  const refund = await runCli(['payments', 'refund', String(payment), '--amount', '5.25'], { env: emu.env() });
+  const refund = await runCli(['payments', 'refund', String(payment), '--amount', '5.25'], {
+    env: emu.env(),
+  });
   expect(refund.code).toBe(0);
 });
 afterAll(() => emu.close());
@@ -73,7 +75,12 @@ describe('payments list --order ID', () => {
 
   it('ndjson is one payment a line; csv has a header; tsv none', async () => {
     const nd = await cli(['payments', 'list', '--order', String(order), '-o', 'ndjson']);
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['debit', 'refund']);
+    expect(
+      nd.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).kind),
+    ).toEqual(['debit', 'refund']);
     const csv = await cli(['payments', 'list', '--order', String(order), '-o', 'csv']);
     expect(csv.stdout.trim().split('\n')).toHaveLength(3);
     const tsv = await cli(['payments', 'list', '--order', String(order), '-o', 'tsv']);
