@@ -7,7 +7,7 @@ import { EXIT, InterruptedError } from './api/errors.js';
 import { defineApi } from './cli/api.js';
 import { defineAuth } from './cli/auth.js';
 import { defineCheckout } from './cli/checkout.js';
-import { completions, defineCompletion } from './cli/completion.js';
+import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
@@ -116,8 +116,9 @@ export async function main(
   });
   const program = buildProgram(session, argv);
   if (argv[0] === '__complete') {
+    const { completions } = await import('./commands/completion.js');
     io.stdout.write(
-      completions(program, argv.slice(1))
+      completions(program, argv.slice(1), env)
         .map((word) => `${word}\n`)
         .join(''),
     );
