@@ -5,6 +5,10 @@ import { type Column, writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 
 export async function writeResult(rt: Runtime, raw: unknown, render: () => Promise<unknown>): Promise<void> {
+  const query = rt.flags.query;
+  // --query applies to what -o json prints, and its result is rendered in the chosen format.
+  if (query !== undefined)
+    return (await import('../format/query.js')).writeQueriedOne(raw, { ...rt.output, query });
   if (rt.format === 'json') {
     rt.io.stdout.write(`${JSON.stringify(raw, null, 2)}\n`);
   } else if (rt.format === 'ndjson') {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { seedPayments } from '../payments/helpers.js';
 
 let emu: TestEmulator;
 // biome-ignore lint/suspicious/noExplicitAny: orders as the CLI printed them
@@ -146,5 +147,38 @@ describe('bad expressions', () => {
     const result = await cli(['orders', 'list', '--query', 'abs(@)', '-o', 'json']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--query failed');
+  });
+});
+
+// Last: the payments it seeds add orders that the lists above do not expect.
+describe('answers of write commands', () => {
+  it('a refund: the query over its JSON answer, in json and csv', async () => {
+    const { payments } = await seedPayments(emu.url, 1, { amount: '9.00' });
+    const id = String(payments[0]);
+    const json = await cli([
+      'payments',
+      'refund',
+      id,
+      '--amount',
+      '2',
+      '--query',
+      '{amount: payment.amount}',
+      '-o',
+      'json',
+    ]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ amount: '2.00' });
+    const csv = await cli([
+      'payments',
+      'refund',
+      id,
+      '--amount',
+      '3',
+      '--query',
+      '{amount: payment.amount}',
+      '-o',
+      'csv',
+    ]);
+    expect(csv.stdout).toBe('amount\n3.00\n');
   });
 });
