@@ -55,40 +55,23 @@ const installed = () => ({
   fish: join(home, '.config/fish/completions/billing.fish'),
 });
 
-function bash(line: string): string[] {
-  const words = line.split(' ');
-  const result = spawnSync('bash', ['--norc', '--noprofile', BASH_HARNESS, installed().bash, ...words], {
-    env: env as NodeJS.ProcessEnv,
-    cwd: work,
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  return candidates(result.stdout);
-}
-
-function zsh(line: string): string[] {
-  const result = spawnSync('zsh', ['-f', ZSH_HARNESS, dirname(installed().zsh), line], {
+/** A shell run in the folder with the test files; its stdout as candidates. Killed after 30 s. */
+function shell(command: string, args: string[]): string[] {
+  const result = spawnSync(command, args, {
     env: env as NodeJS.ProcessEnv,
     cwd: work,
     encoding: 'utf8',
     timeout: 30_000,
   });
-  return candidates(result.stdout);
-}
-
-function fish(line: string): string[] {
-  const result = spawnSync(
-    'fish',
-    ['--no-config', '-c', `source $argv[1]; complete -C $argv[2]`, installed().fish, line],
-    {
-      env: env as NodeJS.ProcessEnv,
-      cwd: work,
-      encoding: 'utf8',
-      timeout: 20_000,
-    },
-  );
+  // fish adds a description after a tab.
   return candidates(result.stdout.replace(/\t.*$/gm, ''));
 }
+
+const bash = (line: string) =>
+  shell('bash', ['--norc', '--noprofile', BASH_HARNESS, installed().bash, ...line.split(' ')]);
+const zsh = (line: string) => shell('zsh', ['-f', ZSH_HARNESS, dirname(installed().zsh), line]);
+const fish = (line: string) =>
+  shell('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', installed().fish, line]);
 
 function candidates(text: string): string[] {
   return [...new Set(text.split('\n').filter((l) => l.trim() !== ''))].sort();
