@@ -2,8 +2,9 @@
 // printed as JSON (gh api, stripe get|post). The request is built here; the client sends it.
 
 import { readFileSync } from 'node:fs';
-import type { RawResponse } from '../api/client.js';
-import { BillingError, EXIT, errorFromResponse, UsageError } from '../api/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiClient, RawResponse } from '../api/client.js';
+import { ApiError, BillingError, EXIT, errorFromResponse, UsageError } from '../api/errors.js';
 import { DEFAULT_PER_PAGE } from '../api/listing.js';
 import { paginate, parseListResponse } from '../api/paginate.js';
 import { singleLine } from '../format/text.js';
@@ -314,6 +315,22 @@ function errorOf(res: RawResponse, request: ApiRequest) {
 
 const errorBodies = new WeakMap<Error, string>();
 
+const RETRIES = 3;
+const RETRY_STATUSES = new Set([429, 502, 503]);
+
+/** A page, retried like every GET of the client (network error, 429, 502, 503), with backoff. */
+async function getPage(client: ApiClient, url: string, signal: AbortSignal): Promise<RawResponse> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await client.raw({ method: 'GET', url, signal });
+      if (attempt >= RETRIES || !RETRY_STATUSES.has(res.status)) return res;
+    } catch (err) {
+      if (attempt >= RETRIES || !(err instanceof ApiError) || err.kind !== 'network') throw err;
+    }
+    await sleep(Math.round(Math.random() * Math.min(3000, 200 * 2 ** attempt)), undefined, { signal });
+  }
+}
+
 /** --paginate: every page, with the same window and stops as --all; one array or one record a line. */
 async function paginated(rt: Runtime, request: ApiRequest): Promise<void> {
   const client = await rt.client();
@@ -329,7 +346,7 @@ async function paginated(rt: Runtime, request: ApiRequest): Promise<void> {
     async (page, signal) => {
       const url = new URL(request.url);
       url.searchParams.set('page', String(page));
-      const res = await client.raw({ method: 'GET', url: url.toString(), signal });
+      const res = await getPage(client, url.toString(), signal);
       if (res.status < 200 || res.status >= 300) {
         const error = errorOf(res, { ...request, url: url.toString() });
         errorBodies.set(error, res.text);

@@ -11,10 +11,29 @@ const NASTY = 'pay\u001b[31mred\u009b2J\u202eevil\u2028end';
 let server: Server;
 let base: string;
 const seen: IncomingHttpHeaders[] = [];
+const pageRequests: number[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(req.headers);
+    const page = /[?&]page=(\d+)/.exec(req.url ?? '')?.[1];
+    if (req.url?.includes('/flaky') && page !== undefined) {
+      pageRequests.push(Number(page));
+      // Page 2 fails once with a 502, as a busy gateway does.
+      if (page === '2' && pageRequests.filter((p) => p === 2).length === 1) {
+        res.writeHead(502).end('bad gateway');
+        return;
+      }
+      const n = Number(page);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          flaky: [{ id: n * 10 + 1 }, { id: n * 10 + 2 }],
+          pagination: { current_page: n, total_pages: 3, per_page: 2 },
+        }),
+      );
+      return;
+    }
     if (req.url?.includes('/text')) {
       res.writeHead(500, { 'content-type': 'text/plain', 'x-note': 'a\u009bb' });
       res.end(`oops \u001b]0;title\u0007 ${NASTY}\n`);
@@ -50,4 +69,16 @@ it('text and headers: control characters never reach the terminal; a 500 is exit
   expect(result.stdout).toContain('HTTP/1.1 500');
   expect(result.stdout + result.stderr).not.toMatch(/[\u0007\u001b\u009b\u202e]/);
   expect(result.stdout + result.stderr).not.toContain(TOKEN);
+});
+
+it('--paginate retries a page answered 502 (as --all does) and keeps page order', async () => {
+  const result = await runCli(['api', '/flaky', '--paginate', '-o', 'ndjson'], { env: env() });
+  expect(result.code, result.stderr).toBe(0);
+  expect(
+    result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id),
+  ).toEqual([11, 12, 21, 22, 31, 32]);
+  expect(pageRequests.filter((p) => p === 2)).toHaveLength(2);
 });
