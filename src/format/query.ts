@@ -12,6 +12,12 @@ import { writeList, writeOne } from './write.js';
 type ASTNode = ReturnType<typeof compile>;
 
 const compiled = new Map<string, ASTNode>();
+let applied = false;
+
+/** Whether any output went through the query, so that a command that ignores it can say so. */
+export function queryApplied(): boolean {
+  return applied;
+}
 
 /** The expression's syntax tree; a usage error (exit 2) naming where it goes wrong. */
 export function compileQuery(expression: string): ASTNode {
@@ -67,6 +73,7 @@ export function errorPosition(expression: string): number {
 /** The expression applied to a value; a function called wrongly is a usage error too. */
 export function search(value: unknown, expression: string): unknown {
   const ast = compileQuery(expression);
+  applied = true;
   try {
     return TreeInterpreter.search(ast, (value ?? null) as JSONValue);
   } catch (cause) {
@@ -85,6 +92,7 @@ export async function writeQueriedList(
   out: Output & { query: string },
 ): Promise<number> {
   const plain = { ...out, query: undefined };
+  applied = true;
   if (out.format === 'ndjson') {
     const expression = out.query;
     compileQuery(expression);

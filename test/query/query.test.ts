@@ -143,6 +143,14 @@ describe('bad expressions', () => {
     expect(result.stderr).toContain('at character 5');
   });
 
+  it('a command whose output the query does not reach says so', async () => {
+    const result = await cli(['config', 'path', '--query', 'x']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning: --query does not apply to what this command prints');
+    const applied = await cli(['orders', 'list', '--items', '2', '--query', '[].id', '-o', 'json']);
+    expect(applied.stderr).not.toContain('does not apply');
+  });
+
   it('a function called wrongly is exit 2', async () => {
     const result = await cli(['orders', 'list', '--query', 'abs(@)', '-o', 'json']);
     expect(result.code).toBe(2);
