@@ -7,9 +7,18 @@ import { UsageError } from '../api/errors.js';
 import type { Column } from './columns.js';
 import type { Output } from './formats.js';
 import { humanize, isRecord, isScalar, text } from './text.js';
-import { writeList, writeOne } from './write.js';
 
 type ASTNode = ReturnType<typeof compile>;
+
+/** write.ts's writers, handed in by write.ts so that this module does not import it back. */
+export interface Writers {
+  writeList(
+    records: AsyncIterable<unknown> | Iterable<unknown>,
+    columns: readonly Column[],
+    out: Output,
+  ): Promise<number>;
+  writeOne(record: unknown, columns: readonly Column[], out: Output): Promise<void>;
+}
 
 const compiled = new Map<string, ASTNode>();
 let applied = false;
@@ -89,23 +98,24 @@ export function search(value: unknown, expression: string): unknown {
  */
 export async function writeQueriedList(
   records: AsyncIterable<unknown> | Iterable<unknown>,
-  out: Output & { query: string },
+  out: Output,
+  w: Writers,
 ): Promise<number> {
+  const expression = out.query ?? '';
   const plain = { ...out, query: undefined };
   applied = true;
   if (out.format === 'ndjson') {
-    const expression = out.query;
     compileQuery(expression);
-    return writeList(perRecord(records, expression), [], plain);
+    return w.writeList(perRecord(records, expression), [], plain);
   }
   const all: unknown[] = [];
   for await (const record of records) all.push(record);
-  await writeValue(search(all, out.query), plain);
+  await writeValue(search(all, expression), plain, w);
   return all.length;
 }
 
-export async function writeQueriedOne(record: unknown, out: Output & { query: string }): Promise<void> {
-  await writeValue(search(record, out.query), { ...out, query: undefined });
+export async function writeQueriedOne(record: unknown, out: Output, w: Writers): Promise<void> {
+  await writeValue(search(record, out.query ?? ''), { ...out, query: undefined }, w);
 }
 
 async function* perRecord(
@@ -123,26 +133,26 @@ async function* perRecord(
 }
 
 /** Any JSON value in the chosen format; objects get columns named after their keys. */
-export async function writeValue(value: unknown, out: Output): Promise<void> {
+export async function writeValue(value: unknown, out: Output, w: Writers): Promise<void> {
   if (out.format === 'json' || out.format === 'ndjson') {
     if (Array.isArray(value) && out.format === 'ndjson') {
-      await writeList(value, [], out);
+      await w.writeList(value, [], out);
       return;
     }
-    await writeOne(value, [], out);
+    await w.writeOne(value, [], out);
     return;
   }
   if (Array.isArray(value)) {
     const rows = value.every(isRecord) ? value : value.map((v) => ({ value: v }));
-    await writeList(rows, columnsFor(rows), out);
+    await w.writeList(rows, columnsFor(rows), out);
     return;
   }
   if (isRecord(value)) {
-    await writeOne(value, columnsFor([value]), out);
+    await w.writeOne(value, columnsFor([value]), out);
     return;
   }
   if (value === null || value === undefined) return;
-  await writeList([{ value }], columnsFor([{ value }]), out);
+  await w.writeList([{ value }], columnsFor([{ value }]), out);
 }
 
 /** One column per key, in the order keys first appear; nested values as compact JSON. */

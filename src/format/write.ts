@@ -24,7 +24,7 @@ export async function writeList(
   out: Output,
 ): Promise<number> {
   if (out.query !== undefined)
-    return (await import('./query.js')).writeQueriedList(records, { ...out, query: out.query });
+    return (await import('./query.js')).writeQueriedList(records, out, { writeList, writeOne });
   const sink = new Sink(out.stdout);
   const columns = columnsOf(resource);
   let count = 0;
@@ -76,7 +76,7 @@ export async function writeOne(
   out: Output,
 ): Promise<void> {
   if (out.query !== undefined)
-    return (await import('./query.js')).writeQueriedOne(record, { ...out, query: out.query });
+    return (await import('./query.js')).writeQueriedOne(record, out, { writeList, writeOne });
   const sink = new Sink(out.stdout);
   const columns = columnsOf(resource);
   let text: string;
