@@ -4,9 +4,10 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, InterruptedError } from './api/errors.js';
+import { defineApi } from './cli/api.js';
 import { defineAuth } from './cli/auth.js';
 import { defineCheckout } from './cli/checkout.js';
-import { completions, defineCompletion } from './cli/completion.js';
+import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
@@ -43,6 +44,10 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
       ),
     )
     .option('--json', 'same as --output json')
+    .option(
+      '--query <expr>',
+      'JMESPath expression applied to the JSON output, then rendered in the output format',
+    )
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--debug', 'log requests to stderr (the token is redacted) and show stacks')
     .option('--csv-raw', "with -o csv, write cells as they are (no leading ' before =, +, -, @)")
@@ -82,6 +87,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   defineLinks(program, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
+  defineApi(program, run);
   defineCompletion(program, run);
   return program;
 }
@@ -112,8 +118,9 @@ export async function main(
   });
   const program = buildProgram(session, argv);
   if (argv[0] === '__complete') {
+    const { completions } = await import('./commands/completion.js');
     io.stdout.write(
-      completions(program, argv.slice(1))
+      completions(program, argv.slice(1), env)
         .map((word) => `${word}\n`)
         .join(''),
     );

@@ -20,7 +20,9 @@ import { recordId } from '../api/records.js';
 import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
-import { writeList, writeOne } from '../format/index.js';
+import { fromMinor } from '../domain/money.js';
+import { COLUMNS, type Column, writeList, writeOne } from '../format/index.js';
+import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
 import { writeResult } from './result.js';
@@ -110,6 +112,44 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
   await confirmMoneyMove(rt, { action: 'refund', paymentId, amount: plan.amount, currency: plan.currency });
   const result = await sendRefund(client, plan, { signal: rt.signal });
   await report(rt, result, (p) => `Refunded ${money(p)} of payment ${paymentId}.`);
+}
+
+export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  const paymentId = parse.recordId('payment', id ?? '');
+  const client = await rt.client();
+  if (rt.format !== 'table') {
+    await writeOne(await getPayment(client, paymentId, { signal: rt.signal }), 'payment', rt.output);
+    return;
+  }
+  // The detail view adds the payment's refunds and what is left, read from its order's payments.
+  const state = await readRefundState(client, paymentId, { signal: rt.signal });
+  const refundable = state.payment.kind === 'debit' || state.payment.kind === 'capture';
+  const refunds = state.orderPayments.filter((p) => p.parent_id === paymentId && p.kind === 'refund');
+  const extra: Column[] = [
+    {
+      key: 'refunds',
+      header: 'Refunds',
+      value: () =>
+        refunds.length === 0
+          ? 'none'
+          : refunds.map((p) => `${p.id}: ${money(p)} ${singleLine(String(p.status ?? ''))}`).join('; '),
+    },
+    {
+      key: 'left_to_refund',
+      header: 'Left to refund',
+      value: () =>
+        refundable
+          ? `${fromMinor(state.left > 0n ? state.left : 0n)}${state.payment.currency ? ` ${state.payment.currency}` : ''}`
+          : `- (a ${singleLine(String(state.payment.kind ?? 'payment'))} is not refunded)`,
+    },
+  ];
+  await writeOne(state.payment, [...COLUMNS.payment, ...extra], rt.output);
+}
+
+/** billing payments list --order ID, and its alias billing orders payments ID. */
+export async function list(rt: Runtime, _args: string[], flags: { order?: string }): Promise<void> {
+  if (flags.order === undefined) throw new UsageError("missing --order (the order's id), e.g. --order 1042");
+  return orderPayments(rt, [flags.order]);
 }
 
 export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {

@@ -1,10 +1,12 @@
 // Write commands print the service's answer as it came with -o json / ndjson, and a
 // rendering of it otherwise.
 
-import { type Column, writeList } from '../format/index.js';
+import { type Column, writeList, writeOne } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 
 export async function writeResult(rt: Runtime, raw: unknown, render: () => Promise<unknown>): Promise<void> {
+  // --query applies to what -o json prints; writeOne renders its result in the chosen format.
+  if (rt.flags.query !== undefined) return writeOne(raw, [], rt.output);
   if (rt.format === 'json') {
     rt.io.stdout.write(`${JSON.stringify(raw, null, 2)}\n`);
   } else if (rt.format === 'ndjson') {

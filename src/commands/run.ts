@@ -29,8 +29,13 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
     session.runtime = rt;
+    // A bad --query is a usage error before anything is sent.
+    const query = globals.query === undefined ? undefined : await import('../format/query.js');
+    if (globals.query !== undefined) query?.compileQuery(globals.query);
     const handler = await load();
     await handler(rt, args, cmd.opts() as never);
+    if (query && !query.queryApplied())
+      rt.info('warning: --query does not apply to what this command prints');
   };
 }
 

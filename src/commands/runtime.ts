@@ -28,6 +28,7 @@ export interface GlobalOptions {
   gatewayUrl?: string;
   /** --csv-raw: CSV cells as they are, without the leading ' against formulas. */
   csvRaw?: boolean;
+  query?: string;
 }
 
 export interface Streams {
@@ -77,6 +78,7 @@ export class Runtime {
       stdout: this.io.stdout,
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
       csvRaw: this.flags.csvRaw === true,
+      query: this.flags.query,
     };
   }
 

@@ -23,6 +23,8 @@ export async function writeList(
   resource: ResourceName | readonly Column[],
   out: Output,
 ): Promise<number> {
+  if (out.query !== undefined)
+    return (await import('./query.js')).writeQueriedList(records, out, { writeList, writeOne });
   const sink = new Sink(out.stdout);
   const columns = columnsOf(resource);
   let count = 0;
@@ -73,6 +75,8 @@ export async function writeOne(
   resource: ResourceName | readonly Column[],
   out: Output,
 ): Promise<void> {
+  if (out.query !== undefined)
+    return (await import('./query.js')).writeQueriedOne(record, out, { writeList, writeOne });
   const sink = new Sink(out.stdout);
   const columns = columnsOf(resource);
   let text: string;

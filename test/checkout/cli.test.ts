@@ -241,7 +241,8 @@ describe('billing checkout open', () => {
     );
     try {
       const [, pageUrl] = await cli.waitFor('stdout', /^(http:\/\/127\.0\.0\.1:\d+\/)\n/);
-      expect(cli.stderr()).toMatch(/Checkout [0-9A-F]{32} is valid for 2[45]:\d\d/);
+      // stderr and stdout are separate pipes: the line may arrive after the address.
+      await cli.waitFor('stderr', /Checkout [0-9A-F]{32} is valid for 2[45]:\d\d/);
       const html = await (await fetch(pageUrl ?? '')).text();
       expect(html).toContain(
         `paymentWidgets.js?checkoutId=${checkout.id}" integrity="${checkout.integrity}"`,
