@@ -1,5 +1,6 @@
-// Request bodies given as files (--file order.json, or - for stdin): read whole, parsed,
-// and checked for their root key before anything is sent.
+// Request bodies given as files (--file order.json, or - for stdin): read whole, checked for
+// depth, parsed, and checked for their root key before anything is sent. What is under the
+// root key is the service's business.
 
 import { UsageError } from '../api/errors.js';
 import type { Runtime } from './runtime.js';
@@ -20,14 +21,26 @@ export async function readBodyFile(
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : String(err)}`);
   }
+  const depth = nestingDepth(text);
+  if (depth > MAX_DEPTH) {
+    throw new UsageError(
+      `${name} nests deeper than ${MAX_DEPTH} levels (it goes ${depth > 10_000 ? 'over 10000' : depth} deep); no ${rootKey} is that deep`,
+      { hint: `give {"${rootKey}": {…}} with the fields the service expects` },
+    );
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`${name} is not valid JSON: ${(err as Error).message}`);
   }
-  const inner = (body as Record<string, unknown> | null)?.[rootKey];
-  if (typeof body !== 'object' || body === null || typeof inner !== 'object' || inner === null) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UsageError(`${name} must hold a JSON object, not ${kindOf(body)}`, {
+      hint: `wrap the fields in {"${rootKey}": {…}}, as the service expects`,
+    });
+  }
+  const inner = (body as Record<string, unknown>)[rootKey];
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
     throw new UsageError(`${name} has no root key "${rootKey}"`, {
       hint: `wrap the fields in {"${rootKey}": {…}}, as the service expects`,
     });
@@ -39,4 +52,38 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** No request body the service takes nests anywhere near this deep. */
+export const MAX_DEPTH = 32;
+
+/**
+ * How deep objects and arrays nest in JSON text, found by one scan (no recursion, so a
+ * hostile 100,000-deep file cannot overflow the stack before JSON.parse sees it).
+ * Stops counting past 10,000.
+ */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > 10_000) return deepest;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
 }
