@@ -176,6 +176,7 @@ describe('a file of refunds', () => {
     const refused = await cli(['payments', 'refund', '--file', file], { BILLING_ENV: 'production' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('refusing to refund 3 rows of');
+    expect(refused.stderr).toContain('(3 full refunds whose amount is read at send time)');
     expect(refused.stdout).toBe('');
     for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual([]);
     const confirmed = await cli(['payments', 'refund', '--file', file, '--yes'], {
@@ -183,6 +184,9 @@ describe('a file of refunds', () => {
     });
     expect(confirmed.code).toBe(0);
     for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual(['10.00']);
+    const again = await cli(['payments', 'refund', '--file', file], { BILLING_ENV: 'production' });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('(no refunds; 3 refunded by an earlier run, skipped)');
   });
 });
 

@@ -52,7 +52,7 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
   it('bulk refund: the first Ctrl-C lets the refunds in flight finish, says what was not started; a re-run completes the rest once', async () => {
     const { payments } = await seedPayments(emu.url, 12, { amount: '20.00' });
     const file = refundFile(payments);
-    await setFaults(emu.url, [{ route: 'refund', mode: 'slow', latency_ms: 400 }]);
+    await setFaults(emu.url, [{ route: 'refund', mode: 'slow', latency_ms: 600 }]);
     try {
       const term = runOnPty(['payments', 'refund', '--file', file, '--concurrency', '2'], { env: emu.env() });
       await term.waitFor(/[2-9]\/12: /);
@@ -154,6 +154,17 @@ describe('Ctrl-C ends a command that runs until stopped: exit 0 after its summar
     expect(result.code).toBe(0);
     expect(result.text).toContain('Stopped.');
     await expect(fetch(page)).rejects.toThrow();
+  });
+  it('a foreground emulator', async () => {
+    const term = runOnPty(['emulator', 'start', '--port', '0'], { env: emu.env() });
+    await term.waitFor('Ctrl-C stops it.');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(term.text())?.[1] as string;
+    expect((await fetch(`${url}/__emulator/status`)).status).toBe(200);
+    term.type(ETX);
+    const result = await term.exited;
+    expect(result.code).toBe(0);
+    expect(result.text).toContain('Emulator stopped.');
+    await expect(fetch(`${url}/__emulator/status`)).rejects.toThrow();
   });
 });
 

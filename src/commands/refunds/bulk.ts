@@ -61,10 +61,15 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
 
   const ctx = await rt.context();
   if (ctx.kind === 'production' && !rt.flags.yes) {
-    const currencies = await currenciesOf(await rt.client(), input.rows, { signal: rt.signal, concurrency });
+    const earlier = await Journal.peek(journalPath as string);
+    const planned = input.rows.filter((row) => earlier.get(row.key)?.last.state !== 'refunded');
+    const skipped = input.rows.length - planned.length;
+    const currencies = await currenciesOf(await rt.client(), planned, { signal: rt.signal, concurrency });
     await confirmMoneyMove(rt, {
       action: 'refund',
-      subject: `${input.rows.length} rows of ${input.name} (${describeTotals(input.rows, currencies)})`,
+      subject:
+        `${input.rows.length} rows of ${input.name} (${describeTotals(planned, currencies)}` +
+        `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})`,
     });
   }
   const client = await rt.client();
