@@ -15,7 +15,7 @@ export async function readBodyFile(
   try {
     text =
       path === '-'
-        ? await readStream(rt.io.stdin)
+        ? await readStream(rt.io.stdin, rt.signal)
         : await (await import('node:fs/promises')).readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -48,8 +48,14 @@ export async function readBodyFile(
   return inner as Record<string, unknown>;
 }
 
-export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+/** Reads a stream to its end; Ctrl-C (the signal) ends the wait, as at a prompt. */
+export async function readStream(stream: NodeJS.ReadableStream, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
+  if (signal) {
+    signal.throwIfAborted();
+    const { addAbortSignal } = await import('node:stream');
+    addAbortSignal(signal, stream as NodeJS.ReadableStream & import('node:stream').Readable);
+  }
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }

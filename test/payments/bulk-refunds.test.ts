@@ -231,6 +231,11 @@ describe('a file is checked whole before the first refund', () => {
       message: 'stdin line 2: no "amount" key',
     },
     {
+      name: 'an NDJSON key given twice',
+      file: (p) => `{"payment_id":${p},"amount":"1.00", "amount" :"55.50"}\n`,
+      message: 'stdin line 1: a key appears twice',
+    },
+    {
       name: 'one bad amount after good rows',
       file: (p) => `payment_id,amount\n${p},1.00\n${p},2.00\n${p},1.234\n`,
       message: 'stdin line 4: invalid amount "1.234"',
@@ -275,7 +280,7 @@ describe('a file is checked whole before the first refund', () => {
     expect(result.code).toBe(0);
     expect(refundsOf(emu.emulator.state, a)).toEqual(['1.50']);
     expect(refundsOf(emu.emulator.state, b)).toEqual(['30.00']);
-    const ndjson = `{"payment_id":${c},"amount":""}\r\n{"amount":"2.00","payment_id":${a}}\n`;
+    const ndjson = `{"payment_id":${c},"amount":""}\r\n{ "amount" : "2.00", "payment_id": "${a}" }\n`;
     const journal = join(tempDir(), 'j');
     const again = await cli(['payments', 'refund', '--file', '-', '--journal', journal], {}, ndjson);
     expect(again.code).toBe(0);

@@ -184,6 +184,41 @@ describe('Ctrl-C at a prompt: exit 130, nothing written or sent', () => {
     expect(readdirSync(env.BILLING_CONFIG_DIR as string)).toEqual([]);
   });
 
+  it('login --with-token waiting for the token on the terminal writes no config', async () => {
+    const env = emu.env({ BILLING_ENV: undefined, BILLING_API_TOKEN: undefined });
+    const args = [
+      'login',
+      '--env',
+      'shop',
+      '--with-token',
+      '--base-url',
+      `${emu.url}/api/v2`,
+      '--profile',
+      '1',
+    ];
+    const term = runOnPty(args, { env });
+    await new Promise((r) => setTimeout(r, 700));
+    term.type('sk_half');
+    term.type(ETX);
+    const result = await term.exited;
+    expect(result.code).toBe(130);
+    expect(readdirSync(env.BILLING_CONFIG_DIR as string)).toEqual([]);
+  });
+
+  it('a refunds file read from the terminal (--file -): nothing sent, no journal', async () => {
+    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+    const journal = join(tempDir('billing-tty-'), 'j');
+    const term = runOnPty(['payments', 'refund', '--file', '-', '--journal', journal], { env: emu.env() });
+    await new Promise((r) => setTimeout(r, 700));
+    term.type(`payment_id,amount\r${payments[0]},1.00\r`);
+    await term.waitFor(`${payments[0]},1.00`);
+    term.type(ETX);
+    const result = await term.exited;
+    expect(result.code).toBe(130);
+    expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
+    expect(existsSync(journal)).toBe(false);
+  });
+
   it("orders create's prompts create nothing", async () => {
     const before = emu.emulator.state.orders.size;
     const term = runOnPty(['orders', 'create'], { env: emu.env() });

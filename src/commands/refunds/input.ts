@@ -46,7 +46,7 @@ export async function readRefundInput(rt: Runtime, path: string): Promise<Refund
   const name = path === '-' ? 'stdin' : path;
   let text: string;
   try {
-    text = path === '-' ? await readStream(rt.io.stdin) : await readFile(path, 'utf8');
+    text = path === '-' ? await readStream(rt.io.stdin, rt.signal) : await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : String(err)}`);
@@ -162,6 +162,11 @@ function parseNdjson(text: string): Parsed {
         return;
       }
       const record = value as Record<string, unknown>;
+      // JSON.parse keeps the last of two equal keys: {"amount":"1.00","amount":"100.00"} is 100.00.
+      if (topLevelKeyCount(content) !== Object.keys(record).length) {
+        problems.push({ line, what: 'a key appears twice' });
+        return;
+      }
       const unknown = Object.keys(record).filter((k) => !(COLUMNS as readonly string[]).includes(k));
       if (unknown.length > 0) {
         const keys = unknown.map((k) => `"${singleLine(k)}"`).join(', ');
@@ -175,6 +180,24 @@ function parseNdjson(text: string): Parsed {
       rows.push({ line, paymentId: record.payment_id, amount: record.amount });
     });
   return { rows, problems };
+}
+
+/** How many keys the (valid JSON) object on this line has, repeats included. */
+function topLevelKeyCount(json: string): number {
+  let depth = 0;
+  let count = 0;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i];
+    if (ch === '"') {
+      for (i++; json[i] !== '"'; i++) if (json[i] === '\\') i++;
+      let next = i + 1;
+      while (/\s/.test(json[next] ?? '')) next++;
+      // A string right inside the object and followed by a colon is one of its keys.
+      if (depth === 1 && json[next] === ':') count++;
+    } else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return count;
 }
 
 /** The cell as text; undefined for what cannot be an id or an amount (an object, a boolean). */
