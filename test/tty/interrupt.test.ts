@@ -29,6 +29,17 @@ async function setFaults(url: string, faults: unknown[]): Promise<void> {
   await emulatorApi(url, 'POST', '/__emulator/faults', { faults });
 }
 
+/** Runs the refunds file again: it ends 0 and each payment holds exactly one refund of `amount`. */
+async function rerunOnce(file: string, payments: number[], amount: string) {
+  const rerun = await runCli(['payments', 'refund', '--file', file, '-o', 'ndjson'], {
+    env: emu.env(),
+    timeoutMs: 30_000,
+  });
+  expect(rerun.code, rerun.stderr).toBe(0);
+  for (const p of payments) expect(refundsOf(emu.emulator.state, p)).toEqual([amount]);
+  return rerun;
+}
+
 describe('Ctrl-C while a spinner or progress line shows', () => {
   it('orders list --all against a slow service: exit 130 at once, the last progress line stays', async () => {
     const slow = await startTestEmulator({ latencyMs: 150 });
@@ -74,13 +85,8 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
     } finally {
       await setFaults(emu.url, []);
     }
-    const rerun = await runCli(['payments', 'refund', '--file', file, '-o', 'ndjson'], {
-      env: emu.env(),
-      timeoutMs: 30_000,
-    });
-    expect(rerun.code, rerun.stderr).toBe(0);
+    const rerun = await rerunOnce(file, payments, '20.00');
     expect(parseNdjson(rerun.stdout)).toHaveLength(12);
-    for (const p of payments) expect(refundsOf(emu.emulator.state, p)).toEqual(['20.00']);
   });
 
   it('bulk refund: a second Ctrl-C quits at once; the refunds in flight are in the journal and checked on the next run', async () => {
@@ -103,13 +109,8 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
     } finally {
       await setFaults(emu.url, []);
     }
-    const rerun = await runCli(['payments', 'refund', '--file', file, '-o', 'ndjson'], {
-      env: emu.env(),
-      timeoutMs: 30_000,
-    });
-    expect(rerun.code, rerun.stderr).toBe(0);
+    const rerun = await rerunOnce(file, payments, '5.00');
     expect(rerun.stderr).toContain('8 refunded, 0 skipped');
-    for (const p of payments) expect(refundsOf(emu.emulator.state, p)).toEqual(['5.00']);
   });
 
   it('orders watch: exit 130, nothing changed', async () => {
