@@ -25,6 +25,11 @@ function refundFile(payments: number[], amount = ''): string {
   return path;
 }
 
+/** The spinner hid the cursor; whatever the way out, it must be shown again. */
+function cursorShown(raw: string): boolean {
+  return raw.lastIndexOf('\u001b[?25h') > raw.lastIndexOf('\u001b[?25l');
+}
+
 async function setFaults(url: string, faults: unknown[]): Promise<void> {
   await emulatorApi(url, 'POST', '/__emulator/faults', { faults });
 }
@@ -55,6 +60,7 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
       expect(result.text).toMatch(/✗ Read \d+ records/);
       expect(result.text).toContain('interrupted');
       expect(result.text).not.toContain('BULK-3000');
+      expect(cursorShown(result.raw)).toBe(true);
     } finally {
       await slow.close();
     }
@@ -104,6 +110,7 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
       expect(result.code).toBe(130);
       expect(Date.now() - sent).toBeLessThan(1500);
       expect(result.text).toContain('quitting now');
+      expect(cursorShown(result.raw)).toBe(true);
       // The refunds that were in flight land at the service after the CLI is gone.
       await waitFor(() => payments.filter((p) => refundsOf(emu.emulator.state, p).length > 0).length === 4);
     } finally {
