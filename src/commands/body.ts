@@ -52,7 +52,8 @@ export async function readBodyFile(
 export async function readStream(stream: NodeJS.ReadableStream, signal?: AbortSignal): Promise<string> {
   const chunks: Buffer[] = [];
   if (signal) {
-    signal.throwIfAborted();
+    // Destroys the stream on Ctrl-C, at once when it came already: a terminal left open would
+    // keep the process alive after the command has ended.
     const { addAbortSignal } = await import('node:stream');
     addAbortSignal(signal, stream as NodeJS.ReadableStream & import('node:stream').Readable);
   }

@@ -25,6 +25,12 @@ function refundFile(payments: number[], amount = ''): string {
   return path;
 }
 
+/**
+ * For commands that show nothing before they read the terminal: time for Node to start.
+ * A Ctrl-C that comes sooner still ends the command (exit 130), only without our handler.
+ */
+const startedReading = () => new Promise((r) => setTimeout(r, 1000));
+
 /** The spinner hid the cursor; whatever the way out, it must be shown again. */
 function cursorShown(raw: string): boolean {
   return raw.lastIndexOf('\u001b[?25h') > raw.lastIndexOf('\u001b[?25l');
@@ -205,7 +211,7 @@ describe('Ctrl-C at a prompt: exit 130, nothing written or sent', () => {
       '1',
     ];
     const term = runOnPty(args, { env });
-    await new Promise((r) => setTimeout(r, 700));
+    await startedReading();
     term.type('sk_half');
     term.type(ETX);
     const result = await term.exited;
@@ -217,7 +223,7 @@ describe('Ctrl-C at a prompt: exit 130, nothing written or sent', () => {
     const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
     const journal = join(tempDir('billing-tty-'), 'j');
     const term = runOnPty(['payments', 'refund', '--file', '-', '--journal', journal], { env: emu.env() });
-    await new Promise((r) => setTimeout(r, 700));
+    await startedReading();
     term.type(`payment_id,amount\r${payments[0]},1.00\r`);
     await term.waitFor(`${payments[0]},1.00`);
     term.type(ETX);
