@@ -1,6 +1,7 @@
 // A spinner on stderr while a command reads many pages, only for a person at a terminal:
 // never in CI, never when stderr is piped, and never over records streaming to the same screen.
 
+import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 export interface Progress {
@@ -19,7 +20,7 @@ export async function startProgress(rt: Runtime, text: string): Promise<Progress
   const { default: ora } = await import('ora');
   // ora's discardStdin puts the terminal in raw mode, where Ctrl-C is a byte (0x03), not SIGINT.
   const spinner = ora({
-    text,
+    text: safeLine(text),
     stream: rt.io.stderr,
     color: 'cyan',
     isEnabled: true,
@@ -27,7 +28,7 @@ export async function startProgress(rt: Runtime, text: string): Promise<Progress
   }).start();
   return {
     update: (next) => {
-      spinner.text = next;
+      spinner.text = safeLine(next);
     },
     // After Ctrl-C the last line stays: it says how far the command got.
     stop: () => (rt.signal.aborted ? spinner.stopAndPersist({ symbol: '✗' }) : spinner.stop()),
