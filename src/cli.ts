@@ -18,7 +18,7 @@ import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
-import { action, exitCodeOf, fromCommanderError, type Session } from './commands/run.js';
+import { action, exitCodeOf, fromCommanderError, isPromptInterrupt, type Session } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
 import { version } from './version.js';
 
@@ -129,8 +129,12 @@ export async function main(
   let interrupts = 0;
   const onSigint = () => {
     interrupts += 1;
-    // A second Ctrl-C means "now": do not wait for a clean stop.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
+    // A second Ctrl-C means "now": do not wait for a clean stop. What is in flight is where
+    // the command keeps it (a bulk refund's journal), so the next run can check it.
+    if (interrupts > 1) {
+      io.stderr.write('\ninterrupted again: quitting now\n');
+      process.exit(EXIT.interrupted);
+    }
     controller.abort();
   };
   process.on('SIGINT', onSigint);
@@ -147,6 +151,7 @@ export async function main(
       }
       err = fromCommanderError(caught);
     }
+    if (isPromptInterrupt(caught)) controller.abort();
     // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.
     if (controller.signal.aborted) err = new InterruptedError();
     const code = exitCodeOf(err, controller.signal);

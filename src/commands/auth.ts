@@ -67,7 +67,7 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
 async function readToken(rt: Runtime, flags: LoginFlags): Promise<string> {
   let token: string;
   if (flags.withToken) {
-    token = (await readStream(rt.io.stdin)).trim();
+    token = (await readStream(rt.io.stdin, rt.signal)).trim();
   } else if (rt.canPrompt) {
     token = await askSecret(rt, 'API token');
   } else {

@@ -39,6 +39,16 @@ export function action(session: Session, load: () => Promise<Handler>) {
   };
 }
 
+/**
+ * Ctrl-C at a prompt: @inquirer/prompts reads the terminal in raw mode, so the key never
+ * becomes SIGINT; it rejects with ExitPromptError instead (AbortPromptError when our own
+ * signal fired first). Either is an interruption (exit 130), never a bug.
+ */
+export function isPromptInterrupt(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return err instanceof Error && (name === 'ExitPromptError' || name === 'AbortPromptError');
+}
+
 export function exitCodeOf(err: unknown, signal: AbortSignal): number {
   if (err instanceof BillingError) return err.exitCode;
   if (signal.aborted) return EXIT.interrupted;
