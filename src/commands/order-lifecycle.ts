@@ -4,10 +4,10 @@ import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
-import { writeOne } from '../format/index.js';
+import { formatTimestamp, singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
-import { writeResult } from './result.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { day, writeSchedule } from './schedule.js';
 
@@ -26,13 +26,19 @@ export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
     rt.info(`Order ${orderId} has no scheduled payments (a single payment order has none).`);
     return;
   }
-  await writeSchedule(rt, entries, entries);
+  await writeSchedule(rt, entries);
 }
 
-async function report(rt: Runtime, raw: unknown, order: Order | undefined, message: string): Promise<void> {
-  await writeResult(rt, raw, async () => {
-    if (order) await writeOne(order, 'order', rt.output);
-  });
+/** The order after the action, read back when the answer does not carry it. */
+async function report(
+  rt: Runtime,
+  orderId: number,
+  order: Order | undefined,
+  message: string,
+  extras: Record<string, unknown> = {},
+): Promise<void> {
+  const shown = order ?? (await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  await writeRecord(rt, shown, 'order', extras);
   rt.info(message);
 }
 
@@ -41,7 +47,7 @@ export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(
     rt,
-    result.raw,
+    orderId,
     result.order,
     `Order ${orderId} paused: payments that fall due while it is paused are not charged.`,
   );
@@ -54,11 +60,12 @@ export async function resume(rt: Runtime, [id]: string[], flags: { restartDate?:
   const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
   await report(
     rt,
-    result.raw,
+    orderId,
     result.order,
     later
-      ? `Order ${orderId} stays paused until ${result.restartDate}, then resumes on its billing cycle.`
+      ? `Order ${orderId} stays paused until ${formatTimestamp(result.restartDate)}, then resumes on its billing cycle.`
       : `Order ${orderId} resumed on its billing cycle.`,
+    { restart_date: result.restartDate },
   );
 }
 
@@ -66,7 +73,7 @@ export async function cancel(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });
   const result = await cancelOrder(await rt.client(), orderId, { signal: rt.signal });
-  await report(rt, result.raw, result.order, `Order ${orderId} cancelled: nothing more is collected.`);
+  await report(rt, orderId, result.order, `Order ${orderId} cancelled: nothing more is collected.`);
 }
 
 interface WatchFlags {
@@ -143,7 +150,7 @@ function changeWriter(rt: Runtime, orderId: number) {
         return;
       case 'table':
         rt.io.stdout.write(
-          `${at.slice(0, 16).replace('T', ' ')}  order ${orderId}  ${from === null ? to : `${from} → ${to}`}\n`,
+          `${singleLine(formatTimestamp(at))}  order ${orderId}  ${singleLine(from === null ? to : `${from} → ${to}`)}\n`,
         );
     }
   };

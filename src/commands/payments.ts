@@ -20,10 +20,10 @@ import { recordId } from '../api/records.js';
 import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
-import { writeList, writeOne } from '../format/index.js';
+import { writeList } from '../format/index.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
-import { writeResult } from './result.js';
+import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
 interface DryRunFlag {
@@ -172,9 +172,8 @@ async function report(
     );
   }
   const payment = result.payment;
-  await writeResult(rt, result.raw, async () => {
-    if (payment) await writeOne(payment, 'payment', rt.output);
-  });
+  if (payment) await writeRecord(rt, payment, 'payment');
+  else await writeResult(rt, result.raw, async () => {});
   rt.info(done(payment));
 }
 

@@ -86,7 +86,7 @@ async function cliOrder(o: { checkout?: boolean; redirects?: boolean } = {}): Pr
   }
   const res = await billing(...args);
   expect(res.code, res.stderr).toBe(0);
-  return JSON.parse(res.stdout).order.id;
+  return JSON.parse(res.stdout).id;
 }
 
 async function statusOf(orderId: number): Promise<string> {
