@@ -11,7 +11,7 @@ import {
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
-import { formatAmount, writeOne } from '../format/index.js';
+import { formatAmount, textColumn, writeOne } from '../format/index.js';
 import { formatTimestamp, singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
@@ -184,24 +184,28 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
   const currency = typeof order.currency === 'string' ? order.currency : input.currency;
   const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
   const from = formatTimestamp(payload.start_date ?? input.start_date);
-  const rows: [string, string][] = [
-    ['invoice id', text(order.merchant_invoice_id ?? order.invoice_id)],
-    ['first payment', formatAmount(order.initial_amount, currency) || '?'],
-    ['then', `${formatAmount(payload.repeated_amount, currency) || '?'} every ${every} from ${from}`],
-    ['payment link', text(payload.payment_link) || '(none)'],
-  ];
   const status = statusOf(order) ?? 'pending';
-  rt.io.stdout.write(
-    `${singleLine(`Subscription order ${order.id} created (${status})`)}\n${rows
-      .map(([label, value]) => `  ${label.padEnd(15)}${singleLine(value)}\n`)
-      .join('')}`,
-  );
+  rt.io.stdout.write(`Subscription order ${order.id} created (${singleLine(status)})\n`);
+  const summary = {
+    invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
+    first_payment: formatAmount(order.initial_amount, currency) || '?',
+    after: `${formatAmount(payload.repeated_amount, currency) || '?'} every ${every} from ${from}`,
+    payment_link: text(payload.payment_link) || '(none)',
+  };
+  await writeOne(summary, SUMMARY_COLUMNS, rt.output);
   if (schedule && schedule.length > 0) {
     rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
     const { writeSchedule } = await import('./schedule.js');
     await writeSchedule(rt, schedule);
   }
 }
+
+const SUMMARY_COLUMNS = [
+  textColumn('invoice_id', 'Invoice ID'),
+  textColumn('first_payment', 'First payment'),
+  textColumn('after', 'Then'),
+  textColumn('payment_link', 'Payment link'),
+];
 
 function text(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';

@@ -155,7 +155,7 @@ export function wrapText(value: string, width: number): string[] {
     }
     line = rest;
   }
-  lines.push(line);
+  if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
 }
 

@@ -309,7 +309,7 @@ describe('orders subscribe', () => {
     const r = await cli([...base(), '--currency', 'EUR', '--start-date', '31/01/2030 09:00', '-o', 'table']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Subscription order \d+ created/);
-    expect(r.stdout).toMatch(/payment link\s+http/);
+    expect(r.stdout).toMatch(/Payment link\s+http/);
     expect(r.stdout).toContain('MONTH');
   });
 
