@@ -4,6 +4,7 @@ import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { textColumn, writeList } from '../format/index.js';
 import { formatTimestamp, singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
@@ -108,53 +109,64 @@ export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Pro
   const intervalMs = seconds('--interval', flags.interval, 0.05);
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   const client = await rt.client();
-  const line = changeWriter(rt, orderId);
-  let last: string | undefined;
-  for (;;) {
-    const order = await getOrder(client, orderId, { signal: rt.signal });
-    const status = statusOf(order);
-    if (status !== last) {
-      line(last ?? null, status, order);
-      last = status;
+  // A timeout or Ctrl-C ends the list first (a JSON array stays whole), then is reported.
+  let stopped: unknown;
+  async function* changes(): AsyncGenerator<Change> {
+    let last: string | null = null;
+    try {
+      for (;;) {
+        const order = await getOrder(client, orderId, { signal: rt.signal });
+        const status = statusOf(order);
+        if (status !== last) {
+          const at = typeof order.status_updated_at === 'string' ? order.status_updated_at : '';
+          yield {
+            order_id: orderId,
+            previous_status: last,
+            status,
+            status_updated_at: at,
+            observed_at: new Date().toISOString(),
+          };
+          last = status;
+        }
+        if (until ? status === until : FINAL_STATUSES.includes(status as OrderStatus)) return;
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new BillingError(
+            'timeout',
+            EXIT.unavailable,
+            `timed out after ${flags.timeout} s: order ${orderId} is ${status}${until ? `, not ${until}` : ''}`,
+          );
+        }
+        await sleep(Math.min(intervalMs, left), rt.signal);
+      }
+    } catch (err) {
+      stopped = err;
     }
-    if (until ? status === until : FINAL_STATUSES.includes(status as OrderStatus)) return;
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new BillingError(
-        'timeout',
-        EXIT.unavailable,
-        `timed out after ${flags.timeout} s: order ${orderId} is ${status}${until ? `, not ${until}` : ''}`,
+  }
+  if (rt.format === 'table') {
+    for await (const c of changes()) {
+      const change = c.previous_status === null ? c.status : `${c.previous_status} → ${c.status}`;
+      rt.io.stdout.write(
+        `${formatTimestamp(c.status_updated_at)}  order ${orderId}  ${singleLine(change)}\n`,
       );
     }
-    await sleep(Math.min(intervalMs, left), rt.signal);
+  } else {
+    await writeList(changes(), WATCH_COLUMNS, rt.output);
   }
+  if (stopped !== undefined) throw stopped;
 }
 
-function changeWriter(rt: Runtime, orderId: number) {
-  let headed = false;
-  return (from: string | null, to: string, order: Order) => {
-    const at = typeof order.status_updated_at === 'string' ? order.status_updated_at : '';
-    const record = { order_id: orderId, previous_status: from, status: to, status_updated_at: at };
-    switch (rt.format) {
-      case 'json':
-      case 'ndjson':
-        rt.io.stdout.write(`${JSON.stringify({ ...record, observed_at: new Date().toISOString() })}\n`);
-        return;
-      case 'csv':
-        if (!headed) rt.io.stdout.write('order_id,previous_status,status,status_updated_at\n');
-        headed = true;
-        rt.io.stdout.write(`${orderId},${from ?? ''},${to},${at}\n`);
-        return;
-      case 'tsv':
-        rt.io.stdout.write(`${orderId}\t${from ?? ''}\t${to}\t${at}\n`);
-        return;
-      case 'table':
-        rt.io.stdout.write(
-          `${singleLine(formatTimestamp(at))}  order ${orderId}  ${singleLine(from === null ? to : `${from} → ${to}`)}\n`,
-        );
-    }
-  };
+interface Change {
+  order_id: number;
+  previous_status: string | null;
+  status: string;
+  status_updated_at: string;
+  observed_at: string;
 }
+
+const WATCH_COLUMNS = ['order_id', 'previous_status', 'status', 'status_updated_at'].map((key) =>
+  textColumn(key, key),
+);
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -282,6 +282,22 @@ describe('orders watch', () => {
       `${orderId}\t\tactive\t${billing.emulator.state.orders.get(orderId)?.status_updated_at}\n`,
     );
     expect(result.stderr).toContain(`timed out after 0.4 s: order ${orderId} is active, not complete`);
+    // With -o json the changes are one JSON array, whole even when the watch ends in a timeout.
+    const json = await cli([
+      'orders',
+      'watch',
+      String(orderId),
+      '--until',
+      'complete',
+      '--timeout',
+      '0.3',
+      '-o',
+      'json',
+    ]);
+    expect(json.code).toBe(8);
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ order_id: orderId, previous_status: null, status: 'active' }),
+    ]);
     expect((await cli(['orders', 'watch', String(orderId), '--until', 'done'])).code).toBe(2);
   });
 });
