@@ -9,6 +9,7 @@ import type { Runtime } from './runtime.js';
 
 interface LoginFlags {
   withToken?: boolean;
+  allowHttp?: boolean;
 }
 
 export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Promise<void> {
@@ -27,7 +28,12 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
   const profile =
     rt.flags.profile ?? existing?.profile_id?.toString() ?? (await ask(rt, '--profile', 'Profile id'));
   const profileId = parse.positiveInt('--profile', profile);
+  const { checkTokenTransport } = await import('../config/transport.js');
+  const warning = checkTokenTransport([baseUrl, baseUrlV1], flags.allowHttp === true);
   const token = await readToken(rt, flags);
+  const { hideSecret } = await import('../format/terminal.js');
+  hideSecret(token);
+  if (warning) rt.info(warning);
 
   // The token is checked with a one-item orders list before anything is saved.
   const { ApiClient } = await import('../api/client.js');
@@ -44,7 +50,13 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
   } finally {
     await client.close();
   }
-  await store.saveLogin(envName, { token, base_url: baseUrl, base_url_v1: baseUrlV1, profile_id: profileId });
+  await store.saveLogin(envName, {
+    token,
+    base_url: baseUrl,
+    base_url_v1: baseUrlV1,
+    profile_id: profileId,
+    allow_http: flags.allowHttp === true,
+  });
   const { maskToken } = await import('../config/resolve.js');
   rt.info(
     `Logged in to ${envName} (profile ${profileId}) with token ${maskToken(token)}; saved in ${store.path}.`,
@@ -84,6 +96,7 @@ type ServiceCheck =
 export async function status(rt: Runtime): Promise<void> {
   const ctx = await rt.context();
   const { maskToken } = await import('../config/resolve.js');
+  const { maskUrlCredentials, redact } = await import('../format/terminal.js');
   let failure: Error | undefined;
   let service: ServiceCheck;
   if (!ctx.token) {
@@ -98,14 +111,14 @@ export async function status(rt: Runtime): Promise<void> {
     } catch (err) {
       failure = err as Error;
       const code = err instanceof ApiError && err.status ? err.status : null;
-      service = { ok: false, status: code, error: (err as Error).message };
+      service = { ok: false, status: code, error: redact((err as Error).message) };
     }
   }
   const report = {
     environment: ctx.envName,
     kind: ctx.kind,
-    base_url: ctx.baseUrl ?? null,
-    base_url_v1: ctx.baseUrlV1 ?? null,
+    base_url: ctx.baseUrl === undefined ? null : maskUrlCredentials(ctx.baseUrl),
+    base_url_v1: ctx.baseUrlV1 === undefined ? null : maskUrlCredentials(ctx.baseUrlV1),
     profile_id: ctx.profileId ?? null,
     token: ctx.token ? maskToken(ctx.token) : null,
     token_source: ctx.token ? (ctx.sources.token ?? 'config') : null,

@@ -6,6 +6,7 @@ import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Checkout, Order } from '../api/types.js';
 import { textColumn as column } from '../format/index.js';
+import { safeText } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { writeRecord, writeRows } from './result.js';
@@ -75,7 +76,7 @@ export async function snippet(
   if (rt.format === 'json' || rt.format === 'ndjson') {
     await writeRecord(rt, order, 'order', { checkout: live.checkout, snippet: html });
   } else {
-    rt.io.stdout.write(html);
+    rt.io.stdout.write(safeText(html));
   }
   const status = statusOf(order);
   const what = flags.renew ? 'New checkout' : 'Checkout';
@@ -144,8 +145,8 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
   });
   rt.io.stdout.write(`${server.url}\n`);
   rt.info(
-    `Serving the checkout page of order ${orderId} at ${server.url} (order ${status}).\n` +
-      `Checkout ${live.checkout.id} is valid for ${left(live)}; it is renewed when it expires. Ctrl-C stops.`,
+    `Serving the checkout page of order ${orderId} at ${server.url} (order ${status}).`,
+    `Checkout ${live.checkout.id} is valid for ${left(live)}; it is renewed when it expires. Ctrl-C stops.`,
   );
   if (flags.browser) await openBrowser(rt, server.url);
 

@@ -2,6 +2,7 @@
 // confirmed at a terminal, and refused without one unless --yes was given.
 
 import { UsageError } from '../api/errors.js';
+import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 export interface MoneyMove {
@@ -25,7 +26,8 @@ export function describeMove(move: MoneyMove): string {
 export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<void> {
   const ctx = await rt.context();
   if (ctx.kind !== 'production' || rt.flags.yes) return;
-  const what = describeMove(move);
+  // The currency comes from the service: a prompt is a terminal writer too.
+  const what = safeLine(describeMove(move));
   if (!rt.canPrompt) {
     throw new UsageError(
       `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,

@@ -66,8 +66,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     throw err;
   }
   rt.info(
-    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).\n` +
-      `Use it with --env local (profile ${LOCAL_EMULATOR.profileId} and its token are pre-set). Ctrl-C stops it.`,
+    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).`,
+    `Use it with --env local (profile ${LOCAL_EMULATOR.profileId} and its token are pre-set). Ctrl-C stops it.`,
   );
   if (webhookUrls.length > 0) {
     rt.info(

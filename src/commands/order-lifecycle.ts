@@ -5,7 +5,8 @@ import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder }
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
 import { textColumn, writeList } from '../format/index.js';
-import { formatTimestamp, singleLine } from '../format/text.js';
+import { safeLine } from '../format/terminal.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
 import { writeRecord } from './result.js';
@@ -146,9 +147,7 @@ export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Pro
   if (rt.format === 'table') {
     for await (const c of changes()) {
       const change = c.previous_status === null ? c.status : `${c.previous_status} → ${c.status}`;
-      rt.io.stdout.write(
-        `${formatTimestamp(c.status_updated_at)}  order ${orderId}  ${singleLine(change)}\n`,
-      );
+      rt.io.stdout.write(`${formatTimestamp(c.status_updated_at)}  order ${orderId}  ${safeLine(change)}\n`);
     }
   } else {
     await writeList(changes(), WATCH_COLUMNS, rt.output);

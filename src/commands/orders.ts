@@ -12,7 +12,8 @@ import {
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
 import { formatAmount, textColumn, writeOne } from '../format/index.js';
-import { formatTimestamp, singleLine } from '../format/text.js';
+import { safeLine } from '../format/terminal.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
@@ -185,7 +186,7 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
   const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
   const from = formatTimestamp(payload.start_date ?? input.start_date);
   const status = statusOf(order) ?? 'pending';
-  rt.io.stdout.write(`Subscription order ${order.id} created (${singleLine(status)})\n`);
+  rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
   const summary = {
     invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
     first_payment: formatAmount(order.initial_amount, currency) || '?',
