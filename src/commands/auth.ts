@@ -1,11 +1,10 @@
 // billing login | logout | status
 
 import { ApiError, NotLoggedInError, UsageError } from '../api/errors.js';
-import { writeList } from '../format/index.js';
+import { writeList, writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readStream } from './body.js';
 import { ask, askSecret } from './prompt.js';
-import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
 interface LoginFlags {
@@ -88,37 +87,59 @@ export async function logout(rt: Runtime): Promise<void> {
   rt.info(removed ? `Logged out of ${envName}.` : `No token was stored for ${envName}.`);
 }
 
+/** What `status -o json` says of the service: typed, so that a script reads `.service.ok`. */
+type ServiceCheck =
+  | { ok: true; ms: number }
+  | { ok: false; checked: false; reason: string }
+  | { ok: false; status: number | null; error: string };
+
 export async function status(rt: Runtime): Promise<void> {
   const ctx = await rt.context();
   const { maskToken } = await import('../config/resolve.js');
   const { maskUrlCredentials, redact } = await import('../format/terminal.js');
-  const report: Record<string, string | number | null> = {
-    environment: ctx.envName,
-    kind: ctx.kind,
-    base_url: ctx.baseUrl === undefined ? null : maskUrlCredentials(ctx.baseUrl),
-    base_url_v1: ctx.baseUrlV1 === undefined ? null : maskUrlCredentials(ctx.baseUrlV1),
-    profile_id: ctx.profileId ?? null,
-    token: ctx.token ? `${maskToken(ctx.token)} (from ${ctx.sources.token ?? 'config'})` : null,
-    service: null,
-  };
   let failure: Error | undefined;
+  let service: ServiceCheck;
   if (!ctx.token) {
     failure = new NotLoggedInError(ctx.envName);
-    report.service = 'not checked: no token';
+    service = { ok: false, checked: false, reason: 'no token' };
   } else {
     const started = performance.now();
     try {
       const { listOrdersPage } = await import('../api/orders.js');
       await listOrdersPage(await rt.client(), { page: 1, items: 1 });
-      report.service = `ok (${Math.round(performance.now() - started)} ms)`;
+      service = { ok: true, ms: Math.round(performance.now() - started) };
     } catch (err) {
       failure = err as Error;
-      report.service = redact(
-        `${err instanceof ApiError && err.status ? `${err.status} ` : ''}${(err as Error).message}`,
-      );
+      const code = err instanceof ApiError && err.status ? err.status : null;
+      service = { ok: false, status: code, error: redact((err as Error).message) };
     }
   }
-  const entries = Object.entries(report).map(([key, value]) => ({ key, value: value ?? '' }));
-  await writeResult(rt, report, () => writeList(entries, 'config_entry', rt.output));
+  const report = {
+    environment: ctx.envName,
+    kind: ctx.kind,
+    base_url: ctx.baseUrl === undefined ? null : maskUrlCredentials(ctx.baseUrl),
+    base_url_v1: ctx.baseUrlV1 === undefined ? null : maskUrlCredentials(ctx.baseUrlV1),
+    profile_id: ctx.profileId ?? null,
+    token: ctx.token ? maskToken(ctx.token) : null,
+    token_source: ctx.token ? (ctx.sources.token ?? 'config') : null,
+    service,
+  };
+  if (rt.format === 'json' || rt.format === 'ndjson') {
+    await writeOne(report, [], rt.output);
+  } else {
+    const { token_source, service: _service, ...shown } = report;
+    const entries = Object.entries({
+      ...shown,
+      token: report.token ? `${report.token} (from ${token_source})` : '',
+      service: serviceText(service),
+    }).map(([key, value]) => ({ key, value: value ?? '' }));
+    await writeList(entries, 'config_entry', rt.output);
+  }
   if (failure) throw failure;
+}
+
+function serviceText(service: ServiceCheck): string {
+  if (service.ok) return `ok (${service.ms} ms)`;
+  if ('reason' in service) return `not checked: ${service.reason}`;
+  return `${service.status ? `${service.status} ` : ''}${service.error}`;
 }

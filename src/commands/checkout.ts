@@ -7,8 +7,9 @@ import { isRecord } from '../api/records.js';
 import type { Checkout, Order } from '../api/types.js';
 import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
-import { writeRows } from './result.js';
+import { writeRecord, writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
 
 /** Checkout validity (interface document, Limits). */
@@ -33,18 +34,20 @@ const ROW_COLUMNS = [
 export async function renew(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   const client = await rt.client();
-  const { checkout, raw } = await renewCheckout(client, orderId, { signal: rt.signal });
+  const { checkout } = await renewCheckout(client, orderId, { signal: rt.signal });
   const live = liveCheckout(checkout);
-  const status = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const status = statusOf(order);
   const row = {
     order_id: orderId,
     status,
     checkout_id: checkout.id,
     expires_at: expiresAtText(checkout, live),
   };
-  await writeRows(rt, [row], ROW_COLUMNS, rt.format === 'json' || rt.format === 'ndjson' ? raw : undefined);
+  if (rt.format === 'json' || rt.format === 'ndjson') await writeRecord(rt, order, 'order', { checkout });
+  else await writeRows(rt, [row], ROW_COLUMNS);
   rt.info(
-    `Renewed the checkout of order ${orderId}: ${checkout.id}, valid for ${left(live)} (until ${row.expires_at}). Order ${orderId} is ${status}.`,
+    `Renewed the checkout of order ${orderId}: ${checkout.id}, valid for ${left(live)} (until ${formatTimestamp(row.expires_at)}). Order ${orderId} is ${status}.`,
   );
 }
 
@@ -69,13 +72,13 @@ export async function snippet(
     }
   }
   const html = snippetHtml(gatewayUrl, live.checkout, brands);
+  const order = await getOrder(client, orderId, { signal: rt.signal });
   if (rt.format === 'json' || rt.format === 'ndjson') {
-    const record = { order_id: orderId, checkout: live.checkout, html };
-    rt.io.stdout.write(`${JSON.stringify(record, null, rt.format === 'json' ? 2 : undefined)}\n`);
+    await writeRecord(rt, order, 'order', { checkout: live.checkout, snippet: html });
   } else {
     rt.io.stdout.write(safeText(html));
   }
-  const status = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
+  const status = statusOf(order);
   const what = flags.renew ? 'New checkout' : 'Checkout';
   if (live.expiresAtMs <= Date.now()) {
     rt.info(

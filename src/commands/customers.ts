@@ -12,7 +12,7 @@ import { writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
-import { writeResult } from './result.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function list(rt: Runtime, _args: string[], flags: ListFlags): Promise<void> {
@@ -71,7 +71,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
     }
   }
   const created = await createCustomer(await rt.client(), input);
-  await writeResult(rt, created.raw, () => writeOne(created.customer, 'customer', rt.output));
+  await writeRecord(rt, created.customer, 'customer');
   rt.info(`Created customer ${created.customer.id}.`);
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ApiError, EXIT, UsageError } from '../api/errors.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { textColumn, writeList } from '../format/index.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { writeResult } from './result.js';
@@ -221,11 +222,7 @@ interface ClockAnswer {
 }
 
 const RAN_COLUMNS = [
-  textColumn('at', 'At', (r) =>
-    String(r.at ?? '')
-      .slice(0, 16)
-      .replace('T', ' '),
-  ),
+  textColumn('at', 'At'),
   textColumn('order_id', 'Order'),
   textColumn('scheduled_payment_id', 'Payment'),
   textColumn('action', 'Action'),
@@ -253,7 +250,7 @@ export async function clock(
   const origin = await emulatorOrigin(rt, flags);
   const body = moving ? (flags.to !== undefined ? { to: flags.to } : { advance: duration }) : undefined;
   const answer = await clockRequest(origin, body);
-  const shown = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const shown = (iso: string) => formatTimestamp(iso);
   await writeResult(rt, answer, async () => {
     if (!moving) {
       rt.io.stdout.write(rt.format === 'table' ? `${shown(answer.now)}\n` : `${answer.now}\n`);

@@ -25,7 +25,7 @@ import { COLUMNS, type Column, writeList, writeOne } from '../format/index.js';
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
-import { writeResult } from './result.js';
+import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
 interface DryRunFlag {
@@ -212,9 +212,8 @@ async function report(
     );
   }
   const payment = result.payment;
-  await writeResult(rt, result.raw, async () => {
-    if (payment) await writeOne(payment, 'payment', rt.output);
-  });
+  if (payment) await writeRecord(rt, payment, 'payment');
+  else await writeResult(rt, result.raw, async () => {});
   rt.info(done(payment));
 }
 

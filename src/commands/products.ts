@@ -12,7 +12,7 @@ import { writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
-import { writeResult } from './result.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function list(rt: Runtime, _args: string[], flags: ListFlags): Promise<void> {
@@ -64,7 +64,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
     }
   }
   const created = await createProduct(await rt.client(), input);
-  await writeResult(rt, created.raw, () => writeOne(created.product, 'product', rt.output));
+  await writeRecord(rt, created.product, 'product');
   rt.info(`Created product ${created.product.id}.`);
 }
 

@@ -159,6 +159,11 @@ export class Runtime {
 }
 
 function pickFormat(flags: GlobalOptions, stdoutIsTTY: boolean): OutputFormat {
+  if (flags.json && flags.output !== undefined && flags.output !== 'json') {
+    throw new UsageError(`--json and -o ${flags.output} ask for two different outputs`, {
+      hint: `give one of them: --json is the same as -o json`,
+    });
+  }
   if (flags.json) return 'json';
   if (flags.output === undefined) return defaultFormat(stdoutIsTTY);
   if ((OUTPUT_FORMATS as readonly string[]).includes(flags.output)) return flags.output as OutputFormat;

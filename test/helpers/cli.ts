@@ -63,6 +63,8 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr, ms: performance.now() - started });
     });
+    // A command that exits before reading its input (a usage error) closes the pipe: not a failure.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
