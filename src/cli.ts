@@ -10,6 +10,7 @@ import { completions, defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
+import { defineHelp, findCommand } from './cli/help.js';
 import { defineLinks } from './cli/links.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
@@ -51,6 +52,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .option('--base-url-v1 <url>', 'API v1 base, ending in /api/v1 (env BILLING_BASE_URL_V1)')
     .option('--gateway-url <url>', "card gateway's script host (env BILLING_GATEWAY_URL)")
     .showSuggestionAfterError(true)
+    // Every subcommand's --help lists the global options (--env, -o, --profile, ...) too.
+    .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
       examples([
@@ -63,7 +66,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
         '\nEnvironment: BILLING_API_TOKEN (the token; never a flag), BILLING_ENV, BILLING_PROFILE_ID,\n' +
         '  BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR, BILLING_TIMEOUT (seconds), NO_COLOR.\n' +
         'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403, 5 not found/404,\n' +
-        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n',
+        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n' +
+        'Help topics: billing help environment | exit-codes | output | formatting | dates.\n',
     );
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
@@ -81,6 +85,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
   defineCompletion(program, run);
+  defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
 }
 
@@ -136,7 +141,13 @@ export async function main(
       if (caught.code === 'commander.help' || caught.code === 'commander.executeSubCommandAsync') {
         return caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
       }
-      err = fromCommanderError(caught);
+      err = fromCommanderError(
+        caught,
+        findCommand(
+          program,
+          argv.filter((a) => !a.startsWith('-')),
+        ).cmd,
+      );
     }
     // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.
     if (controller.signal.aborted) err = new InterruptedError();

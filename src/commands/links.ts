@@ -34,6 +34,7 @@ export function sms(rt: Runtime, [id]: string[]): Promise<void> {
 async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms'): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   const client = await rt.client();
+  const before = await payableStatus(rt, orderId);
   const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
     signal: rt.signal,
   });
@@ -49,7 +50,7 @@ async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms
   );
   const how = channel === 'email' ? 'by email' : 'by SMS';
   rt.info(
-    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. Order ${orderId} is ${status}.`,
+    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. ${statusChange(orderId, before, status)}`,
   );
 }
 
@@ -64,6 +65,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
   const client = await rt.client();
+  const before = await payableStatus(rt, orderId);
   const result = await paymentLink(client, orderId, { signal: rt.signal });
   if (!result.url) {
     throw new BillingError('server', EXIT.unavailable, 'the service answered without a payment link');
@@ -82,7 +84,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   if (flags.qr && (rt.format === 'json' || rt.format === 'ndjson')) {
     rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
   }
-  rt.info(`Payment link of order ${orderId}. Order ${orderId} is ${status}.`);
+  rt.info(`Payment link of order ${orderId}. ${statusChange(orderId, before, status)}`);
 }
 
 /** On a terminal, compact half blocks with colours; in a pipe, the same blocks without escape codes. */
@@ -133,6 +135,27 @@ async function writePng(path: string, link: string, force: boolean): Promise<voi
   } finally {
     await unlink(temp).catch(() => {});
   }
+}
+
+/** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
+const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
+
+/** The order's status before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
+async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
+  const status = statusOf(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  if (NOTHING_TO_PAY.includes(status)) {
+    throw new UsageError(
+      `order ${orderId} is ${status}: there is nothing to pay, so no link was made or sent`,
+    );
+  }
+  return status;
+}
+
+/** The side effect of a link, said: a draft order becomes pending. */
+function statusChange(orderId: number, before: string, after: string): string {
+  return before === after
+    ? `Order ${orderId} is ${after}.`
+    : `Order ${orderId} moved from ${before} to ${after} (a payment link makes a draft order pending).`;
 }
 
 async function statusAfter(rt: Runtime, orderId: number, result: OrderActionResult): Promise<string> {

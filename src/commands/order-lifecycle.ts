@@ -6,10 +6,10 @@ import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
 import { writeOne } from '../format/index.js';
 import * as parse from './args.js';
-import { confirmMoneyMove } from './confirm.js';
+import { confirmInProduction, confirmMoneyMove } from './confirm.js';
 import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
-import { day, writeSchedule } from './schedule.js';
+import { writeSchedule } from './schedule.js';
 
 function statusOf(order: Order | undefined): string {
   const status = (order as { status?: unknown } | undefined)?.status;
@@ -38,6 +38,7 @@ async function report(rt: Runtime, raw: unknown, order: Order | undefined, messa
 
 export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
+  await confirmInProduction(rt, `pause order ${orderId}`);
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(
     rt,
@@ -49,7 +50,9 @@ export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
 
 export async function resume(rt: Runtime, [id]: string[], flags: { restartDate?: string }): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
-  const restartDate = flags.restartDate === undefined ? undefined : day('--restart-date', flags.restartDate);
+  const restartDate =
+    flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
+  await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
   const result = await resumeOrder(await rt.client(), orderId, { restartDate, signal: rt.signal });
   const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
   await report(
