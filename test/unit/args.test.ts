@@ -27,7 +27,13 @@ describe('command-line values', () => {
     expect(startDate('2027-01-31T09:00')).toBe('31/01/2027 09:00');
     expect(startDate('2027-01-31T09:00+02:00')).toBe('31/01/2027 07:00');
     expect(startDate('2027-01-31')).toBe('31/01/2027 00:00');
-    for (const bad of ['29/02/2027 10:00', '01/13/2027 10:00', '31/01/2027 24:00', '2027-02-30', 'tomorrow']) {
+    for (const bad of [
+      '29/02/2027 10:00',
+      '01/13/2027 10:00',
+      '31/01/2027 24:00',
+      '2027-02-30',
+      'tomorrow',
+    ]) {
       expect(() => startDate(bad), bad).toThrow(UsageError);
     }
     expect(() => startDate('tomorrow')).toThrow(
