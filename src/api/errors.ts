@@ -250,7 +250,9 @@ function hintFor(status: number, profileId: number | undefined): string | undefi
  * (or is another profile's), a page past the last, or an address that is not the API.
  */
 function notFoundHint(init: ResponseErrorInit): string {
-  const record = /\/([a-z_]+)\/(\d+)(?:\/[a-z_]+)*$/.exec(init.path);
+  // The path below the profile: /orders/12, /scheduled_payments/7/skip.
+  const below = init.path.replace(/^.*\/profiles\/\d+/, '');
+  const record = /^\/([a-z_]+)\/(\d+)(?:\/[a-z_]+)*$/.exec(below);
   if (record) {
     const what = (record[1] ?? '').replace(/_/g, ' ').replace(/s$/, '');
     const profile = init.profileId === undefined ? '' : ` of profile ${init.profileId}`;
