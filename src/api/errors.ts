@@ -115,7 +115,7 @@ export class ApiError extends BillingError {
   }
 }
 
-/** Kind and exit code for an HTTP status, as DESIGN.md's exit-code table says. */
+/** Kind and exit code for an HTTP status, as docs/contract.md's exit-code table says. */
 export function classifyStatus(status: number): { kind: ErrorKind; exitCode: number } {
   switch (status) {
     case 400:

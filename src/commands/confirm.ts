@@ -1,4 +1,4 @@
-// The production guard of DESIGN.md: what moves money or cannot be undone lightly (deletes,
+// The production guard (docs/contract.md, Confirming): what moves money or cannot be undone lightly (deletes,
 // pause, resume, cancel) on a production environment is confirmed at a terminal, and
 // refused without one unless --yes was given.
 

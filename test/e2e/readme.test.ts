@@ -4,9 +4,9 @@
 // are in test/helpers/readme.ts and at the end of README.md.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, tempDir } from '../helpers/cli.js';
 import {
@@ -81,6 +81,35 @@ describe('the README test reads README.md as a person would run it', () => {
       '<',
       'in.txt',
     ]);
+  });
+});
+
+describe('the repo stands alone', () => {
+  const root = resolve(import.meta.dirname, '../..');
+  const files = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+    );
+
+  it('README, docs and code point to nothing outside the repo', () => {
+    for (const file of ['README.md', ...files('docs'), ...files('src')]) {
+      const text = readFileSync(join(root, file), 'utf8');
+      expect(text, file).not.toMatch(/\.\.\/shared|DESIGN\.md/);
+    }
+  });
+
+  it('every relative link of README.md and docs/ names a file of the repo', () => {
+    for (const file of ['README.md', ...files('docs')]) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target ?? '')) continue;
+        const path = resolve(dirname(join(root, file)), target ?? '');
+        expect(existsSync(path), `${file} → ${relative(root, path)}`).toBe(true);
+      }
+    }
+    for (const doc of ['architecture.md', 'contract.md', 'decisions.md']) {
+      expect(existsSync(join(root, 'docs', doc)), doc).toBe(true);
+    }
   });
 });
 
