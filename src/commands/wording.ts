@@ -19,6 +19,8 @@ const KNOWN: Record<string, { what: string; example: string }> = {
   '--page': { what: 'the page to read', example: '2' },
   '--items': { what: 'records per page', example: '50' },
   '--limit': { what: 'how many at most', example: '20' },
+  '--to': { what: 'where to send them', example: 'http://127.0.0.1:3000/webhooks' },
+  '--header': { what: 'the X-Service-Signature value', example: '"t=1700000000,v1=…"' },
 };
 
 export function exampleOf(flag: string, fallback = ''): string {
