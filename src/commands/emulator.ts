@@ -211,7 +211,7 @@ function flatten(body: Record<string, unknown>): { key: string; value: string }[
 
 /** --fault ROUTE:MODE[:RATE[:MS]] (parsed by the emulator's faults module, loaded only here). */
 async function faultRules(specs: string[]) {
-  const { parseFaultSpec } = await import('../emulator/faults.js');
+  const { parseFaultSpec } = await import('../emulator/index.js');
   return specs.map((spec) => {
     try {
       return parseFaultSpec(spec);

@@ -3,21 +3,22 @@
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { LOCAL_EMULATOR } from '../domain/local.js';
-import { isFailRate, isLatency } from './admin.js';
 import { watchStatusChanges } from './billing/lifecycle.js';
-import type { Runtime } from './context.js';
-import { type FaultRule, parseFaultRules } from './faults.js';
-import { DataFileWriter, readDataFile } from './persist.js';
-import { applySeed } from './seed.js';
-import { requestListener } from './server.js';
-import { EmulatorState } from './state.js';
-import type { SeedName } from './types.js';
+import { parseFaultRules } from './faults/faults.js';
+import { isFailRate, isLatency } from './http/admin.js';
+import { requestListener } from './http/server.js';
+import { DataFileWriter, readDataFile } from './model/persist.js';
+import type { FaultRule, Runtime } from './model/runtime.js';
+import { applySeed } from './model/seed.js';
+import { EmulatorState } from './model/state.js';
+import type { SeedName } from './model/types.js';
 import type { WebhookRuntime } from './webhooks/admin.js';
 import { WebhookDeliveries } from './webhooks/deliveries.js';
 
-export type { FaultRule } from './faults.js';
-export { EmulatorState } from './state.js';
-export type { SeedName } from './types.js';
+export { parseFaultSpec } from './faults/faults.js';
+export type { FaultRule } from './model/runtime.js';
+export { EmulatorState } from './model/state.js';
+export type { SeedName } from './model/types.js';
 
 export interface EmulatorOptions {
   /** Default LOCAL_EMULATOR.port (4010); 0 picks a free port. */
@@ -34,7 +35,7 @@ export interface EmulatorOptions {
   failRate?: number;
   /** Randomness for fault decisions. */
   random?: () => number;
-  /** Per-endpoint faults (502 before or after applying, dropped connections, slow answers); see faults.ts. */
+  /** Per-endpoint faults (502 before or after applying, dropped connections, slow answers); see faults/faults.ts. */
   faults?: FaultRule[];
   /** Endpoints that get a signed delivery for every order status change. */
   webhookUrls?: string[];

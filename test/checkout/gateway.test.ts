@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import type { StatusChange } from '../../src/emulator/state.js';
+import type { StatusChange } from '../../src/emulator/model/state.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { api, CARDS, card, makeCustomer, makeOrder, makeProduct, orderStatus, postForm } from './helpers.js';
 

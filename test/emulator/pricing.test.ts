@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTaxPercentage, priceLine, summarise, taxOf } from '../../src/emulator/pricing.js';
-import type { Product } from '../../src/emulator/types.js';
+import { isTaxPercentage, priceLine, summarise, taxOf } from '../../src/emulator/model/pricing.js';
+import type { Product } from '../../src/emulator/model/types.js';
 
 const product = (price: string, tax_percentage: number | null = null): Product => ({
   id: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, dueDates, parseStartDate } from '../../src/emulator/schedule.js';
+import { addMonths, dueDates, parseStartDate } from '../../src/emulator/model/schedule.js';
 
 const at = (iso: string) => Date.parse(iso);
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);

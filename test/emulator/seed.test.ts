@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { toMinor } from '../../src/domain/money.js';
 import { ORDER_STATUSES } from '../../src/domain/orders.js';
 import { EmulatorState } from '../../src/emulator/index.js';
-import { orderRecord } from '../../src/emulator/records.js';
-import { applySeed } from '../../src/emulator/seed.js';
+import { orderRecord } from '../../src/emulator/model/records.js';
+import { applySeed } from '../../src/emulator/model/seed.js';
 
 const DAY = 86_400_000;
 

@@ -3,7 +3,7 @@
 
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { outboxOf } from '../../src/emulator/outbox.js';
+import { outboxOf } from '../../src/emulator/outbox/outbox.js';
 import { call, createCustomer, createProduct, v2 } from '../emulator/helpers.js';
 import { baseEnv } from '../helpers/cli.js';
 import { type Listener, startListen, waitFor } from '../webhooks/helpers.js';

@@ -9,11 +9,10 @@
 //                                 {fee_for_initial_payment_only?, discount_for_initial_payment_only?}:
 //                                 what the dashboard sets on a subscription product
 
-import type { AdminReply } from '../admin.js';
-import type { Runtime } from '../context.js';
-import { HttpError, isObject, parseJson } from '../http.js';
-import { parseDay } from '../schedule.js';
-import { positiveInteger } from '../validate.js';
+import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
+import { parseDay } from '../model/schedule.js';
+import { positiveInteger } from '../model/validate.js';
 import { addDuration, DURATION_HELP } from './clock.js';
 import { Notifier } from './notifications.js';
 import { runDue } from './runner.js';

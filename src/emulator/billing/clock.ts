@@ -3,7 +3,7 @@
 // (calendar months, under the month-end rule: 31 Jan + 1mo = 28 or 29 Feb), w, d, h,
 // m (minutes), s.
 
-import { addMonths } from '../schedule.js';
+import { addMonths } from '../model/schedule.js';
 
 const FIXED_MS: Record<string, number> = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000 };
 const PART = /(\d+)(mo|y|w|d|h|m|s)/g;

@@ -16,9 +16,9 @@
 
 import { fromMinor, toMinor } from '../../domain/money.js';
 import { TEST_CARDS } from '../gateway/cards.js';
-import { addPayment } from '../payments.js';
-import type { EmulatorState } from '../state.js';
-import type { Customer, Order, Payment, ScheduledPayment, StoredCard } from '../types.js';
+import { addPayment } from '../model/payments.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Customer, Order, Payment, ScheduledPayment, StoredCard } from '../model/types.js';
 import type { Notifier } from './notifications.js';
 import { completeIfDone, extendSchedule } from './plan.js';
 

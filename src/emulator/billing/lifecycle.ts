@@ -3,8 +3,8 @@
 // its webhook.
 
 import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
-import type { EmulatorState, StatusChange } from '../state.js';
-import type { Order, Payment } from '../types.js';
+import type { EmulatorState, StatusChange } from '../model/state.js';
+import type { Order, Payment } from '../model/types.js';
 import type { Notifier } from './notifications.js';
 import { closeSchedule, completeIfDone, extendSchedule, hasSchedule, sortedSchedule } from './plan.js';
 

@@ -10,9 +10,9 @@
 // A customer without an email address gets nothing (the notice is still marked as done).
 
 import { randomBytes } from 'node:crypto';
-import { deliverToOutbox, type OutboxMessage } from '../outbox.js';
-import type { EmulatorState } from '../state.js';
-import type { Order, ScheduledPayment } from '../types.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order, ScheduledPayment } from '../model/types.js';
+import { deliverToOutbox, type OutboxMessage } from '../outbox/outbox.js';
 
 const DAY = 86_400_000;
 export const PENDING_REMINDER_AFTER_MS = 3 * DAY;

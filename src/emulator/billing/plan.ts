@@ -3,9 +3,9 @@
 // billing cycle or amount for the payments still to come.
 
 import type { OrderStatus } from '../../domain/orders.js';
-import { addMonths, dueDates, INTERVAL_MONTHS, nextCycleAfter, SCHEDULED_CYCLES } from '../schedule.js';
-import type { EmulatorState } from '../state.js';
-import type { IntervalCode, Order, ScheduledPayment, Subscription } from '../types.js';
+import { addMonths, dueDates, INTERVAL_MONTHS, nextCycleAfter, SCHEDULED_CYCLES } from '../model/schedule.js';
+import type { EmulatorState } from '../model/state.js';
+import type { IntervalCode, Order, ScheduledPayment, Subscription } from '../model/types.js';
 
 export type ScheduledOrder = Order & { subscription: Subscription };
 

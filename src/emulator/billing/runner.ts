@@ -13,8 +13,8 @@
 // more cycle).
 
 import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
-import type { EmulatorState } from '../state.js';
-import type { Order, ScheduledPayment } from '../types.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order, ScheduledPayment } from '../model/types.js';
 import { cardExpiresAt, collect, describeOutcome } from './collect.js';
 import { resume } from './lifecycle.js';
 import {

@@ -1,8 +1,8 @@
 // The gateway's own pages: the test-card list, the 3-D Secure step, the result pages shown
 // when the order has no redirect URLs, and the refusals.
 
-import { CHECKOUT_VALIDITY_MS } from '../checkout.js';
-import type { Order, Payment } from '../types.js';
+import { CHECKOUT_VALIDITY_MS } from '../model/checkout.js';
+import type { Order, Payment } from '../model/types.js';
 import { TEST_CARDS } from './cards.js';
 import { esc, page } from './html.js';
 

@@ -3,10 +3,10 @@
 // order to failed (soft) or rejected (hard). Recording goes through payments.ts.
 
 import { randomBytes } from 'node:crypto';
-import { checkoutExpired } from '../checkout.js';
-import { PAYABLE_STATUSES, recordFirstPayment } from '../payments.js';
-import type { EmulatorState } from '../state.js';
-import type { Order, Payment, StoredCheckout } from '../types.js';
+import { checkoutExpired } from '../model/checkout.js';
+import { PAYABLE_STATUSES, recordFirstPayment } from '../model/payments.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order, Payment, StoredCheckout } from '../model/types.js';
 
 export function findCheckout(
   state: EmulatorState,

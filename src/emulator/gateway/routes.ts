@@ -5,8 +5,9 @@
 //   POST /gateway/checkouts/ID/3ds                   the 3-D Secure confirmation
 
 import type { ServerResponse } from 'node:http';
-import type { Runtime } from '../context.js';
-import type { Order, StoredCheckout } from '../types.js';
+import type { Runtime } from '../model/runtime.js';
+import type { Order, StoredCheckout } from '../model/types.js';
+import { DEFAULT_BRANDS, widgetScript } from '../model/widget.js';
 import { brandOf, findTestCard } from './cards.js';
 import { PageError, redirect, sendHtml, sendText } from './html.js';
 import {
@@ -26,7 +27,6 @@ import {
   openChallenge,
   takeChallenge,
 } from './payment.js';
-import { DEFAULT_BRANDS, widgetScript } from './script.js';
 
 export interface BrowserRequest {
   runtime: Runtime;

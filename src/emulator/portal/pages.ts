@@ -3,7 +3,7 @@
 
 import { esc, page } from '../gateway/html.js';
 import { money } from '../gateway/pages.js';
-import type { Order, Payment } from '../types.js';
+import type { Order, Payment } from '../model/types.js';
 
 export function portalPage(order: Order, payments: Payment[], payable: boolean): string {
   const lines = order.lines

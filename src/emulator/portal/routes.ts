@@ -2,16 +2,16 @@
 //   GET /portal/TOKEN       the order, the amount due, the billing history, a pay button
 //   GET /portal/TOKEN/pay   the gateway's widget with a checkout valid for at least a while
 
-import { checkoutExpired } from '../checkout.js';
 import { PageError, sendHtml } from '../gateway/html.js';
 import { refusedPage } from '../gateway/pages.js';
 import { isPayable } from '../gateway/payment.js';
 import type { BrowserRequest } from '../gateway/routes.js';
-import { DEFAULT_BRANDS } from '../gateway/script.js';
-import { renewCheckout } from '../orders.js';
-import { checkoutRecord } from '../records.js';
-import type { EmulatorState } from '../state.js';
-import type { Order } from '../types.js';
+import { checkoutExpired } from '../model/checkout.js';
+import { renewCheckout } from '../model/orders.js';
+import { checkoutRecord } from '../model/records.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order } from '../model/types.js';
+import { DEFAULT_BRANDS } from '../model/widget.js';
 import { portalPage, portalPayPage } from './pages.js';
 
 const PORTAL_PATH = /^\/portal\/([A-Za-z0-9]+)(\/pay)?$/;

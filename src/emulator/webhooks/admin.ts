@@ -4,10 +4,9 @@
 //   POST /__emulator/orders/{id}/status        {status}: move an order (emulator-only, for demos and tests)
 
 import { isOrderStatus } from '../../domain/orders.js';
-import type { AdminReply } from '../admin.js';
-import type { Runtime } from '../context.js';
-import { HttpError, isObject, parseJson } from '../http.js';
-import { orderRecord } from '../records.js';
+import { orderRecord } from '../model/records.js';
+import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
 import type { WebhookDeliveries } from './deliveries.js';
 
 /** The runtime as the admin API sees it: with the webhook delivery when the emulator has one. */

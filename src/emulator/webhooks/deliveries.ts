@@ -5,8 +5,8 @@
 import { eventForStatus } from '../../domain/orders.js';
 import { buildEvent, newDeliveryId, orderUrl, SAMPLE_ORDER_ID, sampleOrder } from '../../webhooks/event.js';
 import { signatureHeader } from '../../webhooks/signature.js';
-import { orderRecord } from '../records.js';
-import type { EmulatorState, StatusChange } from '../state.js';
+import { orderRecord } from '../model/records.js';
+import type { EmulatorState, StatusChange } from '../model/state.js';
 import { type AttemptOutcome, Poster } from './post.js';
 
 /** 1 s, 5 s, 25 s, 2 min, 10 min after the first attempt fails: six attempts in all. */

@@ -1,0 +1,154 @@
+// Faults injected per endpoint, so that a client's recovery is tested against real HTTP:
+// a 502 before anything is applied, a 502 or a dropped connection after the change was
+// applied, and slow answers. Rules are set at start (EmulatorOptions.faults) or at any
+// time through POST /__emulator/faults.
+
+import { setTimeout as delay } from 'node:timers/promises';
+import { type AdminReply, errorReply, HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
+import { FAULT_MODES, type FaultMode, type FaultRule, type Runtime } from '../model/runtime.js';
+
+/** Short names for the payment endpoints. */
+export const ROUTE_NAMES: Record<string, string> = {
+  refund: 'POST /payments/:id/refund',
+  capture: 'POST /payments/:id/capture',
+  reverse: 'POST /payments/:id/reverse',
+  pay_with_card: 'POST /orders/:id/pay_with_card',
+  get_payment: 'GET /payments/:id',
+  order_payments: 'GET /orders/:id/payments',
+};
+
+/** How many faults each emulator injected, by mode (read back by GET /__emulator/faults). */
+const injected = new WeakMap<Runtime['faults'], Record<FaultMode, number>>();
+
+function count(runtime: Runtime, mode: FaultMode): void {
+  let counts = injected.get(runtime.faults);
+  if (!counts) {
+    counts = { before: 0, after: 0, 'drop-after': 0, slow: 0 };
+    injected.set(runtime.faults, counts);
+  }
+  counts[mode] += 1;
+}
+
+export const BEFORE_MESSAGE = 'payment gateway unavailable (injected fault)';
+export const AFTER_MESSAGE = 'payment gateway failed after the change was applied (injected fault)';
+
+/** Checks rules given as JSON (admin API, options); throws an Error that says what is wrong. */
+export function parseFaultRules(value: unknown): FaultRule[] {
+  if (!Array.isArray(value)) throw new Error('faults must be a list of rules');
+  return value.map((item: unknown, at) => {
+    const where = `faults[${at}]`;
+    if (!isObject(item)) throw new Error(`${where} must be an object`);
+    const { route, mode, rate, latency_ms: latency, jitter_ms: jitter } = item;
+    if (!FAULT_MODES.includes(mode as FaultMode)) {
+      throw new Error(`${where}.mode must be one of ${FAULT_MODES.join(', ')}`);
+    }
+    if (route !== undefined && (typeof route !== 'string' || route.trim() === '')) {
+      throw new Error(`${where}.route must be a route like "POST /payments/:id/refund" or a name`);
+    }
+    const rule: FaultRule = { mode: mode as FaultMode };
+    if (route !== undefined) rule.route = (route as string).trim();
+    if (rate !== undefined) {
+      if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+        throw new Error(`${where}.rate must be a number from 0 to 1`);
+      }
+      rule.rate = rate;
+    }
+    for (const [key, ms] of [
+      ['latency_ms', latency],
+      ['jitter_ms', jitter],
+    ] as const) {
+      if (ms === undefined) continue;
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+        throw new Error(`${where}.${key} must be a number of milliseconds, 0 or more`);
+      }
+      rule[key] = ms;
+    }
+    return rule;
+  });
+}
+
+/**
+ * One rule written ROUTE:MODE[:RATE[:MS]] (billing emulator start --fault), e.g. refund:after:0.1,
+ * "POST /payments/:id/capture:before", *:slow:1:200 (MS is the latency of slow).
+ */
+export function parseFaultSpec(spec: string): FaultRule {
+  const parts = spec.split(':');
+  const at = parts.findLastIndex((part) => FAULT_MODES.includes(part as FaultMode));
+  const route = parts.slice(0, Math.max(at, 0)).join(':');
+  const [rate, ms, extra] = parts.slice(at + 1);
+  const number = (text: string) => (/^\d*\.?\d+$/.test(text) ? Number(text) : Number.NaN);
+  const rule: Record<string, unknown> = { mode: parts[at] };
+  if (route !== '') rule.route = route;
+  if (rate !== undefined) rule.rate = number(rate);
+  if (ms !== undefined) rule.latency_ms = number(ms);
+  if (at < 0 || extra !== undefined) {
+    throw new Error(`"${spec}" is not ROUTE:MODE[:RATE[:MS]] with a mode of ${FAULT_MODES.join(', ')}`);
+  }
+  return parseFaultRules([rule])[0] as FaultRule;
+}
+
+/** "POST /payments/:id/refund" for POST /payments/12/refund. */
+export function routeKey(method: string, rest: string): string {
+  return `${method} ${rest.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
+}
+
+function matches(rule: FaultRule, key: string): boolean {
+  const route = rule.route;
+  if (route === undefined || route === '*') return true;
+  const wanted = ROUTE_NAMES[route] ?? route;
+  return wanted.startsWith('/') ? key.slice(key.indexOf(' ') + 1) === wanted : key === wanted;
+}
+
+/**
+ * Runs a request's handler under the rules that match it. A fault after applying is
+ * injected only when the handler succeeded: a refused request changed nothing.
+ */
+export async function withFaults(
+  runtime: Runtime,
+  method: string,
+  rest: string,
+  apply: () => Reply,
+): Promise<AdminReply> {
+  const { rules, random } = runtime.faults;
+  if (rules.length === 0) return apply();
+  const key = routeKey(method, rest);
+  const active = rules.filter((rule) => matches(rule, key));
+  const hit = (rule: FaultRule) => random() < (rule.rate ?? 1);
+  for (const rule of active) {
+    if (rule.mode === 'slow' && hit(rule)) {
+      count(runtime, 'slow');
+      await delay((rule.latency_ms ?? 0) + random() * (rule.jitter_ms ?? 0));
+    }
+  }
+  if (active.some((rule) => rule.mode === 'before' && hit(rule))) {
+    count(runtime, 'before');
+    throw new HttpError(502, BEFORE_MESSAGE);
+  }
+  const reply = apply();
+  if (reply.status >= 300) return reply;
+  const after = active.find((rule) => (rule.mode === 'after' || rule.mode === 'drop-after') && hit(rule));
+  if (!after) return reply;
+  // The change stands even though the client hears of a failure.
+  runtime.state.markChanged();
+  count(runtime, after.mode);
+  if (after.mode === 'drop-after') return { ...reply, drop: true };
+  return errorReply(new HttpError(502, AFTER_MESSAGE));
+}
+
+/**
+ * GET and POST /__emulator/faults: read or replace the rules ({"faults": [...]}; [] clears
+ * them); `injected` counts the faults injected so far, by mode.
+ */
+export function faultsAdmin(runtime: Runtime, method: string, rawBody: string): AdminReply {
+  if (method === 'POST') {
+    const body = parseJson(rawBody);
+    const list = isObject(body) ? body.faults : body;
+    try {
+      runtime.faults.rules = parseFaultRules(list ?? []);
+    } catch (error) {
+      throw new HttpError(400, (error as Error).message);
+    }
+  }
+  const counts = injected.get(runtime.faults) ?? { before: 0, after: 0, 'drop-after': 0, slow: 0 };
+  return { status: 200, body: { faults: runtime.faults.rules, injected: { ...counts } } };
+}

@@ -1,0 +1,56 @@
+// Request and response plumbing of the http floor: reading a body (with a size limit), the
+// record under its root key, and writing a JSON answer.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, isObject, parseJson } from '../model/reply.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Keep draining past the limit so that the connection stays usable.
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) reject(new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The record under the body's root key (for example `order`); 400 when it is missing. */
+export function rootRecord(raw: string, key: string): Record<string, unknown> {
+  const body = parseJson(raw);
+  const record = isObject(body) ? body[key] : undefined;
+  if (!isObject(record)) {
+    throw new HttpError(400, `the request body must be a JSON object with the root key "${key}"`);
+  }
+  return record;
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+): void {
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}

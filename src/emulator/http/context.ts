@@ -1,0 +1,17 @@
+// What the request handlers of /api receive.
+
+import type { Reply } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
+import type { EmulatorState } from '../model/state.js';
+
+export interface ApiRequest {
+  runtime: Runtime;
+  state: EmulatorState;
+  profileId: number;
+  /** Captures of the route's pattern, still encoded. */
+  params: string[];
+  query: URLSearchParams;
+  rawBody: string;
+}
+
+export type Handler = (request: ApiRequest) => Reply;

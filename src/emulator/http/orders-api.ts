@@ -1,0 +1,139 @@
+// Version 2 order endpoints, and version 1 create_single_order (same body and answer).
+
+import { checkoutExpired } from '../model/checkout.js';
+import { insertOrder, renewCheckout } from '../model/orders.js';
+import { pageOfIds } from '../model/pagination.js';
+import { PAYABLE_STATUSES } from '../model/payments.js';
+import type { LineInput } from '../model/pricing.js';
+import { checkoutRecord, orderRecord, paymentRecord } from '../model/records.js';
+import { HttpError, isObject, type Reply } from '../model/reply.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Order } from '../model/types.js';
+import {
+  currency,
+  optionalBoolean,
+  optionalString,
+  optionalUrl,
+  Problems,
+  requiredString,
+} from '../model/validate.js';
+import { rootRecord } from './body.js';
+import type { ApiRequest } from './context.js';
+import { customerField, orderAt, productField, qtyField } from './lookups.js';
+
+export const MAX_INVOICE_ID_LENGTH = 64;
+
+export function listOrders({ state, profileId, query }: ApiRequest): Reply {
+  const { ids, pagination } = pageOfIds(state.orderIds(profileId), query);
+  return {
+    status: 200,
+    body: { orders: ids.map((id) => orderRecord(state.orders.get(id) as Order)), pagination },
+  };
+}
+
+export function getOrder({ state, profileId, params }: ApiRequest): Reply {
+  return { status: 200, body: { order: orderRecord(orderAt(state, profileId, params[0])) } };
+}
+
+export function createOrder({ state, profileId, rawBody, runtime }: ApiRequest): Reply {
+  const body = rootRecord(rawBody, 'order');
+  const problems = new Problems();
+  const orderCurrency = currency(body, problems);
+  const customer = customerField(state, profileId, body.customer_id, problems);
+  const lines = orderProducts(state, profileId, body.order_products, problems);
+  const invoiceId = requiredString(body, 'invoice_id', problems);
+  if (invoiceId !== undefined && invoiceId.length > MAX_INVOICE_ID_LENGTH) {
+    problems.add('invoice_id', `invoice_id must be at most ${MAX_INVOICE_ID_LENGTH} characters`);
+  } else if (invoiceId !== undefined && state.invoiceTaken(profileId, invoiceId)) {
+    problems.add('invoice_id', 'invoice_id has already been taken');
+  }
+  const withCheckout = optionalBoolean(body, 'create_checkout', problems);
+  const redirectUrl = optionalUrl(body, 'redirect_url', problems);
+  const failedRedirectUrl = optionalUrl(body, 'failed_redirect_url', problems);
+  const description = optionalString(body, 'description', problems);
+  problems.throwIfAny('order');
+
+  const order = insertOrder(state, {
+    profileId,
+    invoiceId: invoiceId!,
+    orderType: 'single_payment',
+    status: 'draft',
+    currency: orderCurrency!,
+    customer: customer!,
+    lines,
+    description,
+    redirectUrl,
+    failedRedirectUrl,
+  });
+  const checkout = withCheckout ? renewCheckout(state, order) : null;
+  return {
+    status: 201,
+    body: {
+      order: orderRecord(order),
+      ...(checkout ? { checkout: checkoutRecord(checkout, runtime.origin) } : {}),
+    },
+  };
+}
+
+function orderProducts(
+  state: EmulatorState,
+  profileId: number,
+  value: unknown,
+  problems: Problems,
+): LineInput[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    problems.add('order_products', 'order_products must list at least one product, like [{"product_id": 1}]');
+    return [];
+  }
+  const lines: LineInput[] = [];
+  value.forEach((item: unknown, at) => {
+    const path = `order_products[${at}]`;
+    if (!isObject(item)) {
+      problems.add(path, 'each order product must be an object with a product_id');
+      return;
+    }
+    const product = productField(state, profileId, item.product_id, problems, `${path}.product_id`);
+    const qty = qtyField(item.qty, problems, `${path}.qty`);
+    if (product && qty) lines.push({ product, qty });
+  });
+  return lines;
+}
+
+export function renewOrderCheckout({ state, profileId, params, runtime }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  if (!PAYABLE_STATUSES.includes(order.status)) {
+    const why =
+      order.status === 'active'
+        ? `order ${order.id} is already active: its first payment was collected`
+        : `order ${order.id} is ${order.status}: there is nothing to pay`;
+    throw new HttpError(422, why, {
+      details: [{ field: 'status', message: `a checkout cannot be made for a ${order.status} order` }],
+    });
+  }
+  const checkout = renewCheckout(state, order);
+  return { status: 200, body: { checkout: checkoutRecord(checkout!, runtime.origin) } };
+}
+
+/** GET …/custom_checkout (assumed): the order's current checkout and how long it has left, or null. */
+export function currentOrderCheckout({ state, profileId, params, runtime }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  const checkout = order.checkout;
+  if (!checkout) return { status: 200, body: { checkout: null } };
+  const left = Math.max(0, Math.ceil((Date.parse(checkout.expires_at) - state.now()) / 1000));
+  return {
+    status: 200,
+    body: {
+      checkout: {
+        ...checkoutRecord(checkout, runtime.origin),
+        expires_at: checkout.expires_at,
+        expires_in: left,
+        expired: checkoutExpired(checkout, state.now()),
+      },
+    },
+  };
+}
+
+export function listPayments({ state, profileId, params }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  return { status: 200, body: { payments: state.paymentsOf(order.id).map(paymentRecord) } };
+}

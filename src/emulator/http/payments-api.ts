@@ -1,0 +1,178 @@
+// Payment endpoints: pay_with_card, GET /payments/{id} (assumed path), capture, reverse,
+// refund; and the admin helpers that set up payments and cards for tests and benchmarks.
+
+import { profileExists } from '../model/access.js';
+import { insertOrder } from '../model/orders.js';
+import {
+  amountField,
+  capture,
+  collectFirstPayment,
+  recordFirstPayment,
+  refund,
+  reverse,
+  TEST_CARD,
+} from '../model/payments.js';
+import { orderRecord, paymentRecord } from '../model/records.js';
+import { type AdminReply, HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
+import type { EmulatorState } from '../model/state.js';
+import type { Payment, StoredCard } from '../model/types.js';
+import { positiveInteger } from '../model/validate.js';
+import type { ApiRequest } from './context.js';
+import { orderAt, pathRecord } from './lookups.js';
+
+function paymentAt(state: EmulatorState, profileId: number, raw: string | undefined): Payment {
+  return pathRecord(raw, 'payment', (id) => {
+    const payment = state.payments.get(id);
+    const order = payment && state.orders.get(payment.order_id);
+    return order?.profile_id === profileId ? payment : undefined;
+  });
+}
+
+/**
+ * The optional amount of a capture or refund. The body may be empty, or carry the amount
+ * under the root key "payment" (what the CLI sends) or under the action's name.
+ */
+function requestedAmount(rawBody: string, action: string): string | undefined {
+  const body = parseJson(rawBody);
+  if (body === undefined) return undefined;
+  if (!isObject(body)) throw new HttpError(400, 'the request body must be a JSON object');
+  if (Object.keys(body).length === 0) return undefined;
+  const record = [body.payment, body[action]].find(isObject);
+  if (!record) {
+    throw new HttpError(400, `the request body must be a JSON object with the root key "payment"`);
+  }
+  return amountField(record.amount);
+}
+
+export function payWithCard({ state, profileId, params }: ApiRequest): Reply {
+  const order = orderAt(state, profileId, params[0]);
+  const payment = collectFirstPayment(state, order, state.findCustomer(profileId, order.customer_id));
+  return { status: 201, body: { payment: paymentRecord(payment), order: orderRecord(order) } };
+}
+
+export function getPayment({ state, profileId, params }: ApiRequest): Reply {
+  return { status: 200, body: { payment: paymentRecord(paymentAt(state, profileId, params[0])) } };
+}
+
+export function capturePayment({ state, profileId, params, rawBody }: ApiRequest): Reply {
+  const payment = paymentAt(state, profileId, params[0]);
+  const made = capture(state, payment, requestedAmount(rawBody, 'capture'));
+  return { status: 201, body: { payment: paymentRecord(made) } };
+}
+
+export function reversePayment({ state, profileId, params }: ApiRequest): Reply {
+  const made = reverse(state, paymentAt(state, profileId, params[0]));
+  return { status: 201, body: { payment: paymentRecord(made) } };
+}
+
+export function refundPayment({ state, profileId, params, rawBody }: ApiRequest): Reply {
+  const payment = paymentAt(state, profileId, params[0]);
+  const made = refund(state, payment, requestedAmount(rawBody, 'refund'));
+  return { status: 201, body: { payment: paymentRecord(made) } };
+}
+
+export const MAX_BULK_PAYMENTS = 100_000;
+
+/**
+ * POST /__emulator/bulk-payments {count, profile_id?, amount?, preauth?, collected?}:
+ * `count` single-payment orders of `amount` (default 10.00 EUR) for a new customer with a
+ * card; pre-auth-only with `preauth`; paid (active, with their first payment) unless
+ * `collected` is false (then pending, ready for pay_with_card). No order events are raised.
+ */
+export function bulkPaymentsAdmin(runtime: Runtime, input: Record<string, unknown>): AdminReply {
+  const { state } = runtime;
+  const count = input.count;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > MAX_BULK_PAYMENTS) {
+    throw new HttpError(400, `count must be an integer from 1 to ${MAX_BULK_PAYMENTS}`);
+  }
+  const profileId = input.profile_id ?? 1;
+  if (typeof profileId !== 'number' || !profileExists(profileId)) {
+    throw new HttpError(400, 'profile_id must be the id of a profile');
+  }
+  let price: string;
+  try {
+    price = amountField(input.amount ?? '10.00') as string;
+  } catch (error) {
+    throw new HttpError(400, (error as Error).message);
+  }
+  const currency = typeof input.currency === 'string' ? input.currency : 'EUR';
+  const collected = input.collected !== false;
+  const now = state.nowIso();
+  const customer = state.addCustomer({
+    id: state.nextId('customer'),
+    profile_id: profileId,
+    merchant_customer_id: null,
+    first_name: 'Bulk',
+    last_name: 'Payer',
+    email: 'bulk.payer@example.com',
+    phone: null,
+    date_of_birth: null,
+    street: null,
+    city: null,
+    state: null,
+    postal_code: null,
+    country: null,
+    card: { ...TEST_CARD },
+    created_at: now,
+    updated_at: now,
+  });
+  const product = state.addProduct({
+    id: state.nextId('product'),
+    profile_id: profileId,
+    name: `Bulk item ${price}`,
+    description: null,
+    price,
+    currency,
+    product_type: 'single',
+    price_locked: false,
+    tax_percentage: null,
+    created_at: now,
+    updated_at: now,
+  });
+  const orders: number[] = [];
+  const payments: number[] = [];
+  for (let n = 0; n < count; n++) {
+    const order = insertOrder(state, {
+      profileId,
+      invoiceId: (id) => `PAY-${id}`,
+      orderType: 'single_payment',
+      status: collected ? 'active' : 'pending',
+      currency,
+      customer,
+      lines: [{ product, qty: 1 }],
+    });
+    if (input.preauth === true) order.capture_mode = 'preauth';
+    orders.push(order.id);
+    if (collected) payments.push(recordFirstPayment(state, order).id);
+  }
+  return { status: 201, body: { customer_id: customer.id, orders, payments }, changed: true };
+}
+
+/** POST /__emulator/cards {customer_id, profile_id?, card?}: stores a card (a test card by default; null removes it). */
+export function cardAdmin(runtime: Runtime, input: Record<string, unknown>): AdminReply {
+  const profileId = input.profile_id ?? 1;
+  const id = positiveInteger(input.customer_id);
+  const customer =
+    typeof profileId === 'number' && id !== null ? runtime.state.findCustomer(profileId, id) : undefined;
+  if (!customer) throw new HttpError(404, `customer ${JSON.stringify(input.customer_id)} not found`);
+  const card = input.card;
+  if (card === null) {
+    customer.card = null;
+  } else if (card === undefined) {
+    customer.card = { ...TEST_CARD };
+  } else if (
+    isObject(card) &&
+    typeof card.brand === 'string' &&
+    typeof card.last4 === 'string' &&
+    /^\d{4}$/.test(card.last4) &&
+    typeof card.expiry === 'string' &&
+    /^\d{2}\/\d{2}$/.test(card.expiry)
+  ) {
+    customer.card = { brand: card.brand, last4: card.last4, expiry: card.expiry } satisfies StoredCard;
+  } else {
+    throw new HttpError(400, 'card must be {brand, last4: "4242", expiry: "MM/YY"} or null');
+  }
+  customer.updated_at = runtime.state.nowIso();
+  return { status: 200, body: { customer_id: customer.id, card: customer.card }, changed: true };
+}

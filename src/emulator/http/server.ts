@@ -1,0 +1,134 @@
+// The HTTP front: reads each request, applies the injected faults, checks the token and
+// the profile, and hands the request to its route; admin requests go to admin.ts.
+
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { withFaults } from '../faults/faults.js';
+import { authenticate, authorizeProfile } from '../model/access.js';
+import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
+import type { Runtime } from '../model/runtime.js';
+import { handleAdmin } from './admin.js';
+import { readBody, sendJson } from './body.js';
+import { handleBrowser, isBrowserPath } from './browser.js';
+import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
+
+export const INJECTED_FAULT_MESSAGE = 'payment gateway unavailable (injected fault)';
+
+export function requestListener(runtime: Runtime, isClosing: () => boolean): RequestListener {
+  return (req, res) => {
+    handle(runtime, req, res, isClosing).catch((error: unknown) => {
+      process.stderr.write(`emulator: ${(error as Error).stack ?? String(error)}\n`);
+      if (!res.headersSent) {
+        sendJson(res, 500, errorBody(`internal emulator error: ${(error as Error).message}`));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
+
+async function handle(
+  runtime: Runtime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  isClosing: () => boolean,
+): Promise<void> {
+  // The gateway's widget and forms and the order portal are pages for a browser: no token.
+  if (isBrowserPath(req.url)) {
+    if (isClosing()) res.setHeader('Connection', 'close');
+    return handleBrowser(runtime, req, res);
+  }
+  let reply: AdminReply;
+  try {
+    reply = await route(runtime, req);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    reply = errorReply(error);
+  }
+  if (reply.drop) {
+    res.destroy();
+    return;
+  }
+  if (reply.after || isClosing()) res.setHeader('Connection', 'close');
+  if (reply.after) res.once('finish', reply.after);
+  sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply> {
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  // One trailing slash is forgiven: /orders/ is /orders.
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
+  const method = req.method ?? 'GET';
+  const rawBody = await readBody(req);
+  if (path === '/api' || path.startsWith('/api/')) {
+    const reply = await handleApi(runtime, req, method, path, url.searchParams, rawBody);
+    if (method !== 'GET' && reply.status < 300) runtime.state.markChanged();
+    return reply;
+  }
+  if (path.startsWith('/__emulator/')) {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
+    }
+    const reply = handleAdmin(runtime, method, path, rawBody);
+    if (reply.changed) runtime.state.markChanged();
+    return reply;
+  }
+  throw new HttpError(404, `no such path: ${path}`);
+}
+
+async function handleApi(
+  runtime: Runtime,
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawBody: string,
+): Promise<AdminReply> {
+  const { faults, state } = runtime;
+  if (faults.latencyMs > 0) await delay(faults.latencyMs);
+  if (faults.failRate > 0 && faults.random() < faults.failRate) {
+    throw new HttpError(502, INJECTED_FAULT_MESSAGE);
+  }
+  const allowed = authenticate(req.headers.authorization);
+
+  let profileId: number;
+  let routes = V2_ROUTES;
+  let rest: string;
+  const v2 = /^\/api\/v2\/profiles\/([^/]+)(\/.*)?$/.exec(path);
+  const v1 = /^\/api\/v1(\/.*)$/.exec(path);
+  if (v2) {
+    profileId = authorizeProfile(allowed, decode(v2[1] ?? ''));
+    rest = v2[2] ?? '';
+  } else if (v1) {
+    const asked = query.get('profile_id');
+    profileId = asked === null ? (allowed[0] as number) : authorizeProfile(allowed, asked);
+    routes = V1_ROUTES;
+    rest = v1[1] ?? '';
+  } else {
+    throw new HttpError(404, `no such API path: ${path}`);
+  }
+
+  const match = matchRoute(routes, method, rest);
+  if (match === null) throw new HttpError(404, `no such API path: ${path}`);
+  if ('allowed' in match) {
+    throw new HttpError(405, `${method} is not allowed on ${path}`, {
+      headers: { Allow: match.allowed.join(', ') },
+    });
+  }
+  return withFaults(runtime, method, rest, () =>
+    match.handler({ runtime, state, profileId, params: match.params, query, rawBody }),
+  );
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}

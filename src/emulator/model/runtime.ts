@@ -1,0 +1,44 @@
+// The running emulator as its handlers and subsystems see it, and the fault rules it holds
+// (applied by faults/faults.ts).
+
+import type { EmulatorState } from './state.js';
+import type { SeedName } from './types.js';
+
+export const FAULT_MODES = ['before', 'after', 'drop-after', 'slow'] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+export interface FaultRule {
+  /**
+   * Which requests: "POST /payments/:id/refund" (method and path, ids written :id), a path
+   * alone ("/payments/:id/refund", any method), one of the names in ROUTE_NAMES (faults/faults.ts), or absent
+   * or "*" for every API request.
+   */
+  route?: string;
+  mode: FaultMode;
+  /** Share of the matching requests that get the fault, 0 to 1; default 1. */
+  rate?: number;
+  /** For slow: a fixed delay, plus a random one of up to jitter_ms. */
+  latency_ms?: number;
+  jitter_ms?: number;
+}
+
+export interface Faults {
+  latencyMs: number;
+  failRate: number;
+  random: () => number;
+  /** Per-endpoint faults (faults/faults.ts). */
+  rules: FaultRule[];
+}
+
+/** The running emulator as its handlers see it. */
+export interface Runtime {
+  state: EmulatorState;
+  /** Origin the emulator answers on, e.g. http://127.0.0.1:4010; set once listening. */
+  origin: string;
+  startedAt: string;
+  startSeed: SeedName;
+  dataFile: string | null;
+  faults: Faults;
+  /** Stops the server (after the current answer has gone out). */
+  shutdown(): void;
+}

@@ -1,0 +1,139 @@
+// Field checks for request bodies. A handler collects every problem of a body into one
+// Problems list so that a 422 names all of them at once.
+
+import { isAmount } from '../../domain/money.js';
+import { type ErrorDetail, HttpError } from './reply.js';
+
+export class Problems {
+  readonly details: ErrorDetail[] = [];
+
+  add(field: string, message: string): void {
+    this.details.push({ field, message });
+  }
+
+  /** 422 listing every problem, when there is any. */
+  throwIfAny(record: string): void {
+    if (this.details.length === 0) return;
+    const count = this.details.length;
+    throw new HttpError(422, `${record} is invalid (${count} problem${count === 1 ? '' : 's'})`, {
+      details: this.details,
+    });
+  }
+}
+
+const absent = (value: unknown): boolean => value === undefined || value === null;
+
+/** A positive integer, given as a JSON number or as digits; null otherwise. */
+export function positiveInteger(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === 'string' && /^[1-9]\d{0,14}$/.test(value)) return Number(value);
+  return null;
+}
+
+export function requiredString(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | undefined {
+  const value = body[field];
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (absent(value) || value === '') problems.add(path, `${field} is required`);
+  else problems.add(path, `${field} must be a non-empty string`);
+  return undefined;
+}
+
+export function optionalString(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | null {
+  const value = body[field];
+  if (absent(value)) return null;
+  if (typeof value === 'string') return value;
+  problems.add(path, `${field} must be a string`);
+  return null;
+}
+
+export function optionalBoolean(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): boolean {
+  const value = body[field];
+  if (absent(value)) return false;
+  if (typeof value === 'boolean') return value;
+  problems.add(path, `${field} must be true or false`);
+  return false;
+}
+
+export function currency(
+  body: Record<string, unknown>,
+  problems: Problems,
+  path = 'currency',
+): string | undefined {
+  const value = body.currency;
+  if (absent(value) || value === '') {
+    problems.add(path, 'currency is required');
+    return undefined;
+  }
+  if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value)) {
+    problems.add(path, 'currency must be a three-letter currency code, like EUR');
+    return undefined;
+  }
+  return value.toUpperCase();
+}
+
+export function optionalUrl(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | null {
+  const value = optionalString(body, field, problems, path);
+  if (value === null || value === '') return null;
+  if (!isHttpUrl(value)) {
+    problems.add(path, `${field} must be an http or https URL`);
+    return null;
+  }
+  return value;
+}
+
+/** An amount given as a decimal string (the interface's form) or a plain number. */
+export function optionalAmount(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | null {
+  const value = body[field];
+  if (absent(value) || value === '') return null;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text === 'string' && isAmount(text.trim())) return text.trim();
+  problems.add(path, `${field} must be a decimal amount of at least 0 with at most two decimals, like 12.50`);
+  return null;
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function isEmail(text: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+}
+
+/** YYYY-MM-DD naming a real calendar day. */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
