@@ -3,8 +3,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
-
-export const TOPICS = ['environment', 'exit-codes', 'output', 'formatting', 'dates'] as const;
+import { TOPICS, type Topic } from './topic-names.js';
 
 /** The deepest command the words name, and the words left over. */
 export function findCommand(program: Command, words: readonly string[]): { cmd: Command; rest: string[] } {
@@ -28,7 +27,7 @@ export function defineHelp(program: Command, write: (text: string) => void): voi
     .action(async (words: string[]) => {
       if (words.length === 1 && (TOPICS as readonly string[]).includes(words[0] ?? '')) {
         const { topic } = await import('./topics.js');
-        write(topic(words[0] as (typeof TOPICS)[number]));
+        write(topic(words[0] as Topic));
         return;
       }
       const { cmd, rest } = findCommand(program, words);

@@ -1,9 +1,9 @@
 // The text of `billing help <topic>`. docs/contract.md says the same at length; a change to
 // one is a change to the other.
 
-import type { TOPICS } from './help.js';
+import type { Topic } from './topic-names.js';
 
-const TEXT: Record<(typeof TOPICS)[number], string> = {
+const TEXT: Record<Topic, string> = {
   environment: `Environment variables (a flag wins over a variable, a variable over the selected
 environment in the config file, that over the built-in default):
 
@@ -86,6 +86,6 @@ and sends each route the form it takes. Dates are shown to a person as YYYY-MM-D
 `,
 };
 
-export function topic(name: (typeof TOPICS)[number]): string {
+export function topic(name: Topic): string {
   return TEXT[name];
 }
