@@ -2,6 +2,8 @@
 // typed with the flag's own rule; they never ask with --no-input.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import { baseEnv, runCli } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runOnPty } from '../helpers/pty.js';
 
@@ -79,5 +81,42 @@ describe('prompts on a terminal', () => {
     expect(result.text).toContain('cancelled: nothing was sent');
     const still = await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/customers/8');
     expect(still.status).toBe(200);
+  });
+
+  it('login asks for the version 1 base too, offering the one derived from the version 2 base', async () => {
+    const env = baseEnv();
+    const term = runOnPty(['login', '--env', 'sandbox'], { env });
+    await term.waitFor('API version 2 base URL');
+    term.type(`${emu.url}/api/v2\r`);
+    await term.waitFor(`(${emu.url}/api/v1)`);
+    term.type('\r');
+    await term.waitFor('Merchant profile id');
+    term.type('abc\r');
+    await term.waitFor('--profile must be a positive whole number');
+    term.type(`${BACKSPACE.repeat(3)}1\r`);
+    await term.waitFor('API token');
+    term.type(`${LOCAL_EMULATOR.token}\r`);
+    const result = await term.exited;
+    expect(result.code, result.text).toBe(0);
+    expect(result.text).not.toContain(LOCAL_EMULATOR.token);
+    const status = await runCli(['status', '--env', 'sandbox', '-o', 'json'], { env });
+    expect(status.stdout).toContain(`${emu.url}/api/v1`);
+  });
+
+  it('orders subscribe asks for the start date and checks it as a date flag', async () => {
+    const term = runOnPty(['orders', 'subscribe', '--customer', '1', '--product', '2', '--currency', 'EUR'], {
+      env: emu.env(),
+    });
+    await term.waitFor('First scheduled payment');
+    term.type('2030-02-30\r');
+    await term.waitFor('--start-date must be a date like');
+    term.type(`${BACKSPACE.repeat(10)}2030-01-31T09:00\r`);
+    const result = await term.exited;
+    expect(result.code, result.text).toBe(0);
+    const newest = await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/orders?items=1');
+    const order = newest.body.orders[0];
+    expect(order.order_type.value).toBe('subscription');
+    const schedule = await runCli(['orders', 'schedule', String(order.id), '-o', 'json'], { env: emu.env() });
+    expect(JSON.parse(schedule.stdout)[0].due_date).toBe('2030-01-31T09:00:00.000Z');
   });
 });
