@@ -46,6 +46,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .option('--json', 'same as --output json')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--debug', 'log requests to stderr (the token is redacted) and show stacks')
+    .option('--csv-raw', "with -o csv, write cells as they are (no leading ' before =, +, -, @)")
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--no-input', 'never prompt (also implied by CI and a non-terminal stdin)')
     .option('--base-url <url>', 'API v2 base, ending in /api/v2 (env BILLING_BASE_URL)')
@@ -64,7 +65,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
         'echo "$TOKEN" | billing login --env sandbox --with-token --base-url https://…/api/v2 --profile 7',
       ]) +
         '\nEnvironment: BILLING_API_TOKEN (the token; never a flag), BILLING_ENV, BILLING_PROFILE_ID,\n' +
-        '  BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR, BILLING_TIMEOUT (seconds), NO_COLOR.\n' +
+        '  BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR, BILLING_TIMEOUT (seconds),\n' +
+        '  BILLING_MAX_RESPONSE_MB (largest answer read, default 64), NO_COLOR.\n' +
         'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403, 5 not found/404,\n' +
         '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n' +
         'Help topics: billing help environment | exit-codes | output | formatting | dates.\n',

@@ -28,6 +28,8 @@ export interface ClientOptions {
   maxRetries?: number;
   /** First backoff step; the backoff is capped at 3000 ms. Default 200. */
   retryBaseMs?: number;
+  /** An answer longer than this is abandoned while it streams in (exit 8). Default 64 MB. */
+  maxResponseBytes?: number;
   /** Receives one line per event; the token never appears in it. */
   debug?: (line: string) => void;
   userAgent?: string;
@@ -55,6 +57,7 @@ const BACKOFF_CAP_MS = 3000;
 const RETRY_AFTER_CAP_MS = 30_000;
 const RETRY_STATUSES = new Set([429, 502, 503]);
 const DEBUG_BODY_LIMIT = 2000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type Undici = typeof import('./undici.js');
 
@@ -71,7 +74,9 @@ type Attempt =
   | { ok: false; error: ApiError; retryAfterMs?: number };
 
 export class ApiClient {
-  readonly #o: Required<Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'userAgent'>> &
+  readonly #o: Required<
+    Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'userAgent' | 'maxResponseBytes'>
+  > &
     ClientOptions;
   #agent: Dispatcher | undefined;
   #undici: Promise<Undici> | undefined;
@@ -85,6 +90,7 @@ export class ApiClient {
       timeoutMs: o.timeoutMs ?? 30_000,
       maxRetries: o.maxRetries ?? 3,
       retryBaseMs: o.retryBaseMs ?? 200,
+      maxResponseBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: o.userAgent ?? `billing/${version} (node ${process.versions.node}; ${process.platform})`,
     };
   }
@@ -162,11 +168,21 @@ export class ApiClient {
         headersTimeout: this.#o.timeoutMs,
         bodyTimeout: this.#o.timeoutMs,
       });
-      const text = await res.body.text();
+      const headers = res.headers as ApiResponse<unknown>['headers'];
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        discard(res.body);
+        throw redirected(res.statusCode, headers.location, method, target);
+      }
+      const text = await readLimited(res.body, headers['content-length'], this.#o.maxResponseBytes, {
+        method,
+        target,
+        status: res.statusCode,
+      });
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
       this.#log(`< ${res.statusCode} ${ms}ms`);
-      const headers = res.headers as ApiResponse<unknown>['headers'];
       if (res.statusCode >= 200 && res.statusCode < 300) {
+        // Under --debug the first bytes of every answer: what a command relied on, when it was wrong.
+        if (text) this.#log(`< ${truncate(text)}`);
         return {
           ok: true,
           response: {
@@ -312,6 +328,82 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** A 3xx: never followed, so that the Authorization header never leaves for another host. */
+function redirected(
+  status: number,
+  location: string | string[] | undefined,
+  method: string,
+  target: Target,
+): ApiError {
+  const raw = Array.isArray(location) ? location[0] : location;
+  let host = 'another address';
+  if (raw) {
+    try {
+      host = new URL(raw, target.url).host;
+    } catch {
+      host = 'an unreadable address';
+    }
+  }
+  return new ApiError(
+    'server',
+    EXIT.unavailable,
+    `the service redirected to ${host}; redirects are not followed`,
+    {
+      status,
+      method,
+      path: target.path,
+      hint: 'check the base URL ("billing status"); if the service moved, log in again with its new address',
+    },
+  );
+}
+
+/**
+ * The body as text, read chunk by chunk and abandoned as soon as it is longer than `limit`
+ * (or announced so by Content-Length): a hostile or broken service cannot fill the memory.
+ */
+async function readLimited(
+  body: Dispatcher.ResponseData['body'],
+  contentLength: string | string[] | undefined,
+  limit: number,
+  at: { method: string; target: Target; status: number },
+): Promise<string> {
+  const tooLarge = () => {
+    discard(body);
+    return new ApiError(
+      'server',
+      EXIT.unavailable,
+      `the answer to ${at.method} ${at.target.path} is larger than ${formatMb(limit)}; it was not read`,
+      {
+        status: at.status,
+        method: at.method,
+        path: at.target.path,
+        hint: 'if such an answer is expected, raise the limit with BILLING_MAX_RESPONSE_MB (in MB)',
+      },
+    );
+  };
+  const announced = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
+  if (Number.isFinite(announced) && announced > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Closes an answer's body that will not be read; its 'aborted' error has nobody to hear it. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+function formatMb(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
 function isApiError(error: unknown): error is ApiError {

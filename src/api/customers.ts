@@ -3,7 +3,7 @@
 import type { ApiClient } from './client.js';
 import { type IterateOptions, iterateList, listPage, type PageQuery } from './listing.js';
 import type { Page } from './paginate.js';
-import { recordId, unwrapRecord } from './records.js';
+import { checkedRecord, recordId } from './records.js';
 import { routes } from './routes.js';
 import type { Customer, CustomerInput } from './types.js';
 
@@ -24,7 +24,7 @@ export async function getCustomer(c: ApiClient, id: number | string, o: Signal =
     params: { id: recordId('customer', id) },
     signal: o.signal,
   });
-  return unwrapRecord<Customer>(res.body, 'customer');
+  return checkedRecord<Customer>(res, 'customer');
 }
 
 /** POST /customers with body {customer: input}. */
@@ -34,7 +34,7 @@ export async function createCustomer(
   o: Signal = {},
 ): Promise<{ customer: Customer; raw: unknown }> {
   const res = await c.call(routes.createCustomer, { body: { customer: input }, signal: o.signal });
-  return { customer: unwrapRecord<Customer>(res.body, 'customer'), raw: res.body };
+  return { customer: checkedRecord<Customer>(res, 'customer'), raw: res.body };
 }
 
 /** A customer in use answers 409. */

@@ -4,7 +4,16 @@ import type { ApiClient } from './client.js';
 import { ApiError, BillingError, EXIT } from './errors.js';
 import { type IterateOptions, iterateList, listAll, listPage, type PageQuery } from './listing.js';
 import type { Page } from './paginate.js';
-import { isRecord, optionalRecord, recordId, unwrapRecord, wrap } from './records.js';
+import {
+  type Answered,
+  checkedOptional,
+  checkedRecord,
+  isRecord,
+  optionalRecord,
+  recordId,
+  unwrapRecord,
+  wrap,
+} from './records.js';
 import { type Route, routes } from './routes.js';
 import type {
   Checkout,
@@ -44,13 +53,13 @@ export function iterateOrders(c: ApiClient, o: IterateOptions = {}): AsyncGenera
 /** Accepts the answer bare or under `order`. */
 export async function getOrder(c: ApiClient, id: number | string, o: Signal = {}): Promise<Order> {
   const res = await c.call(routes.getOrder, { params: { id: recordId('order', id) }, signal: o.signal });
-  return unwrapRecord<Order>(res.body, 'order');
+  return checkedRecord<Order>(res, 'order');
 }
 
 /** v2 POST /orders with body {order: input}. Never retried: see findOrderByInvoiceId. */
 export async function createOrder(c: ApiClient, input: OrderInput, o: Signal = {}): Promise<CreatedOrder> {
   const res = await c.call(routes.createOrder, { body: { order: input }, signal: o.signal });
-  return createdOrder(res.body);
+  return createdOrder(res);
 }
 
 /** The service may have applied a create that answered this way: check before sending again. */
@@ -87,7 +96,7 @@ export async function createSingleOrderV1(
   o: Signal = {},
 ): Promise<CreatedOrder> {
   const res = await c.call(routes.createSingleOrderV1, { body: { order: input }, signal: o.signal });
-  return createdOrder(res.body);
+  return createdOrder(res);
 }
 
 /** v1 POST /orders/create_subscription_order; the answer is {payload, status}. */
@@ -103,9 +112,10 @@ export async function createSubscriptionOrder(
     throw new BillingError(
       'server',
       EXIT.unavailable,
-      'unexpected answer: no order in the subscription payload',
+      `the service answered ${res.status} without an order in the subscription payload`,
     );
   }
+  checkedRecord({ status: res.status, body: payload.order }, 'order');
   return { payload: payload as SubscriptionPayload, raw: body };
 }
 
@@ -186,7 +196,7 @@ export async function resumeOrder(
     ...(o.restartDate === undefined ? {} : { body: wrap(route.rootKey, { restart_date: o.restartDate }) }),
     signal: o.signal,
   });
-  const order = optionalRecord<Order>(res.body, 'order');
+  const order = checkedOptional<Order>(res, 'order');
   const restart = isRecord(res.body) ? res.body.restart_date : undefined;
   return {
     raw: res.body,
@@ -209,13 +219,14 @@ export async function paymentLink(
 function action(route: Route) {
   return async (c: ApiClient, id: number | string, o: Signal = {}): Promise<OrderActionResult> => {
     const res = await c.call(route, { params: { id: recordId('order', id) }, signal: o.signal });
-    const order = optionalRecord<Order>(res.body, 'order');
+    const order = checkedOptional<Order>(res, 'order');
     return order === undefined ? { raw: res.body } : { order, raw: res.body };
   };
 }
 
-function createdOrder(body: unknown): CreatedOrder {
-  const order = unwrapRecord<Order>(body, 'order');
+function createdOrder(res: Answered): CreatedOrder {
+  const body = res.body;
+  const order = checkedRecord<Order>(res, 'order');
   const checkout = optionalRecord<Checkout>(body, 'checkout') ?? optionalRecord<Checkout>(order, 'checkout');
   return checkout === undefined ? { order, raw: body } : { order, checkout, raw: body };
 }

@@ -33,11 +33,32 @@ export function parseListResponse<T>(body: unknown, rootKey: string): Page<T> {
   const meta = isRecord(body.meta) ? body.meta : undefined;
   const places = [body.pagination, meta?.pagination, meta, body].filter(isRecord);
   const page: Page<T> = { records: records as T[] };
+  for (const aliases of [ALIASES.totalPages, ALIASES.totalCount]) {
+    const value = impossible(places, aliases);
+    if (value !== undefined) {
+      throw new BillingError(
+        'server',
+        EXIT.unavailable,
+        `the service announced an impossible total (${value}) for the list of ${rootKey}`,
+      );
+    }
+  }
   for (const [field, aliases] of Object.entries(ALIASES) as [keyof typeof ALIASES, readonly string[]][]) {
     const value = firstNumber(places, aliases);
     if (value !== undefined) page[field] = value;
   }
   return page;
+}
+
+/** A count the service gives as a number that no list can have (2^53, 1e300) is a broken answer. */
+function impossible(places: Record<string, unknown>[], aliases: readonly string[]): unknown {
+  for (const place of places) {
+    for (const alias of aliases) {
+      const value = place[alias];
+      if (typeof value === 'number' && !(Number.isSafeInteger(value) && value >= 0)) return value;
+    }
+  }
+  return undefined;
 }
 
 function findRecords(body: Record<string, unknown>, rootKey: string): unknown[] | undefined {
@@ -113,11 +134,35 @@ export async function* paginate<T>(
     if (o.signal?.aborted) throw new AbortError();
   };
 
+  // A service that repeats a page, or whose pages shift, would list records twice (and one
+  // that never ends, forever): every id read is kept (numbers: a Set of 40,000 is ~1 MB),
+  // and a record seen twice stops the list with exit 8.
+  const seen = new Set<unknown>();
+  let count = 0;
+  const take = (page: Page<T>, pageNo: number): T[] => {
+    for (const record of page.records) {
+      const id = isRecord(record) ? record.id : undefined;
+      if (typeof id !== 'number' && typeof id !== 'string') continue;
+      if (seen.has(id)) {
+        throw broken(
+          `page ${pageNo} repeats record ${String(id).slice(0, 40)}, already read on an earlier page`,
+        );
+      }
+      seen.add(id);
+    }
+    count += page.records.length;
+    return page.records;
+  };
+
   try {
     const first = await fetchPage(startPage, controller.signal);
     checkAbort();
-    const done = isLast(first, startPage, o.itemsPerPage);
     const totalPages = first.totalPages;
+    const totalCount = first.totalCount;
+    // Never past what the service said it has.
+    const enough = () => totalCount !== undefined && count >= totalCount;
+    const records = take(first, startPage);
+    const done = isLast(first, startPage, o.itemsPerPage) || enough();
     let next = startPage + 1;
 
     if (!done && totalPages !== undefined) {
@@ -127,7 +172,7 @@ export async function* paginate<T>(
         while (window.length < concurrency && next <= totalPages) window.push(fetchSettled(next++));
       };
       fill();
-      yield* first.records;
+      yield* records;
       for (let pageNo = startPage + 1; window.length > 0; pageNo++) {
         const result = await window.shift()!;
         checkAbort();
@@ -135,14 +180,15 @@ export async function* paginate<T>(
           if (isNotFound(result.error)) return;
           throw result.error;
         }
-        fill();
-        yield* result.page.records;
-        if (isLast(result.page, pageNo, o.itemsPerPage, totalPages)) return;
+        const more = take(result.page, pageNo);
+        if (!enough()) fill();
+        yield* more;
+        if (isLast(result.page, pageNo, o.itemsPerPage, totalPages) || enough()) return;
       }
       return;
     }
 
-    yield* first.records;
+    yield* records;
     if (done) return;
 
     for (; ; next++) {
@@ -152,8 +198,8 @@ export async function* paginate<T>(
         if (isNotFound(result.error)) return;
         throw result.error;
       }
-      yield* result.page.records;
-      if (isLast(result.page, next, o.itemsPerPage)) return;
+      yield* take(result.page, next);
+      if (isLast(result.page, next, o.itemsPerPage) || enough()) return;
     }
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
@@ -167,6 +213,12 @@ function isLast<T>(page: Page<T>, pageNo: number, itemsPerPage?: number, knownTo
   if (totalPages !== undefined && (page.currentPage ?? pageNo) >= totalPages) return true;
   const size = page.perPage ?? itemsPerPage;
   return size !== undefined && page.records.length < size;
+}
+
+function broken(what: string): BillingError {
+  return new BillingError('server', EXIT.unavailable, `the service's list is broken: ${what}; stopped`, {
+    hint: 'the list changed while it was read, or the service repeats pages; try again, or read one page with --page',
+  });
 }
 
 function isNotFound(error: unknown): boolean {

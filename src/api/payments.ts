@@ -5,7 +5,7 @@
 import type { ApiClient } from './client.js';
 import { ApiError, BillingError, EXIT, UsageError } from './errors.js';
 import { listOrderPayments } from './orders.js';
-import { optionalRecord, recordId, unwrapRecord } from './records.js';
+import { checkedOptional, checkedRecord, recordId } from './records.js';
 import { type Route, routes } from './routes.js';
 import type { Payment } from './types.js';
 
@@ -24,7 +24,7 @@ interface AmountOptions {
 /** GET /payments/{id} (assumed path): a payment with its order_id. */
 export async function getPayment(c: ApiClient, id: number | string, o: { signal?: AbortSignal } = {}) {
   const res = await c.call(routes.getPayment, { params: { id: recordId('payment', id) }, signal: o.signal });
-  return unwrapRecord<Payment>(res.body, 'payment');
+  return checkedRecord<Payment>(res, 'payment');
 }
 
 export function capturePayment(c: ApiClient, id: number | string, o: AmountOptions = {}) {
@@ -49,7 +49,7 @@ export async function payOrderWithCard(
     params: { id: recordId('order', orderId) },
     signal: o.signal,
   });
-  const payment = optionalRecord<Payment>(res.body, 'payment');
+  const payment = checkedOptional<Payment>(res, 'payment');
   return payment === undefined ? { raw: res.body } : { payment, raw: res.body };
 }
 
@@ -70,10 +70,10 @@ async function act(
   const body = actionBody(route, o.amount);
   const res = await c.call(route, { params: { id: paymentId }, body, signal: o.signal });
   const payment =
-    optionalRecord<Payment>(res.body, 'refund') ??
-    optionalRecord<Payment>(res.body, 'capture') ??
-    optionalRecord<Payment>(res.body, 'reversal') ??
-    optionalRecord<Payment>(res.body, 'payment');
+    checkedOptional<Payment>(res, 'refund') ??
+    checkedOptional<Payment>(res, 'capture') ??
+    checkedOptional<Payment>(res, 'reversal') ??
+    checkedOptional<Payment>(res, 'payment');
   return payment === undefined ? { raw: res.body } : { payment, raw: res.body };
 }
 

@@ -3,7 +3,7 @@
 import type { ApiClient } from './client.js';
 import { type IterateOptions, iterateList, listPage, type PageQuery } from './listing.js';
 import type { Page } from './paginate.js';
-import { recordId, unwrapRecord } from './records.js';
+import { checkedRecord, recordId } from './records.js';
 import { routes } from './routes.js';
 import type { Product, ProductInput } from './types.js';
 
@@ -21,7 +21,7 @@ export function iterateProducts(c: ApiClient, o: IterateOptions = {}): AsyncGene
 
 export async function getProduct(c: ApiClient, id: number | string, o: Signal = {}): Promise<Product> {
   const res = await c.call(routes.getProduct, { params: { id: recordId('product', id) }, signal: o.signal });
-  return unwrapRecord<Product>(res.body, 'product');
+  return checkedRecord<Product>(res, 'product');
 }
 
 /** POST /products with body {product: input}. */
@@ -31,7 +31,7 @@ export async function createProduct(
   o: Signal = {},
 ): Promise<{ product: Product; raw: unknown }> {
   const res = await c.call(routes.createProduct, { body: { product: input }, signal: o.signal });
-  return { product: unwrapRecord<Product>(res.body, 'product'), raw: res.body };
+  return { product: checkedRecord<Product>(res, 'product'), raw: res.body };
 }
 
 /** A product in use answers 409. */

@@ -3,7 +3,7 @@
 // order's schedule is listScheduledPayments in orders.ts (a path the document shows).
 
 import type { ApiClient } from './client.js';
-import { isRecord, optionalRecord, recordId, wrap } from './records.js';
+import { type Answered, checkedOptional, isRecord, recordId, wrap } from './records.js';
 import { routes } from './routes.js';
 import type { Order, Payment, ScheduledPayment } from './types.js';
 
@@ -33,7 +33,7 @@ export async function executeScheduledPayment(
     ...(o.amount === undefined ? {} : { body: wrap(route.rootKey, { amount: o.amount }) }),
     signal: o.signal,
   });
-  return result(res.body);
+  return result(res);
 }
 
 export async function skipScheduledPayment(c: ApiClient, id: number | string, o: Signal = {}) {
@@ -41,7 +41,7 @@ export async function skipScheduledPayment(c: ApiClient, id: number | string, o:
     params: { id: recordId('scheduled payment', id) },
     signal: o.signal,
   });
-  return result(res.body);
+  return result(res);
 }
 
 /** Moves one scheduled payment to `due_date` (YYYY-MM-DD, keeping its time of day). */
@@ -57,7 +57,7 @@ export async function rescheduleScheduledPayment(
     body: wrap(route.rootKey, { due_date: dueDate }),
     signal: o.signal,
   });
-  return result(res.body);
+  return result(res);
 }
 
 /** Merges scheduled payments of one order into one (the earliest, for their sum). */
@@ -73,7 +73,7 @@ export async function mergeScheduledPayments(
     body: wrap(route.rootKey, { ids: ids.map((id) => recordId('scheduled payment', id)) }),
     signal: o.signal,
   });
-  return result(res.body);
+  return result(res);
 }
 
 /** Update scheduled payment: the billing cycle (interval code) and/or amount of an order's future payments. */
@@ -89,16 +89,17 @@ export async function updateScheduledPayments(
     body: wrap(route.rootKey, changes),
     signal: o.signal,
   });
-  return result(res.body);
+  return result(res);
 }
 
-function result(body: unknown): ScheduleActionResult {
+function result(res: Answered): ScheduleActionResult {
+  const body = res.body;
   const out: ScheduleActionResult = { raw: body };
-  const scheduledPayment = optionalRecord<ScheduledPayment>(body, 'scheduled_payment');
+  const scheduledPayment = checkedOptional<ScheduledPayment>(res, 'scheduled_payment', 'scheduled payment');
   if (scheduledPayment) out.scheduledPayment = scheduledPayment;
-  const payment = optionalRecord<Payment>(body, 'payment');
+  const payment = checkedOptional<Payment>(res, 'payment');
   if (payment) out.payment = payment;
-  const order = optionalRecord<Order>(body, 'order');
+  const order = checkedOptional<Order>(res, 'order');
   if (order) out.order = order;
   const list = isRecord(body) ? body.scheduled_payments : undefined;
   if (Array.isArray(list)) out.scheduledPayments = list.filter(isRecord) as ScheduledPayment[];

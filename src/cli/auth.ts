@@ -8,6 +8,10 @@ export function defineAuth(program: Command, run: Run): void {
     .command('login')
     .description('store the API token of an environment (checked against the service first)')
     .option('--with-token', 'read the token from stdin instead of prompting')
+    .option(
+      '--allow-http',
+      'allow sending the token over plain http:// to a host other than this machine (warned on each use)',
+    )
     .addHelpText(
       'after',
       examples([

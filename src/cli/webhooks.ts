@@ -21,6 +21,10 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     '--secret <secret>',
     "signing secret (default: BILLING_WEBHOOK_SECRET, else the environment's webhook_secret)",
   ] as const;
+  const secretFileOption = [
+    '--secret-file <file>',
+    'read the signing secret from the first line of this file (keeps it out of ps; so does BILLING_WEBHOOK_SECRET)',
+  ] as const;
 
   webhooks
     .command('listen')
@@ -94,12 +98,13 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .command('sign')
     .description('print the X-Service-Signature header for a body (for curl)')
     .option(...secretOption)
+    .option(...secretFileOption)
     .option('--file <file>', 'the body ("-" or nothing: stdin)')
     .option('--timestamp <unix>', 'sign as of this time (default: now)')
     .addHelpText(
       'after',
       examples([
-        'curl -H "X-Service-Signature: $(billing webhooks sign --secret "$SECRET" --file body.json)" \\\n' +
+        'curl -H "X-Service-Signature: $(billing webhooks sign --secret-file secret.txt --file body.json)" \\\n' +
           '      -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
       ]),
     )
@@ -110,12 +115,14 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .description('check a body against an X-Service-Signature header and a secret, and say why it fails')
     .requiredOption('--header <value>', 'the X-Service-Signature value (t=…,v1=…)')
     .option(...secretOption)
+    .option(...secretFileOption)
     .option('--file <file>', 'the body ("-" or nothing: stdin)')
     .option('--tolerance <seconds>', 'how old, or how far ahead, the timestamp may be', '300')
     .addHelpText(
       'after',
       examples([
-        'billing webhooks verify --secret "$SECRET" --header "t=1700000000,v1=5f…" --file body.json',
+        'BILLING_WEBHOOK_SECRET="$SECRET" billing webhooks verify --header "t=1700000000,v1=5f…" --file body.json',
+        'billing webhooks verify --secret-file secret.txt --header "$SIG" --file body.json',
         'pbpaste | billing webhooks verify --header "$SIG" --json',
       ]),
     )

@@ -10,6 +10,7 @@ import type { Runtime } from './runtime.js';
 
 interface LoginFlags {
   withToken?: boolean;
+  allowHttp?: boolean;
 }
 
 export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Promise<void> {
@@ -28,7 +29,12 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
     message: 'Merchant profile id',
     parse: (v) => parse.positiveInt('--profile', v),
   });
+  const { checkTokenTransport } = await import('../config/transport.js');
+  const warning = checkTokenTransport([baseUrl, baseUrlV1], flags.allowHttp === true);
   const token = await readToken(rt, flags);
+  const { hideSecret } = await import('../format/terminal.js');
+  hideSecret(token);
+  if (warning) rt.info(warning);
 
   // The token is checked with a one-item orders list before anything is saved.
   const { ApiClient } = await import('../api/client.js');
@@ -45,7 +51,13 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
   } finally {
     await client.close();
   }
-  await store.saveLogin(envName, { token, base_url: baseUrl, base_url_v1: baseUrlV1, profile_id: profileId });
+  await store.saveLogin(envName, {
+    token,
+    base_url: baseUrl,
+    base_url_v1: baseUrlV1,
+    profile_id: profileId,
+    allow_http: flags.allowHttp === true,
+  });
   const { maskToken } = await import('../config/resolve.js');
   rt.info(
     `Logged in to ${envName} (profile ${profileId}) with token ${maskToken(token)}; saved in ${store.path}.`,
@@ -100,11 +112,12 @@ export async function logout(rt: Runtime): Promise<void> {
 export async function status(rt: Runtime): Promise<void> {
   const ctx = await rt.context();
   const { maskToken } = await import('../config/resolve.js');
+  const { maskUrlCredentials, redact } = await import('../format/terminal.js');
   const report: Record<string, string | number | null> = {
     environment: ctx.envName,
     kind: ctx.kind,
-    base_url: ctx.baseUrl ?? null,
-    base_url_v1: ctx.baseUrlV1 ?? null,
+    base_url: ctx.baseUrl === undefined ? null : maskUrlCredentials(ctx.baseUrl),
+    base_url_v1: ctx.baseUrlV1 === undefined ? null : maskUrlCredentials(ctx.baseUrlV1),
     profile_id: ctx.profileId ?? null,
     token: ctx.token ? `${maskToken(ctx.token)} (from ${ctx.sources.token ?? 'config'})` : null,
     service: null,
@@ -121,7 +134,9 @@ export async function status(rt: Runtime): Promise<void> {
       report.service = `ok (${Math.round(performance.now() - started)} ms)`;
     } catch (err) {
       failure = err as Error;
-      report.service = `${err instanceof ApiError && err.status ? `${err.status} ` : ''}${(err as Error).message}`;
+      report.service = redact(
+        `${err instanceof ApiError && err.status ? `${err.status} ` : ''}${(err as Error).message}`,
+      );
     }
   }
   const entries = Object.entries(report).map(([key, value]) => ({ key, value: value ?? '' }));

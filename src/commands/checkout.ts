@@ -6,6 +6,7 @@ import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Checkout, Order } from '../api/types.js';
 import { textColumn as column } from '../format/index.js';
+import { safeText } from '../format/terminal.js';
 import * as parse from './args.js';
 import { writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
@@ -77,7 +78,7 @@ export async function snippet(
     const record = { order_id: orderId, checkout: live.checkout, html };
     rt.io.stdout.write(`${JSON.stringify(record, null, rt.format === 'json' ? 2 : undefined)}\n`);
   } else {
-    rt.io.stdout.write(html);
+    rt.io.stdout.write(safeText(html));
   }
   const what = flags.renew ? 'New checkout' : 'Checkout';
   if (live.expiresAtMs <= Date.now()) {
@@ -146,8 +147,8 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
   });
   rt.io.stdout.write(`${server.url}\n`);
   rt.info(
-    `Serving the checkout page of order ${orderId} at ${server.url} (order ${status}).\n` +
-      `Checkout ${live.checkout.id} is valid for ${left(live)}; it is renewed when it expires. Ctrl-C stops.`,
+    `Serving the checkout page of order ${orderId} at ${server.url} (order ${status}).`,
+    `Checkout ${live.checkout.id} is valid for ${left(live)}; it is renewed when it expires. Ctrl-C stops.`,
   );
   if (flags.browser) await openBrowser(rt, server.url);
 

@@ -3,6 +3,7 @@
 // refused without one unless --yes was given.
 
 import { UsageError } from '../api/errors.js';
+import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 export interface MoneyMove {
@@ -24,7 +25,8 @@ export function describeMove(move: MoneyMove): string {
 
 /** Returns when the move may go ahead; throws a UsageError (exit 2) when it may not. */
 export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<void> {
-  await confirmInProduction(rt, describeMove(move));
+  // The currency comes from the service: a prompt is a terminal writer too.
+  await confirmInProduction(rt, safeLine(describeMove(move)));
 }
 
 /** The same guard for a change that moves no money: "delete customer 3", "pause order 1042". */

@@ -65,8 +65,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     throw err;
   }
   rt.info(
-    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).\n` +
-      `${await useAdvice(rt, origin)} Ctrl-C stops it.`,
+    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).`,
+    `${await useAdvice(rt, origin)} Ctrl-C stops it.`,
   );
   if (webhookUrls.length > 0) {
     rt.info(
@@ -127,8 +127,8 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
       rt.io.stdout.write(`${origin}\n`);
       const stop = `billing emulator stop${(await isLocalOrigin(rt, origin)) ? '' : ` --port ${flags.port}`}`;
       rt.info(
-        `Emulator running in the background (pid ${child.pid}); log: ${logFile}.\n` +
-          `${await useAdvice(rt, origin)} Stop it with: ${stop}`,
+        `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
+        `${await useAdvice(rt, origin)} Stop it with: ${stop}`,
       );
       return;
     }

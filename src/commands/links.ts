@@ -9,6 +9,7 @@ import { getOrder, type OrderActionResult, paymentLink, sendEmailLink, sendSmsLi
 import { isRecord } from '../api/records.js';
 import type { Order } from '../api/types.js';
 import { textColumn as column } from '../format/index.js';
+import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
@@ -75,7 +76,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
     rt.io.stdout.write(`${JSON.stringify(result.raw, null, rt.format === 'json' ? 2 : undefined)}\n`);
   } else {
     if (flags.qr) rt.io.stdout.write(await qrText(result.url, rt.stdoutIsTTY));
-    rt.io.stdout.write(`${result.url}\n`);
+    rt.io.stdout.write(`${safeLine(result.url)}\n`);
   }
   if (flags.png !== undefined) {
     await writePng(flags.png, result.url, Boolean(flags.force));

@@ -4,7 +4,9 @@ import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { csvField } from '../format/delimited.js';
 import { writeOne } from '../format/index.js';
+import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { confirmInProduction, confirmMoneyMove } from './confirm.js';
 import { writeResult } from './result.js';
@@ -139,14 +141,18 @@ function changeWriter(rt: Runtime, orderId: number) {
       case 'csv':
         if (!headed) rt.io.stdout.write('order_id,previous_status,status,status_updated_at\n');
         headed = true;
-        rt.io.stdout.write(`${orderId},${from ?? ''},${to},${at}\n`);
+        rt.io.stdout.write(
+          `${[String(orderId), from ?? '', to, at].map((v) => csvField(v, rt.flags.csvRaw)).join(',')}\n`,
+        );
         return;
       case 'tsv':
-        rt.io.stdout.write(`${orderId}\t${from ?? ''}\t${to}\t${at}\n`);
+        rt.io.stdout.write(`${[String(orderId), from ?? '', to, at].map(safeLine).join('\t')}\n`);
         return;
       case 'table':
         rt.io.stdout.write(
-          `${at.slice(0, 16).replace('T', ' ')}  order ${orderId}  ${from === null ? to : `${from} → ${to}`}\n`,
+          safeLine(
+            `${at.slice(0, 16).replace('T', ' ')}  order ${orderId}  ${from === null ? to : `${from} → ${to}`}`,
+          ) + '\n',
         );
     }
   };

@@ -12,6 +12,7 @@ import {
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
 import { writeOne } from '../format/index.js';
+import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
@@ -82,7 +83,9 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
     await writeOne(created.order, 'order', rt.output);
     const checkout = created.checkout;
     if (checkout && rt.format === 'table') {
-      rt.io.stdout.write(`\nCheckout ${checkout.id}\n  form action: ${checkout.form_action}\n`);
+      rt.io.stdout.write(
+        `\nCheckout ${safeLine(String(checkout.id))}\n  form action: ${safeLine(String(checkout.form_action))}\n`,
+      );
     }
   });
   rt.info(`Created order ${created.order.id} (${statusOf(created.order) ?? 'status unknown'}).`);
@@ -222,7 +225,9 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
         `  then           ${payload.repeated_amount ?? '?'} ${currency} every ${summary.interval} from ${payload.start_date ?? input.start_date}`,
         `  payment link   ${payload.payment_link ?? '(none)'}`,
         '',
-      ].join('\n'),
+      ]
+        .map(safeLine)
+        .join('\n'),
     );
     if (schedule && schedule.length > 0) {
       rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);

@@ -1,6 +1,7 @@
 // A spinner on stderr while a command reads many pages, only for a person at a terminal:
 // never in CI, never when stderr is piped, and never over records streaming to the same screen.
 
+import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 export interface Progress {
@@ -17,10 +18,10 @@ export async function startProgress(rt: Runtime, text: string): Promise<Progress
   const narrow = !(rt.io.stderr.columns > 0);
   if (!rt.stderrIsTTY || ci || streamsToScreen || narrow) return silent;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: rt.io.stderr, color: 'cyan', isEnabled: true }).start();
+  const spinner = ora({ text: safeLine(text), stream: rt.io.stderr, color: 'cyan', isEnabled: true }).start();
   return {
     update: (next) => {
-      spinner.text = next;
+      spinner.text = safeLine(next);
     },
     stop: () => spinner.stop(),
   };

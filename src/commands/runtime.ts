@@ -12,6 +12,7 @@ import {
   type OutputFormat,
   shouldColor,
 } from '../format/formats.js';
+import { hideSecret, safeLine } from '../format/terminal.js';
 
 export interface GlobalOptions {
   env?: string;
@@ -25,6 +26,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   baseUrlV1?: string;
   gatewayUrl?: string;
+  /** --csv-raw: CSV cells as they are, without the leading ' against formulas. */
+  csvRaw?: boolean;
 }
 
 export interface Streams {
@@ -73,16 +76,20 @@ export class Runtime {
       color: this.color,
       stdout: this.io.stdout,
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
+      csvRaw: this.flags.csvRaw === true,
     };
   }
 
-  /** A line for the human, on stderr. */
-  info(line: string): void {
-    this.io.stderr.write(`${line}\n`);
+  /**
+   * Lines for the human, on stderr, each made safe (./format/terminal.ts): a control sequence
+   * or a line break inside service text is shown escaped, a secret we hold as ***.
+   */
+  info(...lines: string[]): void {
+    this.io.stderr.write(lines.map((line) => `${safeLine(line)}\n`).join(''));
   }
 
   debug = (line: string): void => {
-    if (this.debugEnabled) this.io.stderr.write(`debug: ${line}\n`);
+    if (this.debugEnabled) this.io.stderr.write(`debug: ${safeLine(line)}\n`);
   };
 
   /** The environment's name, without checking that it exists (login may create it). */
@@ -113,6 +120,8 @@ export class Runtime {
         this.env,
         store.read(),
       );
+      hideSecret(this.resolved.token);
+      hideSecret(this.resolved.webhookSecret);
     }
     return this.resolved;
   }
@@ -125,6 +134,9 @@ export class Runtime {
       const { NotLoggedInError } = await import('../api/errors.js');
       const baseUrl = requireBaseUrl(ctx);
       if (!ctx.token) throw new NotLoggedInError(ctx.envName);
+      const { checkTokenTransport } = await import('../config/transport.js');
+      const warning = checkTokenTransport([baseUrl, ctx.baseUrlV1], ctx.allowHttp);
+      if (warning) this.info(warning);
       const { ApiClient } = await import('../api/client.js');
       this.apiClient = new ApiClient({
         baseUrl,
@@ -133,6 +145,7 @@ export class Runtime {
         profileId: ctx.profileId,
         token: ctx.token,
         timeoutMs: parseTimeout(this.env.BILLING_TIMEOUT),
+        maxResponseBytes: parseMaxResponse(this.env.BILLING_MAX_RESPONSE_MB),
         debug: this.debugEnabled ? this.debug : undefined,
       });
     }
@@ -161,4 +174,14 @@ function parseTimeout(value: string | undefined): number | undefined {
     throw new UsageError(`BILLING_TIMEOUT must be a number of seconds, got "${value}"`);
   }
   return Math.round(seconds * 1000);
+}
+
+/** BILLING_MAX_RESPONSE_MB, in bytes; the client's default (64 MB) applies when it is unset. */
+export function parseMaxResponse(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const mb = Number(value);
+  if (!Number.isFinite(mb) || mb <= 0) {
+    throw new UsageError(`BILLING_MAX_RESPONSE_MB must be a number of megabytes, e.g. 128 (got "${value}")`);
+  }
+  return Math.round(mb * 1024 * 1024);
 }

@@ -32,6 +32,8 @@ export interface Context {
   token?: string;
   webhookSecret?: string;
   gatewayUrl?: string;
+  /** The environment was saved with `login --allow-http`. */
+  allowHttp: boolean;
   /** Where each value came from (for `billing status` and `config list`). */
   sources: Partial<Record<Sourced, Source>>;
 }
@@ -77,7 +79,12 @@ export function resolveContext(
       hint: `create it with "billing login --env ${envName} --base-url URL", or pick a known one`,
     });
   }
-  const ctx: Context = { envName, kind: builtin?.kind ?? stored?.kind ?? 'sandbox', sources };
+  const ctx: Context = {
+    envName,
+    kind: builtin?.kind ?? stored?.kind ?? 'sandbox',
+    allowHttp: stored?.allow_http === true,
+    sources,
+  };
 
   // One setting: flag, then variable, then the file, then the built-in default.
   const layer = <K extends keyof EnvironmentConfig>(

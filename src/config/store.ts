@@ -5,7 +5,7 @@
 // then, which replaces the file atomically with the mode we give it. The file is checked
 // before conf ever sees it, so a broken file is reported and never overwritten.
 
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../api/errors.js';
@@ -38,6 +38,8 @@ export interface LoginInput {
   base_url_v1?: string;
   profile_id?: number | string;
   kind?: EnvKind;
+  /** Saved only when given at login: a login without it takes a previous one away. */
+  allow_http?: boolean;
 }
 
 const FILE_MODE = 0o600;
@@ -84,6 +86,7 @@ export class ConfigStore {
         if (typeof stored[key] === 'string') merged[key] = stored[key];
       }
       if (typeof stored.profile_id === 'number') merged.profile_id = stored.profile_id;
+      if (stored.allow_http === true) merged.allow_http = true;
       if (!builtin && isEnvKind(stored.kind)) merged.kind = stored.kind;
       environments[name] = merged;
     }
@@ -140,6 +143,13 @@ export class ConfigStore {
     await this.#update((raw) => {
       const entry = entryFor(raw, env);
       let changed = false;
+      if (login.allow_http === true && entry.allow_http !== true) {
+        entry.allow_http = true;
+        changed = true;
+      } else if (login.allow_http !== true && 'allow_http' in entry) {
+        delete entry.allow_http;
+        changed = true;
+      }
       for (const [key, value] of Object.entries(values)) {
         if (entry[key] !== value) {
           entry[key] = value;
@@ -192,7 +202,8 @@ export class ConfigStore {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw this.#broken(`is not valid JSON (${(error as Error).message})`, error);
+      // V8's message quotes the text around the mistake, which may be the token: only the place is shown.
+      throw this.#broken(`is not valid JSON (${whereInText(text, (error as Error).message)})`);
     }
     if (!isObject(parsed)) throw this.#broken('does not hold a JSON object');
     this.#check(parsed);
@@ -221,6 +232,9 @@ export class ConfigStore {
       ) {
         throw this.#broken(`has "${where}.profile_id" that is not a positive integer`);
       }
+      if (entry.allow_http !== undefined && typeof entry.allow_http !== 'boolean') {
+        throw this.#broken(`has "${where}.allow_http" that is not true or false`);
+      }
       if (entry.kind !== undefined && !isEnvKind(entry.kind)) {
         throw this.#broken(`has "${where}.kind" that is not one of sandbox, production, local`);
       }
@@ -238,6 +252,8 @@ export class ConfigStore {
   async #write(raw: RawFile): Promise<void> {
     try {
       mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+      // conf cannot parse a file of white space only; #load read it as empty, so it goes.
+      if (isBlankFile(this.path)) unlinkSync(this.path);
       const { default: Conf } = await import('conf');
       const conf = new Conf<RawFile>({
         cwd: this.dir,
@@ -253,6 +269,55 @@ export class ConfigStore {
         cause: error,
       });
     }
+  }
+}
+
+/**
+ * "line 3, column 14": where JSON.parse failed, from V8's message ("… at position 57" or
+ * "(line 3 column 14)"); when the message gives no place ("Unexpected token 'x', "…" is not
+ * valid JSON"), the shortest prefix of the text that already fails is found by bisection.
+ */
+export function whereInText(text: string, message: string): string {
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn) return `line ${lineColumn[1]}, column ${lineColumn[2]}`;
+  const position = /at position (\d+)/.exec(message);
+  const offset = position
+    ? Number(position[1])
+    : /end of JSON input/.test(message)
+      ? text.length
+      : failingOffset(text);
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** The index of the first character that makes the text invalid JSON (not merely unfinished). */
+function failingOffset(text: string): number {
+  const fineSoFar = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return true;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/end of JSON input/.test(message)) return true;
+      const at = /at position (\d+)/.exec(message);
+      return at !== null && Number(at[1]) >= length;
+    }
+  };
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (fineSoFar(mid + 1)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function isBlankFile(path: string): boolean {
+  try {
+    return readFileSync(path, 'utf8').trim() === '';
+  } catch {
+    return false;
   }
 }
 

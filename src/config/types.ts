@@ -14,6 +14,8 @@ export interface EnvironmentConfig {
   token?: string;
   webhook_secret?: string;
   gateway_url?: string;
+  /** Saved by `login --allow-http`: the token may go over http:// to a host other than this machine. */
+  allow_http?: boolean;
 }
 
 export interface ConfigData {

@@ -1,9 +1,23 @@
 import type { Column } from './columns.js';
-import { singleLine, stripControls } from './text.js';
+import { safeText } from './terminal.js';
+import { singleLine } from './text.js';
 
-/** RFC 4180: quote a field holding a comma, a quote, CR or LF, and double its quotes. */
-export function csvField(value: string): string {
-  const clean = stripControls(value);
+/** A cell a spreadsheet would run as a formula: OWASP's list of first characters. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A plain decimal number, alone or with its currency code ("-5.00", "-5.00 EUR"), cannot hold
+ * a formula that calls anything, and a ' would turn a refund's negative amount into text.
+ */
+const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?( [A-Z]{3})?$/;
+
+/**
+ * RFC 4180: quote a field holding a comma, a quote, CR or LF, and double its quotes. A cell
+ * starting with =, +, -, @, tab or CR gets a leading ' (OWASP's advice against CSV
+ * injection) unless it is a plain number or `raw` (--csv-raw) is set.
+ */
+export function csvField(value: string, raw = false): string {
+  let clean = safeText(value, true);
+  if (!raw && FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) clean = `'${clean}`;
   return /[",\r\n]/.test(clean) ? `"${clean.replace(/"/g, '""')}"` : clean;
 }
 
@@ -11,11 +25,11 @@ export function csvHeader(columns: readonly Column[]): string {
   return `${columns.map((col) => csvField(col.key)).join(',')}\n`;
 }
 
-export function csvRow(record: unknown, columns: readonly Column[]): string {
-  return `${columns.map((col) => csvField(col.value(record))).join(',')}\n`;
+export function csvRow(record: unknown, columns: readonly Column[], raw = false): string {
+  return `${columns.map((col) => csvField(col.value(record), raw)).join(',')}\n`;
 }
 
-/** One line, fields split by a single tab; tabs and line breaks inside a value become spaces. */
+/** One line, fields split by a single tab; a tab inside a value becomes a space, a line break shows as \\n. */
 export function tsvRow(record: unknown, columns: readonly Column[]): string {
   return `${columns.map((col) => singleLine(col.value(record))).join('\t')}\n`;
 }

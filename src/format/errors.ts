@@ -1,28 +1,31 @@
 import { ApiError, BillingError, type ErrorDetail } from '../api/errors.js';
 import { chalkFor } from './color.js';
-import { stripControls } from './text.js';
+import { safeLine, safeText } from './terminal.js';
 
-const SECRETS: [RegExp, string][] = [
+// Besides the secrets this process holds (./terminal.ts hides those by value), anything in an
+// error that merely looks like a credential is hidden too: the service may echo someone's.
+const LOOKS_SECRET: [RegExp, string][] = [
   [/\bBearer\s+\S+/gi, 'Bearer ***'],
   [/\b(?:sk|whsec)_[A-Za-z0-9_]+/g, '***'],
 ];
 
-/** Hides anything that looks like a token or a signing secret. */
+/** Hides the secrets we hold and anything that looks like a token or a signing secret. */
 export function redact(value: string): string {
-  return SECRETS.reduce((t, [pattern, replacement]) => t.replace(pattern, replacement), value);
+  return LOOKS_SECRET.reduce((t, [pattern, replacement]) => t.replace(pattern, replacement), value);
 }
 
-/** Safe for one line of stderr: no secrets, no control characters, no line breaks. */
-function oneLine(value: string): string {
-  return redact(
-    stripControls(value)
-      .replace(/\s*[\r\n]+\s*/g, ' ')
-      .trim(),
-  );
+/**
+ * Safe for one line of stderr: no secrets, no control characters. Our own messages may wrap
+ * (commander's "Did you mean"), so their line breaks become spaces; in text from the service
+ * a line break is shown escaped, so that it cannot print a line that looks like ours.
+ */
+function oneLine(value: string, fromService = true): string {
+  const text = fromService ? value.trim() : value.trim().replace(/\s*[\r\n]+\s*/g, ' ');
+  return redact(safeLine(text));
 }
 
 function multiLine(value: string): string {
-  return redact(stripControls(value));
+  return redact(safeText(value));
 }
 
 function isBillingError(err: unknown): err is BillingError {
@@ -71,7 +74,9 @@ function debugLines(err: unknown): string[] {
   if (err instanceof Error && err.stack) lines.push(multiLine(err.stack));
   const api = apiFields(err);
   if (api.method && api.path) {
-    lines.push(`request: ${api.method} ${redact(api.path)} → ${api.status === 0 ? 'no answer' : api.status}`);
+    lines.push(
+      `request: ${api.method} ${oneLine(api.path)} → ${api.status === 0 ? 'no answer' : api.status}`,
+    );
   }
   let cause = err instanceof Error ? err.cause : undefined;
   for (let depth = 0; cause !== undefined && depth < 5; depth++) {
@@ -93,7 +98,7 @@ export function formatError(err: unknown, o: { json: boolean; color: boolean; de
     const error = {
       status: api.status > 0 ? api.status : null,
       kind: known ? err.kind : 'unexpected',
-      message: oneLine(messageOf(err)),
+      message: oneLine(messageOf(err), api.status > 0),
       details: api.details.map((d) =>
         typeof d.field === 'string' && d.field
           ? { field: oneLine(d.field), message: oneLine(String(d.message ?? '')) }
@@ -104,9 +109,9 @@ export function formatError(err: unknown, o: { json: boolean; color: boolean; de
   }
 
   const c = chalkFor(o.color);
-  const lines = [`${c.red('error:')} ${oneLine(messageOf(err))}`];
+  const lines = [`${c.red('error:')} ${oneLine(messageOf(err), api.status > 0)}`];
   for (const detail of api.details) lines.push(`  - ${detailLine(detail)}`);
-  if (known && err.hint) lines.push(`${c.yellow('hint:')} ${oneLine(err.hint)}`);
+  if (known && err.hint) lines.push(`${c.yellow('hint:')} ${oneLine(err.hint, false)}`);
   if (o.debug) lines.push(...debugLines(err));
   else if (!known) lines.push('run again with --debug for details');
   return `${lines.join('\n')}\n`;

@@ -13,6 +13,8 @@ export interface Output {
   stdout: NodeJS.WritableStream;
   /** Terminal columns, for table. */
   width?: number;
+  /** CSV cells as they are: no leading ' before =, +, -, @, tab or CR (--csv-raw). */
+  csvRaw?: boolean;
 }
 
 /** A table for a person at a terminal; tab-separated lines for cut and awk otherwise. */

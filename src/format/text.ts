@@ -1,4 +1,5 @@
 import { normaliseAmount } from '../domain/money.js';
+import { safeLine, safeText } from './terminal.js';
 
 export type Rec = Readonly<Record<string, unknown>>;
 
@@ -75,18 +76,11 @@ export function humanize(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-// C0 and C1 controls other than tab, CR and LF: a value from the service must not be
-// able to move the cursor or recolour the terminal.
-const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+/** Text for a multi-line context (a CSV cell): see ./terminal.ts. */
+export const stripControls = safeText;
 
-export function stripControls(value: string): string {
-  return value.replace(CONTROL, '');
-}
-
-/** Safe to print in one terminal cell or one TSV field: no controls, no tabs, no line breaks. */
-export function singleLine(value: string): string {
-  return stripControls(value).replace(/\r\n|[\t\r\n]/g, ' ');
-}
+/** Safe to print in one terminal cell or one TSV field: see ./terminal.ts. */
+export const singleLine = safeLine;
 
 function codePointWidth(cp: number): number {
   if (

@@ -53,7 +53,7 @@ export async function writeList(
         chunk = `${jsonLine(record)}\n`;
         break;
       case 'csv':
-        chunk = csvRow(record, columns);
+        chunk = csvRow(record, columns, out.csvRaw);
         break;
       case 'tsv':
         chunk = tsvRow(record, columns);
@@ -87,7 +87,7 @@ export async function writeOne(
       text = `${jsonLine(record)}\n`;
       break;
     case 'csv':
-      text = csvHeader(columns) + csvRow(record, columns);
+      text = csvHeader(columns) + csvRow(record, columns, out.csvRaw);
       break;
     case 'tsv':
       text = tsvRow(record, columns);

@@ -363,3 +363,51 @@ describe('paginate with a plain fetchPage', () => {
     expect(asked).toBe(0);
   });
 });
+
+describe('paginate against a service that lies (issue 9 §4)', () => {
+  const records = (ids: number[]) => ids.map((id) => ({ id }));
+
+  it('stops with exit 8 on a record already read, after yielding only new ones', async () => {
+    const got: number[] = [];
+    const run = async () => {
+      for await (const r of paginate<{ id: number }>(
+        async (n) => ({ records: records(n === 1 ? [1, 2] : [3, 1]) }),
+        {
+          itemsPerPage: 2,
+        },
+      )) {
+        got.push(r.id);
+      }
+    };
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BillingError);
+    expect((error as BillingError).exitCode).toBe(8);
+    expect((error as BillingError).message).toContain('page 2 repeats record 1');
+    expect(got).toEqual([1, 2]);
+  });
+
+  it('never asks for a page once total_count records were read', async () => {
+    const asked: number[] = [];
+    const got: unknown[] = [];
+    for await (const r of paginate<{ id: number }>(
+      async (n) => {
+        asked.push(n);
+        return { records: records([n * 10, n * 10 + 1]), totalCount: 3 };
+      },
+      { itemsPerPage: 2 },
+    )) {
+      got.push(r);
+    }
+    expect(asked).toEqual([1, 2]);
+    expect(got).toHaveLength(4);
+  });
+
+  it('refuses a total that no list can have', () => {
+    expect(() => parseListResponse({ orders: [], total_pages: 2 ** 53 }, 'orders')).toThrow(
+      /impossible total/,
+    );
+    expect(() => parseListResponse({ orders: [], meta: { total_count: 1e300 } }, 'orders')).toThrow(
+      /impossible total/,
+    );
+  });
+});

@@ -275,3 +275,18 @@ describe('precedence with a real config file', () => {
     expect(fromFlag.sources.token).toBe('default');
   });
 });
+
+describe('whereInText (config syntax errors without the file content)', () => {
+  it('turns V8 positions into line and column', async () => {
+    const { whereInText } = await import('../../src/config/store.js');
+    const text = '{\n  "a": 1,\n  "b": x\n}';
+    let message = '';
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(whereInText(text, message)).toBe('line 3, column 8');
+    expect(whereInText('{"a":', 'Unexpected end of JSON input')).toBe('line 1, column 6');
+  });
+});

@@ -145,14 +145,14 @@ describe('tsv', () => {
     expect(text).not.toMatch(/\bid\tinvoice/i);
   });
 
-  it('turns tabs and line breaks inside values into spaces and drops escape sequences', async () => {
+  it('turns tabs into spaces, and shows line breaks and escape sequences escaped', async () => {
     const nasty = {
       id: 1,
       merchant_invoice_id: 'a\tb\nc\r\nd',
       customer: { full_name: '\x1b[31mred\x1b[0m' },
     };
     const text = await one('tsv', nasty);
-    expect(text).toBe('1\ta b c d\t[31mred[0m\t\t\t\t\n');
+    expect(text).toBe('1\ta b\\nc\\r\\nd\t\\x1b[31mred\\x1b[0m\t\t\t\t\n');
     expect(text).not.toMatch(ANSI);
     expect(text.split('\t')).toHaveLength(COLUMNS.order.length);
   });

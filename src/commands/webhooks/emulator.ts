@@ -3,6 +3,7 @@
 import { ApiError, EXIT } from '../../api/errors.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
 import { textColumn as column } from '../../format/index.js';
+import { safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
@@ -76,7 +77,7 @@ export async function deliveries(
       return;
     }
     await writeRows(rt, one.attempts, ATTEMPT_COLUMNS);
-    if (rt.format === 'table') rt.io.stdout.write(`\n${one.payload}\n`);
+    if (rt.format === 'table') rt.io.stdout.write(`\n${safeText(String(one.payload))}\n`);
     return;
   }
   const shown = all.slice(0, limit);

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
 import { maskToken as maskSecret } from '../../config/resolve.js';
+import { hideSecret } from '../../format/terminal.js';
 import type { Runtime } from '../runtime.js';
 
 export interface Secret {
@@ -15,6 +16,7 @@ export interface Secret {
 export async function webhookSecret(rt: Runtime, flag: string | undefined): Promise<Secret | undefined> {
   if (flag !== undefined) {
     if (flag.trim() === '') throw new UsageError('--secret is empty');
+    hideSecret(flag);
     return { value: flag, origin: `--secret (${maskSecret(flag)})` };
   }
   const ctx = await rt.context();

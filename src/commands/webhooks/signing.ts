@@ -1,19 +1,54 @@
 // billing webhooks sign | verify: produce or check an X-Service-Signature, for debugging.
 
+import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../api/errors.js';
+import { hideSecret } from '../../format/terminal.js';
 import { DEFAULT_TOLERANCE_S, signatureHeader, unixNow, verifySignature } from '../../webhooks/signature.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
-import { readBytes, requireSecret } from './shared.js';
+import { readBytes, requireSecret, type Secret } from './shared.js';
 
-interface SignFlags {
+interface SecretFlags {
   secret?: string;
+  secretFile?: string;
+}
+
+/**
+ * --secret-file FILE (its first line), else --secret, BILLING_WEBHOOK_SECRET or the
+ * environment's webhook_secret. A file or the variable keeps the secret out of `ps`.
+ */
+async function signingSecret(rt: Runtime, flags: SecretFlags): Promise<Secret> {
+  if (flags.secretFile !== undefined && flags.secret !== undefined) {
+    throw new UsageError('give the secret once: --secret or --secret-file, not both');
+  }
+  let secret: Secret;
+  if (flags.secretFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(flags.secretFile, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new UsageError(
+        `cannot read --secret-file ${flags.secretFile}: ${code === 'ENOENT' ? 'no such file' : code}`,
+      );
+    }
+    const value = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
+    if (value === '') throw new UsageError(`--secret-file ${flags.secretFile} is empty`);
+    secret = { value, origin: `--secret-file ${flags.secretFile}` };
+  } else {
+    secret = await requireSecret(rt, flags.secret);
+  }
+  hideSecret(secret.value);
+  return secret;
+}
+
+interface SignFlags extends SecretFlags {
   file?: string;
   timestamp?: string;
 }
 
 export async function sign(rt: Runtime, _args: string[], flags: SignFlags): Promise<void> {
-  const secret = await requireSecret(rt, flags.secret);
+  const secret = await signingSecret(rt, flags);
   const timestamp = flags.timestamp === undefined ? unixNow() : unixTime(flags.timestamp);
   const body = await readBytes(rt, flags.file, 'body to sign');
   const header = signatureHeader(secret.value, body, timestamp);
@@ -32,15 +67,14 @@ export async function sign(rt: Runtime, _args: string[], flags: SignFlags): Prom
   }
 }
 
-interface VerifyFlags {
-  secret?: string;
+interface VerifyFlags extends SecretFlags {
   header: string;
   file?: string;
   tolerance: string;
 }
 
 export async function verify(rt: Runtime, _args: string[], flags: VerifyFlags): Promise<void> {
-  const secret = await requireSecret(rt, flags.secret);
+  const secret = await signingSecret(rt, flags);
   const toleranceS = parse.positiveInt('--tolerance', flags.tolerance);
   // Accept the whole header line as copied from a log: "X-Service-Signature: t=…,v1=…".
   const header = flags.header.replace(/^\s*x-service-signature\s*:\s*/i, '').trim();

@@ -1,0 +1,64 @@
+// The one place that makes text safe to print. Whatever the service sends (a name, an error
+// message, a body under --debug) is data: control characters, bidi overrides and line
+// separators are shown escaped (`\x1b`, `\u202e`), never obeyed by the terminal nor silently
+// dropped; the secrets this process holds (the token, the webhook secret) are replaced by
+// *** wherever they appear; and credentials in a URL (`user:pass@`) are masked. Every
+// writer of text for a human (tables, TSV, CSV, info lines, hints, errors, --debug) uses
+// safeLine or safeText. JSON output is left exact: JSON.stringify escapes controls itself.
+
+/** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line and paragraph separators. */
+const UNSAFE_BLOCK = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+/** The same plus line feed: in a one-line context a forged newline must not start a fake line. */
+const UNSAFE_LINE = /[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+/** scheme://user:password@ or scheme://user@ */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeChar(ch: string): string {
+  const named = NAMED[ch];
+  if (named) return named;
+  const code = ch.charCodeAt(0);
+  return code < 0x100
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+const secrets = new Set<string>();
+
+/**
+ * A value this process holds that must never be printed (the token in use, a webhook
+ * secret): from now on it is shown as *** in everything safeLine and safeText return.
+ * Values shorter than 4 characters are not registered: hiding them would garble ordinary text.
+ */
+export function hideSecret(value: string | undefined): void {
+  if (value && value.length >= 4) secrets.add(value);
+}
+
+/** Removes the secrets we hold (by value) and credentials in URLs. */
+export function redact(value: string): string {
+  let out = value;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('***');
+  return maskUrlCredentials(out);
+}
+
+/** "https://user:pass@host/x" → "https://***@host/x". */
+export function maskUrlCredentials(value: string): string {
+  return value.includes('@') ? value.replace(URL_CREDENTIALS, '$1***@') : value;
+}
+
+/** For one line or one cell: tabs become spaces, every other control (newlines too) is shown escaped. */
+export function safeLine(value: string): string {
+  return redact(value.replace(/\t/g, ' ').replace(UNSAFE_LINE, escapeChar));
+}
+
+/**
+ * For text that may span lines (a --debug stack, a CSV cell): newlines and tabs are kept; a
+ * carriage return too only when asked (inside a quoted CSV field it is data, RFC 4180).
+ */
+export function safeText(value: string, keepCarriageReturn = false): string {
+  const escaped = value.replace(UNSAFE_BLOCK, (ch) =>
+    ch === '\r' && keepCarriageReturn ? ch : escapeChar(ch),
+  );
+  return redact(escaped);
+}
