@@ -11,6 +11,7 @@ import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
+import { defineHelp, findCommand } from './cli/help.js';
 import { defineLinks } from './cli/links.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
@@ -57,6 +58,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .option('--base-url-v1 <url>', 'API v1 base, ending in /api/v1 (env BILLING_BASE_URL_V1)')
     .option('--gateway-url <url>', "card gateway's script host (env BILLING_GATEWAY_URL)")
     .showSuggestionAfterError(true)
+    // Every subcommand's --help lists the global options (--env, -o, --profile, ...) too.
+    .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
       examples([
@@ -70,7 +73,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
         '  BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR, BILLING_TIMEOUT (seconds),\n' +
         '  BILLING_MAX_RESPONSE_MB (largest answer read, default 64), NO_COLOR.\n' +
         'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403, 5 not found/404,\n' +
-        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n',
+        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n' +
+        'Help topics: billing help environment | exit-codes | output | formatting | dates.\n',
     );
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
@@ -89,6 +93,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   defineEmulator(program, run, full('emulator'));
   defineApi(program, run);
   defineCompletion(program, run);
+  defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
 }
 
@@ -149,7 +154,13 @@ export async function main(
       if (caught.code === 'commander.help' || caught.code === 'commander.executeSubCommandAsync') {
         return caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
       }
-      err = fromCommanderError(caught);
+      err = fromCommanderError(
+        caught,
+        findCommand(
+          program,
+          argv.filter((a) => !a.startsWith('-')),
+        ).cmd,
+      );
     }
     if (isPromptInterrupt(caught)) controller.abort();
     // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.

@@ -33,6 +33,8 @@ export interface ClientOptions {
   /** Receives one line per event; the token never appears in it. */
   debug?: (line: string) => void;
   userAgent?: string;
+  /** The environment's name, for the hint of a missing setting. */
+  envName?: string;
 }
 
 export interface RequestOptions {
@@ -269,6 +271,7 @@ export class ApiClient {
         body: text,
         method,
         path: target.path,
+        query: target.requestPath.split('?')[1],
         profileId: this.#o.profileId,
         statusText: res.statusText,
       });
@@ -297,9 +300,13 @@ export class ApiClient {
     let base = this.#o.baseUrl;
     if (route.version === 'v1') {
       if (!this.#o.baseUrlV1) {
-        throw new ConfigError(`no version 1 base URL (needed by ${route.name})`, {
-          hint: 'set it with "billing config set base_url_v1 URL" (it ends in /api/v1) or BILLING_BASE_URL_V1',
-        });
+        const env = this.#o.envName;
+        throw new ConfigError(
+          `${env ? `environment "${env}" has` : 'there is'} no version 1 base URL, which ${route.method} ${route.path} needs`,
+          {
+            hint: `run "billing config set base_url_v1 https://…/api/v1${env ? ` --env ${env}` : ''}" or set BILLING_BASE_URL_V1`,
+          },
+        );
       }
       base = this.#o.baseUrlV1;
     }

@@ -115,7 +115,7 @@ export class ApiError extends BillingError {
   }
 }
 
-/** Kind and exit code for an HTTP status, as DESIGN.md's exit-code table says. */
+/** Kind and exit code for an HTTP status, as docs/contract.md's exit-code table says. */
 export function classifyStatus(status: number): { kind: ErrorKind; exitCode: number } {
   switch (status) {
     case 400:
@@ -198,6 +198,8 @@ export interface ResponseErrorInit {
   method: string;
   /** The request path (no host, no query). */
   path: string;
+  /** The query string of the request (no "?"), for the hint of a page past the last. */
+  query?: string;
   /** The profile the request used, for the 403 and 404 hints. */
   profileId?: number;
   /** The reason phrase the server sent, used when the body carries no message. */
@@ -222,7 +224,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     method: init.method,
     path: init.path,
     details,
-    hint: hintFor(init.status, init.profileId),
+    hint: init.status === 404 ? notFoundHint(init) : hintFor(init.status, init.profileId),
   });
 }
 
@@ -234,10 +236,6 @@ function hintFor(status: number, profileId: number | undefined): string | undefi
       return profileId === undefined
         ? 'the token may not use this profile, or the action is not allowed'
         : `the token may not use profile ${profileId}, or the action is not allowed; pass --profile or set BILLING_PROFILE_ID to a profile it may use`;
-    case 404:
-      return profileId === undefined
-        ? undefined
-        : `a record of another profile is answered as not found (this request used profile ${profileId})`;
     case 429:
       return 'the service is rate limiting requests; wait and try again';
     case 502:
@@ -245,6 +243,26 @@ function hintFor(status: number, profileId: number | undefined): string | undefi
     default:
       return undefined;
   }
+}
+
+/**
+ * A 404 has three usual causes, told apart by what was asked: a record that is not there
+ * (or is another profile's), a page past the last, or an address that is not the API.
+ */
+function notFoundHint(init: ResponseErrorInit): string {
+  // The path below the profile: /orders/12, /scheduled_payments/7/skip.
+  const below = init.path.replace(/^.*\/profiles\/\d+/, '');
+  const record = /^\/([a-z_]+)\/(\d+)(?:\/[a-z_]+)*$/.exec(below);
+  if (record) {
+    const what = (record[1] ?? '').replace(/_/g, ' ').replace(/s$/, '');
+    const profile = init.profileId === undefined ? '' : ` of profile ${init.profileId}`;
+    return `there is no ${what} ${record[2]}${profile} (records of another profile are not found either: --profile picks the profile)`;
+  }
+  const page = Number(new URLSearchParams(init.query ?? '').get('page') ?? '1');
+  if (init.method === 'GET' && page > 1) {
+    return `page ${page} is past the last page; --page 1 is the first, --all reads every page`;
+  }
+  return `the service has no ${init.path}: check the API base of this environment (billing status shows it; the version 2 base ends in /api/v2)`;
 }
 
 function parseIfJson(body: unknown): unknown {

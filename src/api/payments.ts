@@ -1,6 +1,6 @@
 // Payments: read one, capture, reverse, refund, pay with the stored card. None of these is
 // ever retried blindly: after an answer that may hide an applied change (502, 5xx, timeout,
-// lost connection) sendChecked reads the order's payments first (DESIGN.md, Retries).
+// lost connection) sendChecked reads the order's payments first (docs/decisions.md).
 
 import type { ApiClient } from './client.js';
 import { ApiError, BillingError, EXIT, UsageError } from './errors.js';

@@ -4,7 +4,7 @@ import { ApiError, NotLoggedInError, UsageError } from '../api/errors.js';
 import { writeList, writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readStream } from './body.js';
-import { ask, askSecret } from './prompt.js';
+import { askSecret, flagOrAsk } from './prompt.js';
 import type { Runtime } from './runtime.js';
 
 interface LoginFlags {
@@ -17,17 +17,17 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
   const data = store.read();
   const envName = rt.envName(data);
   const existing = data.environments[envName];
-  const baseUrl = parse.url(
-    '--base-url',
-    rt.flags.baseUrl ??
-      existing?.base_url ??
-      (await ask(rt, '--base-url', 'API v2 base URL (ends in /api/v2)')),
-  );
-  const baseUrlV1 = rt.flags.baseUrlV1 ?? existing?.base_url_v1;
-  if (baseUrlV1 !== undefined) parse.url('--base-url-v1', baseUrlV1);
-  const profile =
-    rt.flags.profile ?? existing?.profile_id?.toString() ?? (await ask(rt, '--profile', 'Profile id'));
-  const profileId = parse.positiveInt('--profile', profile);
+  const baseUrl = await flagOrAsk(rt, rt.flags.baseUrl ?? existing?.base_url, {
+    flag: '--base-url',
+    message: 'API version 2 base URL (ends in /api/v2)',
+    parse: (v) => parse.url('--base-url', v),
+  });
+  const baseUrlV1 = await v1Base(rt, baseUrl, rt.flags.baseUrlV1 ?? existing?.base_url_v1);
+  const profileId = await flagOrAsk(rt, rt.flags.profile ?? existing?.profile_id?.toString(), {
+    flag: '--profile',
+    message: 'Merchant profile id',
+    parse: (v) => parse.positiveInt('--profile', v),
+  });
   const { checkTokenTransport } = await import('../config/transport.js');
   const warning = checkTokenTransport([baseUrl, baseUrlV1], flags.allowHttp === true);
   const token = await readToken(rt, flags);
@@ -61,6 +61,27 @@ export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Pr
   rt.info(
     `Logged in to ${envName} (profile ${profileId}) with token ${maskToken(token)}; saved in ${store.path}.`,
   );
+}
+
+/**
+ * The version 1 base (subscriptions and v1 orders use it): the flag or the stored one; else
+ * asked on a terminal, with the one derived from the v2 base offered; else derived, and said so.
+ */
+async function v1Base(rt: Runtime, baseUrl: string, given: string | undefined): Promise<string | undefined> {
+  if (given !== undefined) return parse.url('--base-url-v1', given);
+  const derived = /\/api\/v2\/?$/.test(baseUrl) ? baseUrl.replace(/\/api\/v2(\/?)$/, '/api/v1$1') : undefined;
+  if (rt.canPrompt) {
+    return flagOrAsk(rt, undefined, {
+      flag: '--base-url-v1',
+      message: 'API version 1 base URL (ends in /api/v1; subscriptions use it)',
+      parse: (v) => parse.url('--base-url-v1', v),
+      default: derived,
+    });
+  }
+  if (derived !== undefined) {
+    rt.info(`Version 1 base: ${derived} (derived from --base-url; pass --base-url-v1 if it differs).`);
+  }
+  return derived;
 }
 
 async function readToken(rt: Runtime, flags: LoginFlags): Promise<string> {

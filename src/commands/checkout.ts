@@ -60,6 +60,10 @@ export async function snippet(
   const brands = brandList(flags.brands);
   const gatewayUrl = await gateway(rt);
   const client = await rt.client();
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const status = statusOf(order);
+  // A new checkout is offered only where it can be paid; --renew on a complete order is refused.
+  const renewable = PAYABLE.includes(status);
   let live: Live | null;
   if (flags.renew) {
     live = liveCheckout((await renewCheckout(client, orderId, { signal: rt.signal })).checkout);
@@ -67,22 +71,23 @@ export async function snippet(
     live = await readCurrent(rt, orderId, { hint: true });
     if (!live) {
       throw new BillingError('not_found', EXIT.notFound, `order ${orderId} has no checkout yet`, {
-        hint: `make one with: billing checkout snippet ${orderId} --renew`,
+        hint: renewable
+          ? `make one with: billing checkout snippet ${orderId} --renew`
+          : `order ${orderId} is ${status}: there is nothing to pay, so no checkout can be made`,
       });
     }
   }
   const html = snippetHtml(gatewayUrl, live.checkout, brands);
-  const order = await getOrder(client, orderId, { signal: rt.signal });
   if (rt.format === 'json' || rt.format === 'ndjson') {
     await writeRecord(rt, order, 'order', { checkout: live.checkout, snippet: html });
   } else {
     rt.io.stdout.write(safeText(html));
   }
-  const status = statusOf(order);
   const what = flags.renew ? 'New checkout' : 'Checkout';
   if (live.expiresAtMs <= Date.now()) {
+    const next = renewable ? '--renew makes a new one' : `no new one can be made: there is nothing to pay`;
     rt.info(
-      `warning: checkout ${live.checkout.id} of order ${orderId} has expired; --renew makes a new one. Order ${orderId} is ${status}.`,
+      `warning: checkout ${live.checkout.id} of order ${orderId} has expired; ${next}. Order ${orderId} is ${status}.`,
     );
   } else {
     rt.info(

@@ -35,6 +35,7 @@ export function sms(rt: Runtime, [id]: string[]): Promise<void> {
 async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms'): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   const client = await rt.client();
+  const before = await payableStatus(rt, orderId);
   const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
     signal: rt.signal,
   });
@@ -54,7 +55,7 @@ async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms
   }
   const how = channel === 'email' ? 'by email' : 'by SMS';
   rt.info(
-    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. Order ${orderId} is ${status}.`,
+    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. ${statusChange(orderId, before, status)}`,
   );
 }
 
@@ -69,6 +70,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
   const client = await rt.client();
+  const before = await payableStatus(rt, orderId);
   const result = await paymentLink(client, orderId, { signal: rt.signal });
   if (!result.url) {
     throw new BillingError('server', EXIT.unavailable, 'the service answered without a payment link');
@@ -88,7 +90,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   if (flags.qr && (rt.format === 'json' || rt.format === 'ndjson')) {
     rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
   }
-  rt.info(`Payment link of order ${orderId}. Order ${orderId} is ${status}.`);
+  rt.info(`Payment link of order ${orderId}. ${statusChange(orderId, before, status)}`);
 }
 
 /** On a terminal, compact half blocks with colours; in a pipe, the same blocks without escape codes. */
@@ -144,6 +146,27 @@ async function writePng(path: string, link: string, force: boolean): Promise<voi
 /** The order after the action, read back as `orders get` shows it (the link may have moved it from draft). */
 async function orderAfter(rt: Runtime, orderId: number): Promise<Order> {
   return getOrder(await rt.client(), orderId, { signal: rt.signal });
+}
+
+/** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
+const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
+
+/** The order's status before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
+async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
+  const status = statusOf(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  if (NOTHING_TO_PAY.includes(status)) {
+    throw new UsageError(
+      `order ${orderId} is ${status}: there is nothing to pay, so no link was made or sent`,
+    );
+  }
+  return status;
+}
+
+/** The side effect of a link, said: a draft order becomes pending. */
+function statusChange(orderId: number, before: string, after: string): string {
+  return before === after
+    ? `Order ${orderId} is ${after}.`
+    : `Order ${orderId} moved from ${before} to ${after} (a payment link makes a draft order pending).`;
 }
 
 function statusOf(order: Order): string {

@@ -8,10 +8,10 @@ import { textColumn, writeList } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
-import { confirmMoneyMove } from './confirm.js';
+import { confirmInProduction, confirmMoneyMove } from './confirm.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
-import { day, writeSchedule } from './schedule.js';
+import { writeSchedule } from './schedule.js';
 
 function statusOf(order: Order | undefined): string {
   const status = (order as { status?: unknown } | undefined)?.status;
@@ -46,6 +46,7 @@ async function report(
 
 export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
+  await confirmInProduction(rt, `pause order ${orderId}`);
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(
     rt,
@@ -57,7 +58,9 @@ export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
 
 export async function resume(rt: Runtime, [id]: string[], flags: { restartDate?: string }): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
-  const restartDate = flags.restartDate === undefined ? undefined : day('--restart-date', flags.restartDate);
+  const restartDate =
+    flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
+  await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
   const result = await resumeOrder(await rt.client(), orderId, { restartDate, signal: rt.signal });
   const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
   await report(

@@ -17,7 +17,7 @@ import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
-import { ask } from './prompt.js';
+import { ask, flagOrAsk } from './prompt.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -85,17 +85,31 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
 }
 
 async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInput> {
-  const customer = flags.customer ?? (await ask(rt, '--customer', 'Customer id'));
+  const customer = await flagOrAsk(rt, flags.customer, {
+    flag: '--customer',
+    message: 'Customer id',
+    parse: (v) => parse.recordId('--customer', v),
+  });
   const products =
-    flags.product.length > 0 ? flags.product : [await ask(rt, '--product', 'Product id[:qty]')];
-  const currency = flags.currency ?? (await ask(rt, '--currency', 'Currency (e.g. EUR)'));
-  const invoiceId = flags.invoiceId ?? (await ask(rt, '--invoice-id', 'Invoice id (your own unique id)'));
+    flags.product.length > 0
+      ? flags.product.map(parse.productSpec)
+      : [await ask(rt, { flag: '--product', message: 'Product id[:qty]', parse: parse.productSpec })];
+  const currency = await flagOrAsk(rt, flags.currency, {
+    flag: '--currency',
+    message: 'Currency (e.g. EUR)',
+    parse: (v) => parse.currency(v),
+  });
+  const invoiceId = await flagOrAsk(rt, flags.invoiceId, {
+    flag: '--invoice-id',
+    message: 'Invoice id (your own unique id)',
+    parse: (v) => parse.text('--invoice-id', v),
+  });
   const input: OrderInput = {
-    currency: parse.currency(currency),
-    customer_id: parse.recordId('--customer', customer),
+    currency,
+    customer_id: customer,
     invoice_id: invoiceId,
     create_checkout: Boolean(flags.checkout),
-    order_products: products.map(parse.productSpec),
+    order_products: products,
   };
   if (flags.description !== undefined) input.description = flags.description;
   if (flags.redirectUrl !== undefined) input.redirect_url = parse.url('--redirect-url', flags.redirectUrl);
@@ -106,11 +120,11 @@ async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInp
 }
 
 interface SubscribeFlags {
-  customer: string;
-  product: string;
-  currency: string;
+  customer?: string;
+  product?: string;
+  currency?: string;
   interval: string;
-  startDate: string;
+  startDate?: string;
   qty?: string;
   amount?: string;
   discount?: string;
@@ -123,9 +137,28 @@ interface SubscribeFlags {
 }
 
 export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFlags): Promise<void> {
+  const customerId = await flagOrAsk(rt, flags.customer, {
+    flag: '--customer',
+    message: 'Customer id',
+    parse: (v) => parse.recordId('--customer', v),
+  });
   const product: SubscriptionOrderInput['order_product'] = {
-    product_id: parse.recordId('--product', flags.product),
+    product_id: await flagOrAsk(rt, flags.product, {
+      flag: '--product',
+      message: 'Subscription product id',
+      parse: (v) => parse.recordId('--product', v),
+    }),
   };
+  const currency = await flagOrAsk(rt, flags.currency, {
+    flag: '--currency',
+    message: 'Currency (e.g. EUR)',
+    parse: (v) => parse.currency(v),
+  });
+  const startDate = await flagOrAsk(rt, flags.startDate, {
+    flag: '--start-date',
+    message: 'First scheduled payment (e.g. 2027-01-31T09:00, UTC)',
+    parse: (v) => parse.startDate(v),
+  });
   if (flags.qty !== undefined) product.qty = parse.positiveInt('--qty', flags.qty);
   if (flags.amount !== undefined) product.amount = parse.amount('--amount', flags.amount);
   if (flags.discount !== undefined) product.discount_amount = parse.amount('--discount', flags.discount);
@@ -133,13 +166,13 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
   if (flags.fee !== undefined) product.fee_amount = Number(parse.amount('--fee', flags.fee));
   const interval = flags.interval.trim().toUpperCase();
   if (!/^[A-Z_]+$/.test(interval)) {
-    throw new UsageError(`--interval must be an interval code like MONTH, got "${flags.interval}"`);
+    throw parse.bad('--interval', 'an interval code: MONTH, QUARTER or YEAR', 'MONTH', flags.interval);
   }
   const input: SubscriptionOrderInput = {
-    currency: parse.currency(flags.currency),
-    customer_id: parse.recordId('--customer', flags.customer),
+    currency,
+    customer_id: customerId,
     recurring_collection_interval: interval,
-    start_date: parse.startDate(flags.startDate),
+    start_date: startDate,
     create_checkout: Boolean(flags.checkout),
     order_product: product,
   };
@@ -182,15 +215,15 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
       return undefined;
     },
   );
-  const currency = typeof order.currency === 'string' ? order.currency : input.currency;
+  const orderCurrency = typeof order.currency === 'string' ? order.currency : input.currency;
   const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
   const from = formatTimestamp(payload.start_date ?? input.start_date);
   const status = statusOf(order) ?? 'pending';
   rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
   const summary = {
     invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
-    first_payment: formatAmount(order.initial_amount, currency) || '?',
-    after: `${formatAmount(payload.repeated_amount, currency) || '?'} every ${every} from ${from}`,
+    first_payment: formatAmount(order.initial_amount, orderCurrency) || '?',
+    after: `${formatAmount(payload.repeated_amount, orderCurrency) || '?'} every ${every} from ${from}`,
     payment_link: text(payload.payment_link) || '(none)',
   };
   await writeOne(summary, SUMMARY_COLUMNS, rt.output);

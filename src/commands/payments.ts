@@ -98,7 +98,8 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
     return bulkRefund(rt, { ...flags, file: flags.file });
   }
   if (flags.journal !== undefined) throw new UsageError('--journal goes with --file');
-  const paymentId = parse.recordId('payment', args[0] ?? '');
+  if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
+  const paymentId = parse.recordId('payment', args[0]);
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
     await writePreviews(rt, [await preview(rt, routes.refundPayment, paymentId, amount)], true);

@@ -143,6 +143,7 @@ export class Runtime {
       this.apiClient = new ApiClient({
         baseUrl,
         baseUrlV1: ctx.baseUrlV1,
+        envName: ctx.envName,
         profileId: ctx.profileId,
         token: ctx.token,
         timeoutMs: parseTimeout(this.env.BILLING_TIMEOUT),

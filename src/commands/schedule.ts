@@ -143,7 +143,8 @@ export async function skip(rt: Runtime, [id]: string[]): Promise<void> {
 
 export async function reschedule(rt: Runtime, [id, date]: string[]): Promise<void> {
   const entryId = parse.recordId('scheduled payment', id ?? '');
-  const due = day('DATE', date ?? '');
+  if (date === undefined) throw parse.needArgument('new due date', undefined);
+  const due = parse.dayOrTime('the new due date', date);
   const result = await rescheduleScheduledPayment(await rt.client(), entryId, due, { signal: rt.signal });
   await writeEntry(rt, result, `Scheduled payment ${entryId} moved to ${due}.`);
 }
@@ -188,21 +189,4 @@ export function intervalCode(value: string): string {
     throw new UsageError(`--interval must be an interval code like MONTH, QUARTER or YEAR, got "${value}"`);
   }
   return code;
-}
-
-/** A calendar day, YYYY-MM-DD, checked to exist. */
-export function day(what: string, value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
-  if (
-    !match ||
-    !date ||
-    date.getUTCDate() !== Number(match[3]) ||
-    date.getUTCMonth() !== Number(match[2]) - 1
-  ) {
-    throw new UsageError(`${what} must be a day written YYYY-MM-DD, got "${value}"`, {
-      hint: 'for example 2027-03-15 (UTC)',
-    });
-  }
-  return value.trim();
 }

@@ -339,7 +339,7 @@ describe('orders subscribe', () => {
 
   it('rejects a month-first or impossible start date and a malformed amount', async () => {
     for (const extra of [
-      ['--start-date', '2030-01-31 09:00'],
+      ['--start-date', '01/31/2030 09:00'],
       ['--start-date', '31/02/2030 09:00'],
       ['--start-date', '01/01/2030 09:00', '--amount', '12.345'],
       ['--start-date', '01/01/2030 09:00', '--discount', '-1'],

@@ -212,7 +212,7 @@ describe('orders pause | resume | cancel', () => {
     const later = await cli(['orders', 'resume', id, '--restart-date', '2030-01-01']);
     expect(later.code, later.stderr).toBe(0);
     expect(later.stderr).toContain(`Order ${orderId} stays paused until 2030-01-01`);
-    expect((await cli(['orders', 'resume', id, '--restart-date', '1/1/2030'])).code).toBe(2);
+    expect((await cli(['orders', 'resume', id, '--restart-date', '2030-13-01'])).code).toBe(2);
     const now = await cli(['orders', 'resume', id, '--json']);
     expect(now.code, now.stderr).toBe(0);
     expect(JSON.parse(now.stdout).status.value).toBe('active');
