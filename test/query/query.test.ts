@@ -170,7 +170,7 @@ describe('answers of write commands', () => {
       '--amount',
       '2',
       '--query',
-      '{amount: payment.amount}',
+      '{amount: amount}',
       '-o',
       'json',
     ]);
@@ -183,7 +183,7 @@ describe('answers of write commands', () => {
       '--amount',
       '3',
       '--query',
-      '{amount: payment.amount}',
+      '{amount: amount}',
       '-o',
       'csv',
     ]);

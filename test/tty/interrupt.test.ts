@@ -185,9 +185,20 @@ describe('Ctrl-C ends a command that runs until stopped: exit 0 after its summar
 describe('Ctrl-C at a prompt: exit 130, nothing written or sent', () => {
   it("login's token prompt writes no config", async () => {
     const env = emu.env({ BILLING_ENV: undefined, BILLING_API_TOKEN: undefined });
-    const term = runOnPty(['login', '--env', 'shop', '--base-url', `${emu.url}/api/v2`, '--profile', '1'], {
-      env,
-    });
+    const term = runOnPty(
+      [
+        'login',
+        '--env',
+        'shop',
+        '--base-url',
+        `${emu.url}/api/v2`,
+        '--base-url-v1',
+        `${emu.url}/api/v1`,
+        '--profile',
+        '1',
+      ],
+      { env },
+    );
     await term.waitFor('API token');
     term.type('sk_half');
     term.type(ETX);
