@@ -3,7 +3,6 @@
 
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT, InterruptedError } from './api/errors.js';
 import { defineApi } from './cli/api.js';
 import { defineAuth } from './cli/auth.js';
 import { defineCheckout } from './cli/checkout.js';
@@ -21,6 +20,7 @@ import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
 import { action, exitCodeOf, fromCommanderError, isPromptInterrupt, type Session } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
+import { EXIT, InterruptedError } from './errors.js';
 import { version } from './version.js';
 
 function buildProgram(session: Session, argv: readonly string[]): Command {

@@ -3,16 +3,9 @@
 // ./undici.ts) is imported on the first request so that loading this module costs nothing.
 
 import type { Dispatcher } from 'undici';
+import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
-import {
-  AbortError,
-  ApiError,
-  ConfigError,
-  EXIT,
-  errorFromNoAnswer,
-  errorFromResponse,
-  UsageError,
-} from './errors.js';
+import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
 import type { Route } from './routes.js';
 
 export interface ClientOptions {

@@ -2,7 +2,7 @@
 // text is in src/cli/topics.ts, loaded only when one is asked for.
 
 import type { Command } from 'commander';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import { TOPICS, type Topic } from './topic-names.js';
 
 /** The deepest command the words name, and the words left over. */

@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient, RawResponse } from '../api/client.js';
-import { ApiError, BillingError, EXIT, errorFromResponse, UsageError } from '../api/errors.js';
+import { ApiError, errorFromResponse } from '../api/errors.js';
 import { DEFAULT_PER_PAGE } from '../api/listing.js';
 import { paginate, parseListResponse } from '../api/paginate.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import { singleLine } from '../format/text.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { Runtime } from './runtime.js';

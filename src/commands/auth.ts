@@ -1,6 +1,7 @@
 // billing login | logout | status
 
-import { ApiError, NotLoggedInError, UsageError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
+import { NotLoggedInError, UsageError } from '../errors.js';
 import { writeList, writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readStream } from './body.js';

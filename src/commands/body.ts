@@ -2,7 +2,7 @@
 // depth, parsed, and checked for their root key before anything is sent. What is under the
 // root key is the service's business.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import type { Runtime } from './runtime.js';
 
 export async function readBodyFile(

@@ -1,10 +1,11 @@
 // billing checkout renew | snippet | open: an order's checkout, the HTML of the Payment
 // iframe section, and a local page that holds it while a merchant's engineer tries it.
 
-import { ApiError, BillingError, ConfigError, EXIT, UsageError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Checkout, Order } from '../api/types.js';
+import { BillingError, ConfigError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';

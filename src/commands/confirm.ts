@@ -2,7 +2,7 @@
 // pause, resume, cancel) on a production environment is confirmed at a terminal, and
 // refused without one unless --yes was given.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 

@@ -4,10 +4,10 @@
 import { constants } from 'node:fs';
 import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Order } from '../api/types.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';

@@ -1,9 +1,9 @@
 // billing orders schedule | pause | resume | cancel | watch
 
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import { textColumn, writeList } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';

@@ -1,6 +1,5 @@
 // billing orders list | get | create | subscribe (which also shows the schedule it created)
 
-import { UsageError } from '../api/errors.js';
 import {
   createOrderOnce,
   createSubscriptionOrder,
@@ -11,6 +10,7 @@ import {
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
+import { UsageError } from '../errors.js';
 import { formatAmount, textColumn, writeOne } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';

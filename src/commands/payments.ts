@@ -3,7 +3,6 @@
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
 // with a check of the order's payments before any retry.
 
-import { UsageError } from '../api/errors.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
 import {
   actionBody,
@@ -12,7 +11,6 @@ import {
   getPayment,
   payOrderWithCard,
   previewRequest,
-  type RequestPreview,
   reversePayment,
   sendChecked,
 } from '../api/payments.js';
@@ -21,26 +19,20 @@ import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
 import { fromMinor } from '../domain/money.js';
+import { UsageError } from '../errors.js';
 import { COLUMNS, type Column, writeList, writeOne } from '../format/index.js';
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
+import {
+  type AmountFlags,
+  type DryRunFlag,
+  previewBase,
+  type RefundFlags,
+  writePreviews,
+} from './preview.js';
 import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
-
-interface DryRunFlag {
-  dryRun?: boolean;
-}
-
-interface AmountFlags extends DryRunFlag {
-  amount?: string;
-}
-
-export interface RefundFlags extends AmountFlags {
-  file?: string;
-  journal?: string;
-  concurrency: string;
-}
 
 export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags): Promise<void> {
   const paymentId = parse.recordId('payment', id ?? '');
@@ -218,28 +210,6 @@ async function report(
   rt.info(done(payment));
 }
 
-export async function previewBase(rt: Runtime): Promise<{ baseUrl: string; profileId?: number }> {
-  const ctx = await rt.context();
-  const { requireBaseUrl } = await import('../config/resolve.js');
-  return { baseUrl: requireBaseUrl(ctx), profileId: ctx.profileId };
-}
-
 async function preview(rt: Runtime, route: Route, paymentId: number, amount: string | undefined) {
   return previewRequest(await previewBase(rt), route, { id: paymentId }, actionBody(route, amount));
-}
-
-/** --dry-run output: JSON with -o json/ndjson, else "METHOD PATH BODY" lines. */
-export async function writePreviews(rt: Runtime, previews: RequestPreview[], single: boolean): Promise<void> {
-  let text: string;
-  if (rt.format === 'json') {
-    text = `${JSON.stringify(single ? previews[0] : previews, null, 2)}\n`;
-  } else if (rt.format === 'ndjson') {
-    text = previews.map((p) => `${JSON.stringify(p)}\n`).join('');
-  } else {
-    text = previews
-      .map((p) => `${p.method} ${p.path}${p.body === undefined ? '' : ` ${JSON.stringify(p.body)}`}\n`)
-      .join('');
-  }
-  rt.io.stdout.write(text);
-  if (single) rt.info('Dry run: nothing was sent.');
 }

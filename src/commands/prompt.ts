@@ -2,7 +2,7 @@
 // otherwise the usage error of a missing flag. Each prompt validates as the user types with
 // the same function that checks the flag, so a bad answer is refused at once.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import { missing } from './args.js';
 import type { Runtime } from './runtime.js';
 

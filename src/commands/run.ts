@@ -2,7 +2,7 @@
 // calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
 
 import type { Command } from 'commander';
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { GlobalOptions, Runtime, Streams } from './runtime.js';
 import { exampleOf, missing, needArgument } from './wording.js';
 

@@ -2,9 +2,9 @@
 // flags, and lazily built config, context and API client (gh's IOStreams + Factory).
 
 import type { ApiClient } from '../api/client.js';
-import { UsageError } from '../api/errors.js';
 import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
+import { UsageError } from '../errors.js';
 import {
   defaultFormat,
   OUTPUT_FORMATS,
@@ -133,7 +133,7 @@ export class Runtime {
     if (!this.apiClient) {
       const ctx = await this.context();
       const { requireBaseUrl } = await import('../config/resolve.js');
-      const { NotLoggedInError } = await import('../api/errors.js');
+      const { NotLoggedInError } = await import('../errors.js');
       const baseUrl = requireBaseUrl(ctx);
       if (!ctx.token) throw new NotLoggedInError(ctx.envName);
       const { checkTokenTransport } = await import('../config/transport.js');

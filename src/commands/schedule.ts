@@ -1,7 +1,6 @@
 // billing schedule execute | skip | reschedule | merge | update, and the schedule table
 // that `orders schedule`, `orders subscribe` and `schedule update` print.
 
-import { UsageError } from '../api/errors.js';
 import {
   executeScheduledPayment,
   mergeScheduledPayments,
@@ -11,6 +10,7 @@ import {
   updateScheduledPayments,
 } from '../api/schedule.js';
 import type { ScheduledPayment } from '../api/types.js';
+import { UsageError } from '../errors.js';
 import { moneyColumns } from '../format/columns.js';
 import { type Column, formatAmount, statusStyle, writeList } from '../format/index.js';
 import { formatTimestamp, singleLine } from '../format/text.js';

@@ -1,7 +1,7 @@
 // The one wording of a missing or bad value (docs/contract.md), kept free of imports so that
 // the error path of every command (src/commands/run.ts) can use it at no start-up cost.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 
 /** Examples and meanings of the flags that recur, for the messages. */
 const KNOWN: Record<string, { what: string; example: string }> = {

@@ -3,7 +3,7 @@
 // typed and maintained implementation of the JMESPath specification).
 
 import { compile, type JSONValue, TreeInterpreter, tokenize } from '@jmespath-community/jmespath';
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import type { Column } from './columns.js';
 import type { Output } from './formats.js';
 import { humanize, isRecord, isScalar, text } from './text.js';

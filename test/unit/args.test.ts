@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
 import {
   currency,
   dayOrTime,
@@ -11,6 +10,7 @@ import {
   startDate,
   url,
 } from '../../src/commands/args.js';
+import { UsageError } from '../../src/errors.js';
 
 describe('command-line values', () => {
   it('parses product specs', () => {

@@ -5,15 +5,15 @@
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, BatchFailedError, BillingError, InterruptedError, UsageError } from '../../api/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
 import { landedRefund, planRefund, readRefundState, sendRefund } from '../../api/refunds.js';
 import { routes } from '../../api/routes.js';
+import { BatchFailedError, BillingError, InterruptedError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import { positiveInt } from '../args.js';
 import { confirmMoneyMove } from '../confirm.js';
-import type { RefundFlags } from '../payments.js';
-import { previewBase, writePreviews } from '../payments.js';
+import { previewBase, type RefundFlags, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';

@@ -8,8 +8,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { UsageError } from '../../api/errors.js';
 import { AmountError, parsePositiveAmount } from '../../domain/money.js';
+import { UsageError } from '../../errors.js';
 import { singleLine } from '../../format/text.js';
 import { readStream } from '../body.js';
 import type { Runtime } from '../runtime.js';

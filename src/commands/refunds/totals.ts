@@ -3,9 +3,9 @@
 // A row's currency is its payment's, read from the service (GET only; nothing is sent).
 
 import type { ApiClient } from '../../api/client.js';
-import { InterruptedError } from '../../api/errors.js';
 import { getPayment } from '../../api/payments.js';
 import { fromMinor, toMinor } from '../../domain/money.js';
+import { InterruptedError } from '../../errors.js';
 import { singleLine } from '../../format/text.js';
 import type { RefundRow } from './input.js';
 import { runInOrder } from './runner.js';

@@ -1,7 +1,8 @@
 // billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
 
-import { ApiError, EXIT } from '../../api/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
+import { EXIT } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
