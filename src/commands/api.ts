@@ -8,6 +8,7 @@ import { ApiError, errorFromResponse } from '../api/errors.js';
 import { DEFAULT_PER_PAGE } from '../api/listing.js';
 import { paginate, parseListResponse } from '../api/paginate.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
+import { safeJson, safeText } from '../format/terminal.js';
 import { singleLine } from '../format/text.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { Runtime } from './runtime.js';
@@ -274,34 +275,20 @@ async function writeBody(rt: Runtime, text: string): Promise<void> {
   try {
     value = JSON.parse(text);
   } catch {
-    rt.io.stdout.write(`${safe(text.replace(/\n$/, ''))}\n`);
+    rt.io.stdout.write(`${safeText(text.replace(/\n$/, ''))}\n`);
     return;
   }
   if (rt.flags.query !== undefined)
     value = (await import('../format/query.js')).search(value, rt.flags.query);
   if (rt.format === 'ndjson' && Array.isArray(value)) {
-    for (const item of value) rt.io.stdout.write(`${safe(JSON.stringify(item))}\n`);
+    for (const item of value) rt.io.stdout.write(`${safeJson(JSON.stringify(item))}\n`);
     return;
   }
   rt.io.stdout.write(`${json(rt, value)}\n`);
 }
 
 function json(rt: Runtime, value: unknown): string {
-  return safe(rt.stdoutIsTTY ? JSON.stringify(value ?? null, null, 2) : JSON.stringify(value ?? null));
-}
-
-/**
- * JSON.stringify escapes C0 controls but not C1 controls, line separators or bidi overrides;
- * escaping them too keeps the JSON the same value and the terminal safe. Text that is not JSON
- * loses its control characters.
- */
-function safe(text: string): string {
-  return text
-    .replace(
-      /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    )
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return safeJson(rt.stdoutIsTTY ? JSON.stringify(value ?? null, null, 2) : JSON.stringify(value ?? null));
 }
 
 function errorOf(res: RawResponse, request: ApiRequest) {
@@ -381,7 +368,7 @@ async function writePages(rt: Runtime, records: AsyncIterable<unknown>): Promise
     for await (const record of records) {
       const result = search && query !== undefined ? search([record], query) : [record];
       for (const item of Array.isArray(result) ? result : [result]) {
-        if (item !== null && !rt.io.stdout.write(`${safe(JSON.stringify(item))}\n`)) {
+        if (item !== null && !rt.io.stdout.write(`${safeJson(JSON.stringify(item))}\n`)) {
           await new Promise((resolve) => rt.io.stdout.once('drain', resolve));
         }
       }

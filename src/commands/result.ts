@@ -4,6 +4,7 @@
 // and one record a line with -o ndjson.
 
 import { type Column, type ResourceName, writeList, writeOne } from '../format/index.js';
+import { safeJson } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 /** One record with the command's additions (undefined ones left out) under their own keys. */
@@ -21,9 +22,9 @@ export async function writeResult(rt: Runtime, raw: unknown, render: () => Promi
   // --query applies to what -o json prints; writeOne renders its result in the chosen format.
   if (rt.flags.query !== undefined) return writeOne(raw, [], rt.output);
   if (rt.format === 'json') {
-    rt.io.stdout.write(`${JSON.stringify(raw, null, 2)}\n`);
+    rt.io.stdout.write(`${safeJson(JSON.stringify(raw, null, 2))}\n`);
   } else if (rt.format === 'ndjson') {
-    rt.io.stdout.write(`${JSON.stringify(raw)}\n`);
+    rt.io.stdout.write(`${safeJson(JSON.stringify(raw))}\n`);
   } else {
     await render();
   }

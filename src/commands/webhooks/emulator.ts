@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
-import { safeText } from '../../format/terminal.js';
+import { safeJson, safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
@@ -74,7 +74,7 @@ export async function deliveries(
       });
     }
     if (rt.format === 'json' || rt.format === 'ndjson') {
-      rt.io.stdout.write(`${JSON.stringify(one, null, rt.format === 'json' ? 2 : undefined)}\n`);
+      rt.io.stdout.write(`${safeJson(JSON.stringify(one, null, rt.format === 'json' ? 2 : undefined))}\n`);
       return;
     }
     await writeRows(rt, one.attempts, ATTEMPT_COLUMNS);
