@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, tempDir } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
 import {
   placeholders,
   type ReadmeCommand,
@@ -120,24 +120,7 @@ describe('README.md runs', () => {
   const env = () => baseEnv({ BILLING_CONFIG_DIR: configDir });
 
   function run(args: string[], o: { input?: string; timeoutMs?: number } = {}): Promise<Run> {
-    return new Promise((ok, fail) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: env(), stdio: 'pipe' });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        stdout += d;
-      });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 60_000);
-      child.on('error', fail);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        ok({ code, stdout, stderr });
-      });
-      child.stdin.end(o.input ?? '');
-    });
+    return runCli(args, { env: env(), cwd: dir, input: o.input, timeoutMs: o.timeoutMs ?? 60_000 });
   }
 
   /** Starts a command that runs until stopped; Ctrl-C once it has said anything, or after 5 s. */
