@@ -3,13 +3,14 @@
 
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT, InterruptedError } from './api/errors.js';
+import { defineApi } from './cli/api.js';
 import { defineAuth } from './cli/auth.js';
 import { defineCheckout } from './cli/checkout.js';
-import { completions, defineCompletion } from './cli/completion.js';
+import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
+import { defineHelp, findCommand } from './cli/help.js';
 import { defineLinks } from './cli/links.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
@@ -17,8 +18,9 @@ import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
-import { action, exitCodeOf, fromCommanderError, type Session } from './commands/run.js';
+import { action, exitCodeOf, fromCommanderError, isPromptInterrupt, type Session } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
+import { EXIT, InterruptedError } from './errors.js';
 import { version } from './version.js';
 
 function buildProgram(session: Session, argv: readonly string[]): Command {
@@ -43,6 +45,10 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
       ),
     )
     .option('--json', 'same as --output json')
+    .option(
+      '--query <expr>',
+      'JMESPath expression applied to the JSON output, then rendered in the output format',
+    )
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--debug', 'log requests to stderr (the token is redacted) and show stacks')
     .option('--csv-raw', "with -o csv, write cells as they are (no leading ' before =, +, -, @)")
@@ -52,6 +58,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .option('--base-url-v1 <url>', 'API v1 base, ending in /api/v1 (env BILLING_BASE_URL_V1)')
     .option('--gateway-url <url>', "card gateway's script host (env BILLING_GATEWAY_URL)")
     .showSuggestionAfterError(true)
+    // Every subcommand's --help lists the global options (--env, -o, --profile, ...) too.
+    .configureHelp({ showGlobalOptions: true })
     .addHelpText(
       'after',
       examples([
@@ -65,7 +73,8 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
         '  BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR, BILLING_TIMEOUT (seconds),\n' +
         '  BILLING_MAX_RESPONSE_MB (largest answer read, default 64), NO_COLOR.\n' +
         'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403, 5 not found/404,\n' +
-        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n',
+        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n' +
+        'Help topics: billing help environment | exit-codes | output | formatting | dates.\n',
     );
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
@@ -82,7 +91,9 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   defineLinks(program, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
+  defineApi(program, run);
   defineCompletion(program, run);
+  defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
 }
 
@@ -112,8 +123,9 @@ export async function main(
   });
   const program = buildProgram(session, argv);
   if (argv[0] === '__complete') {
+    const { completions } = await import('./commands/completion.js');
     io.stdout.write(
-      completions(program, argv.slice(1))
+      completions(program, argv.slice(1), env)
         .map((word) => `${word}\n`)
         .join(''),
     );
@@ -122,8 +134,12 @@ export async function main(
   let interrupts = 0;
   const onSigint = () => {
     interrupts += 1;
-    // A second Ctrl-C means "now": do not wait for a clean stop.
-    if (interrupts > 1) process.exit(EXIT.interrupted);
+    // A second Ctrl-C means "now": do not wait for a clean stop. What is in flight is where
+    // the command keeps it (a bulk refund's journal), so the next run can check it.
+    if (interrupts > 1) {
+      io.stderr.write('\ninterrupted again: quitting now\n');
+      process.exit(EXIT.interrupted);
+    }
     controller.abort();
   };
   process.on('SIGINT', onSigint);
@@ -138,8 +154,15 @@ export async function main(
       if (caught.code === 'commander.help' || caught.code === 'commander.executeSubCommandAsync') {
         return caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
       }
-      err = fromCommanderError(caught);
+      err = fromCommanderError(
+        caught,
+        findCommand(
+          program,
+          argv.filter((a) => !a.startsWith('-')),
+        ).cmd,
+      );
     }
+    if (isPromptInterrupt(caught)) controller.abort();
     // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.
     if (controller.signal.aborted) err = new InterruptedError();
     const code = exitCodeOf(err, controller.signal);

@@ -3,16 +3,9 @@
 // ./undici.ts) is imported on the first request so that loading this module costs nothing.
 
 import type { Dispatcher } from 'undici';
+import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
-import {
-  AbortError,
-  ApiError,
-  ConfigError,
-  EXIT,
-  errorFromNoAnswer,
-  errorFromResponse,
-  UsageError,
-} from './errors.js';
+import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
 import type { Route } from './routes.js';
 
 export interface ClientOptions {
@@ -33,6 +26,8 @@ export interface ClientOptions {
   /** Receives one line per event; the token never appears in it. */
   debug?: (line: string) => void;
   userAgent?: string;
+  /** The environment's name, for the hint of a missing setting. */
+  envName?: string;
 }
 
 export interface RequestOptions {
@@ -48,6 +43,13 @@ export interface ApiResponse<T> {
   status: number;
   body: T;
   headers: Record<string, string | string[] | undefined>;
+}
+
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
 }
 
 const BACKOFF_CAP_MS = 3000;
@@ -116,6 +118,72 @@ export class ApiClient {
       const wait = result.retryAfterMs ?? this.#backoff(attempt);
       this.#log(`! retry ${attempt + 1}/${retries} of ${route.method} ${target.path} in ${wait}ms`);
       await sleep(wait, signal);
+    }
+  }
+
+  /**
+   * One request exactly as given, for `billing api`: the answer whatever its status, its body as
+   * text. The token is sent only to an address under one of the configured bases.
+   */
+  async raw(o: { method: string; url: string; body?: string; signal?: AbortSignal }): Promise<RawResponse> {
+    if (this.#closed) throw new Error('ApiClient is closed');
+    const bases = [this.#o.baseUrl, this.#o.baseUrlV1].filter((b): b is string => b !== undefined);
+    if (
+      !bases.some((base) => o.url === base || o.url.startsWith(`${base}/`) || o.url.startsWith(`${base}?`))
+    ) {
+      throw new UsageError(`${o.url} is not under the API base (${bases.join(' or ')})`);
+    }
+    const parsed = new URL(o.url);
+    const target = {
+      url: o.url,
+      origin: parsed.origin,
+      path: parsed.pathname,
+      requestPath: `${parsed.pathname}${parsed.search}`,
+    };
+    const { request, agent } = await this.#transport();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), this.#o.timeoutMs);
+    const onAbort = () => controller.abort(o.signal?.reason);
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    this.#log(`> ${o.method} ${o.url}`);
+    if (o.body !== undefined) this.#log(`> ${truncate(o.body)}`);
+    try {
+      const res = await request(agent, {
+        origin: target.origin,
+        path: target.requestPath,
+        method: o.method as Route['method'],
+        headers: this.#headers(),
+        body: o.body,
+        signal: controller.signal,
+        headersTimeout: this.#o.timeoutMs,
+        bodyTimeout: this.#o.timeoutMs,
+      });
+      const headers = res.headers as ApiResponse<unknown>['headers'];
+      // The same limits as every other answer: no redirect followed, no answer past the size limit.
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        discard(res.body);
+        throw redirected(res.statusCode, headers.location, o.method, target);
+      }
+      const text = await readLimited(res.body, headers['content-length'], this.#o.maxResponseBytes, {
+        method: o.method,
+        target,
+        status: res.statusCode,
+      });
+      this.#log(`< ${res.statusCode}`);
+      return { status: res.statusCode, statusText: res.statusText ?? '', headers: res.headers, text };
+    } catch (cause) {
+      if (o.signal?.aborted) throw abortError(o.signal);
+      if (isApiError(cause)) throw cause;
+      const timedOut = controller.signal.aborted;
+      throw errorFromNoAnswer(cause, {
+        method: o.method,
+        path: target.path,
+        origin: target.origin,
+        ...(timedOut ? { timeoutMs: this.#o.timeoutMs } : {}),
+      });
+    } finally {
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -196,6 +264,7 @@ export class ApiClient {
         body: text,
         method,
         path: target.path,
+        query: target.requestPath.split('?')[1],
         profileId: this.#o.profileId,
         statusText: res.statusText,
       });
@@ -224,9 +293,13 @@ export class ApiClient {
     let base = this.#o.baseUrl;
     if (route.version === 'v1') {
       if (!this.#o.baseUrlV1) {
-        throw new ConfigError(`no version 1 base URL (needed by ${route.name})`, {
-          hint: 'set it with "billing config set base_url_v1 URL" (it ends in /api/v1) or BILLING_BASE_URL_V1',
-        });
+        const env = this.#o.envName;
+        throw new ConfigError(
+          `${env ? `environment "${env}" has` : 'there is'} no version 1 base URL, which ${route.method} ${route.path} needs`,
+          {
+            hint: `run "billing config set base_url_v1 https://…/api/v1${env ? ` --env ${env}` : ''}" or set BILLING_BASE_URL_V1`,
+          },
+        );
       }
       base = this.#o.baseUrlV1;
     }

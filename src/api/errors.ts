@@ -1,89 +1,8 @@
-// Errors are values with a kind. The API core and the config throw these; one place
-// (src/commands/run.ts) turns them into a message on stderr and an exit code.
+// The errors of talking to the service: an answer that is not a success, no answer at all, an
+// aborted request. They are BillingErrors (src/errors.ts), rendered in the same one place.
 
 import { LOCAL_EMULATOR } from '../domain/local.js';
-
-export type ErrorKind =
-  | 'usage'
-  | 'config'
-  | 'bad_request'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'invalid'
-  | 'gateway'
-  | 'server'
-  | 'timeout'
-  | 'network'
-  | 'batch'
-  | 'interrupted';
-
-/** One problem listed by a 422 answer. */
-export interface ErrorDetail {
-  field?: string;
-  message: string;
-}
-
-export const EXIT = {
-  ok: 0,
-  unexpected: 1,
-  usage: 2,
-  unauthenticated: 3,
-  forbidden: 4,
-  notFound: 5,
-  conflict: 6,
-  invalid: 7,
-  unavailable: 8,
-  batchFailed: 9,
-  interrupted: 130,
-} as const;
-
-export class BillingError extends Error {
-  override name = 'BillingError';
-  readonly kind: ErrorKind;
-  readonly exitCode: number;
-  /** A second line for the human: what to do next. */
-  hint?: string;
-
-  constructor(
-    kind: ErrorKind,
-    exitCode: number,
-    message: string,
-    options?: { hint?: string; cause?: unknown },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.kind = kind;
-    this.exitCode = exitCode;
-    if (options?.hint) this.hint = options.hint;
-  }
-}
-
-/** Bad flags, arguments or input files, caught before anything is sent. Exit 2. */
-export class UsageError extends BillingError {
-  override name = 'UsageError';
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
-    super('usage', EXIT.usage, message, options);
-  }
-}
-
-/** A config file that cannot be read or a setting that is missing. Exit 2. */
-export class ConfigError extends BillingError {
-  override name = 'ConfigError';
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
-    super('config', EXIT.usage, message, options);
-  }
-}
-
-/** No token at all (before any request). Exit 3, like a 401. */
-export class NotLoggedInError extends BillingError {
-  override name = 'NotLoggedInError';
-  constructor(envName: string) {
-    super('unauthenticated', EXIT.unauthenticated, `no API token for environment "${envName}"`, {
-      hint: `run "billing login --env ${envName}" or set BILLING_API_TOKEN`,
-    });
-  }
-}
+import { BillingError, type ErrorDetail, type ErrorKind, EXIT } from '../errors.js';
 
 /** An answer of the service that is not a success, or a request that got no answer. */
 export class ApiError extends BillingError {
@@ -115,7 +34,7 @@ export class ApiError extends BillingError {
   }
 }
 
-/** Kind and exit code for an HTTP status, as DESIGN.md's exit-code table says. */
+/** Kind and exit code for an HTTP status, as docs/contract.md's exit-code table says. */
 export function classifyStatus(status: number): { kind: ErrorKind; exitCode: number } {
   switch (status) {
     case 400:
@@ -138,22 +57,6 @@ export function classifyStatus(status: number): { kind: ErrorKind; exitCode: num
     default:
       if (status >= 500) return { kind: 'server', exitCode: EXIT.unavailable };
       return { kind: 'bad_request', exitCode: EXIT.usage };
-  }
-}
-
-/** A batch (bulk refunds) ended with some items failed. Exit 9. */
-export class BatchFailedError extends BillingError {
-  override name = 'BatchFailedError';
-  constructor(message: string) {
-    super('batch', EXIT.batchFailed, message);
-  }
-}
-
-/** Ctrl-C. Exit 130. */
-export class InterruptedError extends BillingError {
-  override name = 'InterruptedError';
-  constructor(message = 'interrupted') {
-    super('interrupted', EXIT.interrupted, message);
   }
 }
 
@@ -198,6 +101,8 @@ export interface ResponseErrorInit {
   method: string;
   /** The request path (no host, no query). */
   path: string;
+  /** The query string of the request (no "?"), for the hint of a page past the last. */
+  query?: string;
   /** The profile the request used, for the 403 and 404 hints. */
   profileId?: number;
   /** The reason phrase the server sent, used when the body carries no message. */
@@ -222,7 +127,7 @@ export function errorFromResponse(init: ResponseErrorInit): ApiError {
     method: init.method,
     path: init.path,
     details,
-    hint: hintFor(init.status, init.profileId),
+    hint: init.status === 404 ? notFoundHint(init) : hintFor(init.status, init.profileId),
   });
 }
 
@@ -234,10 +139,6 @@ function hintFor(status: number, profileId: number | undefined): string | undefi
       return profileId === undefined
         ? 'the token may not use this profile, or the action is not allowed'
         : `the token may not use profile ${profileId}, or the action is not allowed; pass --profile or set BILLING_PROFILE_ID to a profile it may use`;
-    case 404:
-      return profileId === undefined
-        ? undefined
-        : `a record of another profile is answered as not found (this request used profile ${profileId})`;
     case 429:
       return 'the service is rate limiting requests; wait and try again';
     case 502:
@@ -245,6 +146,26 @@ function hintFor(status: number, profileId: number | undefined): string | undefi
     default:
       return undefined;
   }
+}
+
+/**
+ * A 404 has three usual causes, told apart by what was asked: a record that is not there
+ * (or is another profile's), a page past the last, or an address that is not the API.
+ */
+function notFoundHint(init: ResponseErrorInit): string {
+  // The path below the profile: /orders/12, /scheduled_payments/7/skip.
+  const below = init.path.replace(/^.*\/profiles\/\d+/, '');
+  const record = /^\/([a-z_]+)\/(\d+)(?:\/[a-z_]+)*$/.exec(below);
+  if (record) {
+    const what = (record[1] ?? '').replace(/_/g, ' ').replace(/s$/, '');
+    const profile = init.profileId === undefined ? '' : ` of profile ${init.profileId}`;
+    return `there is no ${what} ${record[2]}${profile} (records of another profile are not found either: --profile picks the profile)`;
+  }
+  const page = Number(new URLSearchParams(init.query ?? '').get('page') ?? '1');
+  if (init.method === 'GET' && page > 1) {
+    return `page ${page} is past the last page; --page 1 is the first, --all reads every page`;
+  }
+  return `the service has no ${init.path}: check the API base of this environment (billing status shows it; the version 2 base ends in /api/v2)`;
 }
 
 function parseIfJson(body: unknown): unknown {

@@ -1,7 +1,7 @@
 // One page of a list, or every record of it, for any list route.
 
+import { UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { UsageError } from './errors.js';
 import { type Page, paginate, parseListResponse } from './paginate.js';
 import type { Route } from './routes.js';
 

@@ -1,7 +1,8 @@
 // Orders: lists, one order, creation (v2 and v1), and the actions on an order.
 
+import { BillingError, EXIT } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { ApiError, BillingError, EXIT } from './errors.js';
+import { ApiError } from './errors.js';
 import { type IterateOptions, iterateList, listAll, listPage, type PageQuery } from './listing.js';
 import type { Page } from './paginate.js';
 import {

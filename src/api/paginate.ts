@@ -2,7 +2,8 @@
 // the interface document does not show, and reading every page in order.
 
 import { setMaxListeners } from 'node:events';
-import { AbortError, BillingError, EXIT } from './errors.js';
+import { BillingError, EXIT } from '../errors.js';
+import { AbortError } from './errors.js';
 
 export interface Page<T> {
   records: T[];

@@ -1,9 +1,10 @@
 // Payments: read one, capture, reverse, refund, pay with the stored card. None of these is
 // ever retried blindly: after an answer that may hide an applied change (502, 5xx, timeout,
-// lost connection) sendChecked reads the order's payments first (DESIGN.md, Retries).
+// lost connection) sendChecked reads the order's payments first (docs/decisions.md).
 
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { ApiError, BillingError, EXIT, UsageError } from './errors.js';
+import { ApiError } from './errors.js';
 import { listOrderPayments } from './orders.js';
 import { checkedOptional, checkedRecord, recordId } from './records.js';
 import { type Route, routes } from './routes.js';

@@ -1,6 +1,6 @@
 // Small helpers the resource modules share: local id checks and unwrapping one record.
 
-import { BillingError, EXIT, UsageError } from './errors.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 
 /** A record id given by the user: a positive integer, checked before any request. */
 export function recordId(what: string, value: unknown): number {

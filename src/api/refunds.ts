@@ -5,8 +5,8 @@
 // lost connection, before anything is sent again, and after a crash, from the journal.
 
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
+import { BillingError, EXIT } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { BillingError, EXIT } from './errors.js';
 import { listOrderPayments } from './orders.js';
 import { type CheckedResult, getPayment, refundPayment, sendChecked } from './payments.js';
 import type { Payment } from './types.js';

@@ -64,7 +64,7 @@ export const routes = {
   capturePayment: v2('capturePayment', 'POST', '/payments/{id}/capture', { rootKey: 'payment' }),
   reversePayment: v2('reversePayment', 'POST', '/payments/{id}/reverse'),
   refundPayment: v2('refundPayment', 'POST', '/payments/{id}/refund', { rootKey: 'payment' }),
-  /** Used to find a payment's order before retrying a refund (DESIGN.md). */
+  /** Used to find a payment's order before retrying a refund (docs/decisions.md). */
   getPayment: v2('getPayment', 'GET', '/payments/{id}', { assumed }),
 
   // Version 1 order creation (shown).

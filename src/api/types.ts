@@ -113,7 +113,7 @@ export interface Checkout {
   [key: string]: unknown;
 }
 
-/** Fields not shown by the document; these are what the emulator uses (DESIGN.md). */
+/** Fields not shown by the document; these are what the emulator uses (docs/decisions.md). */
 export interface Payment {
   id: number;
   order_id?: number;

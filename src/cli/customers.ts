@@ -1,7 +1,7 @@
 // Declarations of `billing customers` commands; their code is in src/commands/customers.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { examples, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineCustomers(program: Command, run: Run, full = true): void {
   const customers = program.command('customers').description('list, inspect and create customers');
@@ -23,12 +23,12 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).get));
   customers
     .command('create')
-    .description('create a customer')
-    .option('--first-name <name>')
-    .option('--last-name <name>')
+    .description('create a customer; asks on a terminal for a missing first or last name')
+    .option('--first-name <name>', 'first name (needed)')
+    .option('--last-name <name>', 'last name (needed)')
     .option('--email <email>')
     .option('--phone <phone>')
-    .option('--date-of-birth <YYYY-MM-DD>')
+    .option('--date-of-birth <date>', 'a day: 1990-12-10 or 10/12/1990')
     .option('--merchant-customer-id <id>', 'your own id of the customer')
     .option('--street <street>')
     .option('--city <city>')
@@ -47,5 +47,6 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
     .command('delete')
     .description('delete a customer (refused while an order uses it)')
     .argument('<id>', 'customer id')
+    .addHelpText('after', examples(['billing customers delete 3']) + PRODUCTION_GUARD)
     .action(run(async () => (await load()).remove));
 }

@@ -83,7 +83,10 @@ export function defineEmulator(program: Command, run: Run, full = true): void {
       '[duration]',
       'how far: 45d, 12h, 30m (minutes), 2w, 3mo (calendar months), 1y, or combined: 1y2mo',
     )
-    .option('--to <date>', 'advance to this day (YYYY-MM-DD, midnight UTC) or ISO 8601 time')
+    .option(
+      '--to <date>',
+      'advance to this day (2027-03-01: midnight UTC) or time (2027-03-01T09:00, "01/03/2027 09:00"; UTC unless a zone is given)',
+    )
     .option(...portOption)
     .addHelpText(
       'after',

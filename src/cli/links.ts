@@ -23,19 +23,21 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   const load = async () => import('../commands/links.js');
   links
     .command('email')
-    .description("send the payment link to the customer's email address")
+    .description("send the payment link to the customer's email address (a draft order becomes pending)")
     .argument('<order>', 'order id')
     .addHelpText('after', examples(['billing links email 1042']))
     .action(run(async () => (await load()).email));
   links
     .command('sms')
-    .description("send the payment link to the customer's phone by SMS")
+    .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
     .argument('<order>', 'order id')
     .addHelpText('after', examples(['billing links sms 1042']))
     .action(run(async () => (await load()).sms));
   links
     .command('url')
-    .description('print the payment link; --qr draws it as a QR code, --png writes the QR code to a file')
+    .description(
+      'make and print the payment link (a draft order becomes pending); --qr draws it as a QR code, --png writes it to a file',
+    )
     .argument('<order>', 'order id')
     .option('--qr', 'draw the QR code in the terminal (plain text blocks when stdout is not a terminal)')
     .option('--png <file>', 'write the QR code as a PNG image')
@@ -48,7 +50,9 @@ export function defineLinks(program: Command, run: Run, full = true): void {
         'billing links url 1042 --png order-1042.png',
         'billing links url 1042 --json | jq -r .payment_link',
       ]) +
-        '\nWith --qr the link is still printed, after the code. The PNG is written whole or not at\n' +
+        '\nMaking the link moves a draft order to pending, as sending it does. A complete, cancelled or\n' +
+        'rejected order has nothing to pay: no link is made (exit 2).\n' +
+        'With --qr the link is still printed, after the code. The PNG is written whole or not at\n' +
         'all (a temporary file, then renamed); an existing file is kept unless --force.\n',
     )
     .action(run(async () => (await load()).url));

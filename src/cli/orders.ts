@@ -1,7 +1,7 @@
 // Declarations of `billing orders` commands; their code is in src/commands/orders.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { collect, examples, type Run } from './shared.js';
+import { collect, examples, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineOrders(program: Command, run: Run, full = true): void {
   const orders = program.command('orders').description('list, inspect and create orders');
@@ -39,7 +39,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('create')
     .description(
-      'create an order (v2; --v1 uses create_single_order); prompts on a terminal for what is missing',
+      'create an order (v2; --v1 uses create_single_order); asks on a terminal for what is missing',
     )
     .option('--customer <id>', 'customer id')
     .option('--product <id[:qty]>', 'product id and quantity; repeat for more lines', collect, [])
@@ -65,15 +65,18 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .description(
       'create a subscription order (v1 create_subscription_order); prints its payment link and schedule',
     )
-    .requiredOption('--customer <id>', 'customer id')
-    .requiredOption('--product <id>', 'subscription product id')
-    .requiredOption('--currency <code>', 'three-letter currency code')
+    .option('--customer <id>', 'customer id')
+    .option('--product <id>', 'subscription product id')
+    .option('--currency <code>', 'three-letter currency code')
     .option(
       '--interval <code>',
       'recurring collection interval code: MONTH (the one the service shows), QUARTER or YEAR (assumed)',
       'MONTH',
     )
-    .requiredOption('--start-date <date>', 'first scheduled payment, "DD/MM/YYYY HH:MM" (day first)')
+    .option(
+      '--start-date <date>',
+      'first scheduled payment: 2027-01-31, 2027-01-31T09:00 (UTC unless a zone is given) or "31/01/2027 09:00"',
+    )
     .option('--qty <n>', 'quantity')
     .option('--amount <amount>', 'price per cycle (only when the product price is not locked)')
     .option('--discount <amount>', 'discount amount on every payment')
@@ -89,8 +92,10 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .addHelpText(
       'after',
       examples([
+        'billing orders subscribe --customer 3 --product 2 --currency EUR --start-date 2027-01-31T09:00',
         'billing orders subscribe --customer 3 --product 2 --currency EUR --start-date "31/01/2027 09:00"',
-      ]),
+      ]) +
+        '\nOn a terminal it asks for what is missing; in a script every one of --customer, --product,\n--currency and --start-date is needed.\n',
     )
     .action(run(async () => (await load()).subscribe));
 
@@ -130,7 +135,10 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .command('pause')
     .description('pause an active order: payments that fall due while paused are never charged')
     .argument('<id>', 'order id')
-    .addHelpText('after', examples(['billing orders pause 1042']) + assumedPath('POST /orders/{id}/pause'))
+    .addHelpText(
+      'after',
+      examples(['billing orders pause 1042']) + assumedPath('POST /orders/{id}/pause') + PRODUCTION_GUARD,
+    )
     .action(run(async () => (await lifecycle()).pause));
   orders
     .command('resume')
@@ -138,12 +146,13 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .argument('<id>', 'order id')
     .option(
       '--restart-date <date>',
-      'resume on this day instead, YYYY-MM-DD (UTC); the order stays paused until then',
+      'resume on this day or time instead (2027-04-01, 2027-04-01T09:00, "01/04/2027 09:00"; UTC unless a zone is given); the order stays paused until then',
     )
     .addHelpText(
       'after',
       examples(['billing orders resume 1042', 'billing orders resume 1042 --restart-date 2027-04-01']) +
-        assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}'),
+        assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}') +
+        PRODUCTION_GUARD,
     )
     .action(run(async () => (await lifecycle()).resume));
   orders
@@ -152,9 +161,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .argument('<id>', 'order id')
     .addHelpText(
       'after',
-      examples(['billing orders cancel 1042']) +
-        assumedPath('POST /orders/{id}/cancel') +
-        'On a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n',
+      examples(['billing orders cancel 1042']) + assumedPath('POST /orders/{id}/cancel') + PRODUCTION_GUARD,
     )
     .action(run(async () => (await lifecycle()).cancel));
   orders

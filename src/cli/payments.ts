@@ -11,10 +11,25 @@ const GUARD =
 export function definePayments(program: Command, run: Run, full = true): void {
   const payments = program
     .command('payments')
-    .description('capture, reverse and refund payments (one, or many from a file)');
+    .description('look up, capture, reverse and refund payments (one, or many from a file)');
   // Top-level help needs only the group's name; its subcommands are declared when named.
   if (!full) return;
   const load = async () => import('../commands/payments.js');
+  payments
+    .command('get')
+    .description('one payment; the detail view adds its refunds and what is left to refund')
+    .argument('<id>', 'payment id')
+    .addHelpText('after', examples(['billing payments get 312', 'billing payments get 312 -o json']))
+    .action(run(async () => (await load()).get));
+  payments
+    .command('list')
+    .description('payments taken on an order (same as billing orders payments ID)')
+    .option('--order <id>', "the order's id")
+    .addHelpText(
+      'after',
+      examples(['billing payments list --order 1042', 'billing payments list --order 1042 -o csv']),
+    )
+    .action(run(async () => (await load()).list));
   payments
     .command('capture')
     .description('capture a successful pre-authorisation, in full or in part')

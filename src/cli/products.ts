@@ -1,7 +1,7 @@
 // Declarations of `billing products` commands; their code is in src/commands/products.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { examples, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineProducts(program: Command, run: Run, full = true): void {
   const products = program.command('products').description('list, inspect and create products');
@@ -23,8 +23,8 @@ export function defineProducts(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).get));
   products
     .command('create')
-    .description('create a product')
-    .option('--name <name>')
+    .description('create a product; asks on a terminal for a missing name, price or currency')
+    .option('--name <name>', 'name (needed)')
     .option('--price <amount>', 'price, a decimal like 19.90')
     .option('--currency <code>', 'three-letter currency code')
     .option('--type <type>', 'single or subscription', 'single')
@@ -43,5 +43,6 @@ export function defineProducts(program: Command, run: Run, full = true): void {
     .command('delete')
     .description('delete a product (refused while an order uses it)')
     .argument('<id>', 'product id')
+    .addHelpText('after', examples(['billing products delete 5']) + PRODUCTION_GUARD)
     .action(run(async () => (await load()).remove));
 }

@@ -50,7 +50,10 @@ export function defineSchedule(program: Command, run: Run, full = true): void {
     .command('reschedule')
     .description('move a scheduled payment to another day (its time of day is kept; UTC)')
     .argument('<id>', 'scheduled payment id')
-    .argument('<date>', 'new due date, YYYY-MM-DD, after now')
+    .argument(
+      '<date>',
+      'new due date, after now: 2027-03-15 (keeps the time of day), 2027-03-15T09:00 or "15/03/2027 09:00" (UTC unless a zone is given)',
+    )
     .addHelpText('after', examples(['billing schedule reschedule 312 2027-03-15']))
     .action(run(async () => (await load()).reschedule));
   schedule

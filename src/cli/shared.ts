@@ -12,3 +12,7 @@ export function examples(lines: string[]): string {
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
+
+/** Help text of a command the production guard asks about (src/commands/confirm.ts). */
+export const PRODUCTION_GUARD =
+  '\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n';

@@ -1,14 +1,16 @@
 // billing checkout renew | snippet | open: an order's checkout, the HTML of the Payment
 // iframe section, and a local page that holds it while a merchant's engineer tries it.
 
-import { ApiError, BillingError, ConfigError, EXIT, UsageError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Checkout, Order } from '../api/types.js';
+import { BillingError, ConfigError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
-import { writeRows } from './result.js';
+import { writeRecord, writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
 
 /** Checkout validity (interface document, Limits). */
@@ -33,18 +35,20 @@ const ROW_COLUMNS = [
 export async function renew(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   const client = await rt.client();
-  const { checkout, raw } = await renewCheckout(client, orderId, { signal: rt.signal });
+  const { checkout } = await renewCheckout(client, orderId, { signal: rt.signal });
   const live = liveCheckout(checkout);
-  const status = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const status = statusOf(order);
   const row = {
     order_id: orderId,
     status,
     checkout_id: checkout.id,
     expires_at: expiresAtText(checkout, live),
   };
-  await writeRows(rt, [row], ROW_COLUMNS, rt.format === 'json' || rt.format === 'ndjson' ? raw : undefined);
+  if (rt.format === 'json' || rt.format === 'ndjson') await writeRecord(rt, order, 'order', { checkout });
+  else await writeRows(rt, [row], ROW_COLUMNS);
   rt.info(
-    `Renewed the checkout of order ${orderId}: ${checkout.id}, valid for ${left(live)} (until ${row.expires_at}). Order ${orderId} is ${status}.`,
+    `Renewed the checkout of order ${orderId}: ${checkout.id}, valid for ${left(live)} (until ${formatTimestamp(row.expires_at)}). Order ${orderId} is ${status}.`,
   );
 }
 
@@ -57,6 +61,10 @@ export async function snippet(
   const brands = brandList(flags.brands);
   const gatewayUrl = await gateway(rt);
   const client = await rt.client();
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const status = statusOf(order);
+  // A new checkout is offered only where it can be paid; --renew on a complete order is refused.
+  const renewable = PAYABLE.includes(status);
   let live: Live | null;
   if (flags.renew) {
     live = liveCheckout((await renewCheckout(client, orderId, { signal: rt.signal })).checkout);
@@ -64,22 +72,23 @@ export async function snippet(
     live = await readCurrent(rt, orderId, { hint: true });
     if (!live) {
       throw new BillingError('not_found', EXIT.notFound, `order ${orderId} has no checkout yet`, {
-        hint: `make one with: billing checkout snippet ${orderId} --renew`,
+        hint: renewable
+          ? `make one with: billing checkout snippet ${orderId} --renew`
+          : `order ${orderId} is ${status}: there is nothing to pay, so no checkout can be made`,
       });
     }
   }
   const html = snippetHtml(gatewayUrl, live.checkout, brands);
   if (rt.format === 'json' || rt.format === 'ndjson') {
-    const record = { order_id: orderId, checkout: live.checkout, html };
-    rt.io.stdout.write(`${JSON.stringify(record, null, rt.format === 'json' ? 2 : undefined)}\n`);
+    await writeRecord(rt, order, 'order', { checkout: live.checkout, snippet: html });
   } else {
     rt.io.stdout.write(safeText(html));
   }
-  const status = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
   const what = flags.renew ? 'New checkout' : 'Checkout';
   if (live.expiresAtMs <= Date.now()) {
+    const next = renewable ? '--renew makes a new one' : `no new one can be made: there is nothing to pay`;
     rt.info(
-      `warning: checkout ${live.checkout.id} of order ${orderId} has expired; --renew makes a new one. Order ${orderId} is ${status}.`,
+      `warning: checkout ${live.checkout.id} of order ${orderId} has expired; ${next}. Order ${orderId} is ${status}.`,
     );
   } else {
     rt.info(

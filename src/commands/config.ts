@@ -1,8 +1,8 @@
 // billing config list | get | set | unset | use | path
 
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { maskToken } from '../config/resolve.js';
 import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 

@@ -1,7 +1,8 @@
-// The production guard of DESIGN.md: what moves money on a production environment is
-// confirmed at a terminal, and refused without one unless --yes was given.
+// The production guard (docs/contract.md, Confirming): what moves money or cannot be undone lightly (deletes,
+// pause, resume, cancel) on a production environment is confirmed at a terminal, and
+// refused without one unless --yes was given.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
@@ -24,10 +25,14 @@ export function describeMove(move: MoneyMove): string {
 
 /** Returns when the move may go ahead; throws a UsageError (exit 2) when it may not. */
 export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<void> {
+  // The currency comes from the service: a prompt is a terminal writer too.
+  await confirmInProduction(rt, safeLine(describeMove(move)));
+}
+
+/** The same guard for a change that moves no money: "delete customer 3", "pause order 1042". */
+export async function confirmInProduction(rt: Runtime, what: string): Promise<void> {
   const ctx = await rt.context();
   if (ctx.kind !== 'production' || rt.flags.yes) return;
-  // The currency comes from the service: a prompt is a terminal writer too.
-  const what = safeLine(describeMove(move));
   if (!rt.canPrompt) {
     throw new UsageError(
       `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,

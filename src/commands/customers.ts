@@ -7,12 +7,14 @@ import {
   iterateCustomers,
   listCustomersPage,
 } from '../api/customers.js';
-import { UsageError } from '../api/errors.js';
+import { parseDate } from '../domain/dates.js';
 import { writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
+import { confirmInProduction } from './confirm.js';
 import { type ListFlags, runList } from './list.js';
-import { writeResult } from './result.js';
+import { flagOrAsk } from './prompt.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function list(rt: Runtime, _args: string[], flags: ListFlags): Promise<void> {
@@ -54,29 +56,41 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
       const value = flags[flag as keyof typeof FIELDS];
       if (value !== undefined) input[field] = value;
     }
-    for (const [flag, field] of [
-      ['--first-name', 'first_name'],
-      ['--last-name', 'last_name'],
-    ] as const) {
-      if (input[field] === undefined) throw new UsageError(`missing ${flag}`);
-    }
-    if (typeof input.date_of_birth === 'string' && !/^\d{4}-\d{2}-\d{2}$/.test(input.date_of_birth)) {
-      throw new UsageError(`--date-of-birth must be YYYY-MM-DD, got "${input.date_of_birth}"`);
+    input.first_name = await flagOrAsk(rt, flags.firstName, {
+      flag: '--first-name',
+      message: 'First name',
+      parse: (v) => parse.text('--first-name', v),
+    });
+    input.last_name = await flagOrAsk(rt, flags.lastName, {
+      flag: '--last-name',
+      message: 'Last name',
+      parse: (v) => parse.text('--last-name', v),
+    });
+    if (typeof input.date_of_birth === 'string') {
+      input.date_of_birth = dateOfBirth(input.date_of_birth);
     }
     if (typeof input.country === 'string') {
       if (!/^[A-Za-z]{2}$/.test(input.country)) {
-        throw new UsageError(`--country must be a two-letter country code like DE, got "${input.country}"`);
+        throw parse.bad('--country', 'a two-letter country code', 'DE', input.country);
       }
       input.country = input.country.toUpperCase();
     }
   }
   const created = await createCustomer(await rt.client(), input);
-  await writeResult(rt, created.raw, () => writeOne(created.customer, 'customer', rt.output));
+  await writeRecord(rt, created.customer, 'customer');
   rt.info(`Created customer ${created.customer.id}.`);
 }
 
 export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
   const customerId = parse.recordId('customer', id ?? '');
+  await confirmInProduction(rt, `delete customer ${customerId}`);
   await deleteCustomer(await rt.client(), customerId);
   rt.info(`Deleted customer ${customerId}.`);
+}
+
+/** A day of birth: YYYY-MM-DD (the field the service takes), from any accepted date form. */
+function dateOfBirth(value: string): string {
+  const parsed = parseDate(value);
+  if (!parsed || parsed.hasTime) throw parse.bad('--date-of-birth', 'a day', '1990-12-10', value);
+  return parsed.date.toISOString().slice(0, 10);
 }

@@ -1,7 +1,8 @@
 // Calls to a running emulator's admin API (/__emulator/…), for the emulator, webhooks and
 // links commands. Not the service API: plain fetch, no token, loopback only.
 
-import { ApiError, EXIT, UsageError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
+import { EXIT, UsageError } from '../errors.js';
 
 export interface AdminCall {
   body?: unknown;

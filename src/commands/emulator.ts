@@ -5,9 +5,11 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, EXIT, UsageError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
+import { EXIT, UsageError } from '../errors.js';
 import { textColumn, writeList } from '../format/index.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { writeResult } from './result.js';
@@ -66,7 +68,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   }
   rt.info(
     `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).`,
-    `Use it with --env local (profile ${LOCAL_EMULATOR.profileId} and its token are pre-set). Ctrl-C stops it.`,
+    `${await useAdvice(rt, origin)} Ctrl-C stops it.`,
   );
   if (webhookUrls.length > 0) {
     rt.info(
@@ -91,7 +93,8 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
   const store = await rt.config();
   const logDir = join(store.path, '..');
   await mkdir(logDir, { recursive: true, mode: 0o700 });
-  const logFile = join(logDir, 'emulator.log');
+  // One log per port: two emulators never write into one file.
+  const logFile = join(logDir, `emulator-${flags.port}.log`);
   const log = openSync(logFile, 'a', 0o600);
   // The single executable repeats its own path as argv[1]; the package runs bin/billing there.
   const script = process.argv[1] === process.execPath ? [] : [process.argv[1] ?? ''];
@@ -126,8 +129,10 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
   while (Date.now() < deadline && !exited) {
     if (await answers(origin)) {
       rt.io.stdout.write(`${origin}\n`);
+      const stop = `billing emulator stop${(await isLocalOrigin(rt, origin)) ? '' : ` --port ${flags.port}`}`;
       rt.info(
-        `Emulator running in the background (pid ${child.pid}); log: ${logFile}. Stop it with billing emulator stop.`,
+        `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
+        `${await useAdvice(rt, origin)} Stop it with: ${stop}`,
       );
       return;
     }
@@ -144,6 +149,20 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
       path: '/__emulator/status',
     },
   );
+}
+
+/** Whether the local environment points at this emulator (then --env local is all it takes). */
+async function isLocalOrigin(rt: Runtime, origin: string): Promise<boolean> {
+  return (await emulatorOrigin(rt, {})) === origin;
+}
+
+/** How to reach this emulator, as it was started: --env local, plus its addresses when not the usual ones. */
+async function useAdvice(rt: Runtime, origin: string): Promise<string> {
+  const urls = localBaseUrls(Number(new URL(origin).port), new URL(origin).hostname);
+  const flags = (await isLocalOrigin(rt, origin))
+    ? '--env local'
+    : `--env local --base-url ${urls.baseUrl} --base-url-v1 ${urls.baseUrlV1}`;
+  return `Use it with ${flags} (profile ${LOCAL_EMULATOR.profileId} and the development token ${LOCAL_EMULATOR.token} are pre-set).`;
 }
 
 async function answers(origin: string): Promise<boolean> {
@@ -223,11 +242,7 @@ interface ClockAnswer {
 }
 
 const RAN_COLUMNS = [
-  textColumn('at', 'At', (r) =>
-    String(r.at ?? '')
-      .slice(0, 16)
-      .replace('T', ' '),
-  ),
+  textColumn('at', 'At'),
   textColumn('order_id', 'Order'),
   textColumn('scheduled_payment_id', 'Payment'),
   textColumn('action', 'Action'),
@@ -253,9 +268,10 @@ export async function clock(
     throw new UsageError('advance needs a duration (like 45d) or --to DATE');
   }
   const origin = await emulatorOrigin(rt, flags);
-  const body = moving ? (flags.to !== undefined ? { to: flags.to } : { advance: duration }) : undefined;
+  const to = flags.to === undefined ? undefined : parse.dayOrTime('--to', flags.to);
+  const body = moving ? (to !== undefined ? { to } : { advance: duration }) : undefined;
   const answer = await clockRequest(origin, body);
-  const shown = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const shown = (iso: string) => formatTimestamp(iso);
   await writeResult(rt, answer, async () => {
     if (!moving) {
       rt.io.stdout.write(rt.format === 'table' ? `${shown(answer.now)}\n` : `${answer.now}\n`);

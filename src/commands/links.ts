@@ -4,16 +4,16 @@
 import { constants } from 'node:fs';
 import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
-import { getOrder, type OrderActionResult, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
+import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Order } from '../api/types.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
-import { writeRows } from './result.js';
+import { writeRecord, writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
 
 const SENT_COLUMNS = [
@@ -35,22 +35,27 @@ export function sms(rt: Runtime, [id]: string[]): Promise<void> {
 async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms'): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   const client = await rt.client();
+  const before = await payableStatus(rt, orderId);
   const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
     signal: rt.signal,
   });
-  const status = await statusAfter(rt, orderId, result);
+  const order = await orderAfter(rt, orderId);
+  const status = statusOf(order);
   const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
   const to = typeof message.to === 'string' ? message.to : '';
-  const row = { order_id: orderId, status, channel, to, payment_link: linkOf(result.raw) ?? '' };
-  await writeRows(
-    rt,
-    [row],
-    SENT_COLUMNS,
-    rt.format === 'json' || rt.format === 'ndjson' ? result.raw : undefined,
-  );
+  const link = linkOf(result.raw);
+  if (rt.format === 'json' || rt.format === 'ndjson') {
+    // The order, as `orders get` prints it, with what was sent under named keys.
+    await writeRecord(rt, order, 'order', {
+      payment_link: link,
+      message: isRecord(result.raw) ? result.raw.message : undefined,
+    });
+  } else {
+    await writeRows(rt, [{ order_id: orderId, status, channel, to, payment_link: link ?? '' }], SENT_COLUMNS);
+  }
   const how = channel === 'email' ? 'by email' : 'by SMS';
   rt.info(
-    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. Order ${orderId} is ${status}.`,
+    `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. ${statusChange(orderId, before, status)}`,
   );
 }
 
@@ -65,13 +70,15 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
   const client = await rt.client();
+  const before = await payableStatus(rt, orderId);
   const result = await paymentLink(client, orderId, { signal: rt.signal });
   if (!result.url) {
     throw new BillingError('server', EXIT.unavailable, 'the service answered without a payment link');
   }
-  const status = await statusAfter(rt, orderId, result);
+  const order = await orderAfter(rt, orderId);
+  const status = statusOf(order);
   if (rt.format === 'json' || rt.format === 'ndjson') {
-    rt.io.stdout.write(`${JSON.stringify(result.raw, null, rt.format === 'json' ? 2 : undefined)}\n`);
+    await writeRecord(rt, order, 'order', { payment_link: result.url });
   } else {
     if (flags.qr) rt.io.stdout.write(await qrText(result.url, rt.stdoutIsTTY));
     rt.io.stdout.write(`${safeLine(result.url)}\n`);
@@ -83,7 +90,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   if (flags.qr && (rt.format === 'json' || rt.format === 'ndjson')) {
     rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
   }
-  rt.info(`Payment link of order ${orderId}. Order ${orderId} is ${status}.`);
+  rt.info(`Payment link of order ${orderId}. ${statusChange(orderId, before, status)}`);
 }
 
 /** On a terminal, compact half blocks with colours; in a pipe, the same blocks without escape codes. */
@@ -136,9 +143,30 @@ async function writePng(path: string, link: string, force: boolean): Promise<voi
   }
 }
 
-async function statusAfter(rt: Runtime, orderId: number, result: OrderActionResult): Promise<string> {
-  const order = result.order ?? (await getOrder(await rt.client(), orderId, { signal: rt.signal }));
-  return statusOf(order);
+/** The order after the action, read back as `orders get` shows it (the link may have moved it from draft). */
+async function orderAfter(rt: Runtime, orderId: number): Promise<Order> {
+  return getOrder(await rt.client(), orderId, { signal: rt.signal });
+}
+
+/** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
+const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
+
+/** The order's status before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
+async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
+  const status = statusOf(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  if (NOTHING_TO_PAY.includes(status)) {
+    throw new UsageError(
+      `order ${orderId} is ${status}: there is nothing to pay, so no link was made or sent`,
+    );
+  }
+  return status;
+}
+
+/** The side effect of a link, said: a draft order becomes pending. */
+function statusChange(orderId: number, before: string, after: string): string {
+  return before === after
+    ? `Order ${orderId} is ${after}.`
+    : `Order ${orderId} moved from ${before} to ${after} (a payment link makes a draft order pending).`;
 }
 
 function statusOf(order: Order): string {

@@ -4,7 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { Page } from '../api/paginate.js';
 import type { ResourceName } from '../format/index.js';
-import { writeList } from '../format/index.js';
+import { pluralOf, writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
 import { startProgress } from './progress.js';
 import type { Runtime } from './runtime.js';
@@ -66,6 +66,11 @@ export async function runList<T>(
       source.resource,
       rt.output,
     );
+    // A person at a terminal sees that there is more; a pipe gets the records only.
+    if (rt.format === 'table' && rt.stdoutIsTTY) {
+      const footer = pageFooter(first, page, pluralOf(source.resource));
+      if (footer) rt.info(footer);
+    }
     return;
   }
   const max = limit ?? (all ? undefined : filter?.defaultLimit);
@@ -87,6 +92,20 @@ export async function runList<T>(
   } finally {
     progress.stop();
   }
+}
+
+/**
+ * "page 1 of 10 · 200 orders · --page 2 or --all", from the pagination the service sent;
+ * shorter when it sent less, '' when it sent none.
+ */
+export function pageFooter(p: Page<unknown>, requested: number, plural: string): string {
+  const current = p.currentPage ?? requested;
+  const parts: string[] = [];
+  if (p.totalPages !== undefined) parts.push(`page ${current} of ${p.totalPages}`);
+  if (p.totalCount !== undefined) parts.push(`${p.totalCount} ${plural}`);
+  if (parts.length === 0) return '';
+  if (p.totalPages !== undefined && current < p.totalPages) parts.push(`--page ${current + 1} or --all`);
+  return parts.join(' · ');
 }
 
 async function* counted<T>(records: AsyncGenerator<T>, report: (n: number) => void): AsyncGenerator<T> {

@@ -1,17 +1,17 @@
 // billing orders schedule | pause | resume | cancel | watch
 
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
-import { csvField } from '../format/delimited.js';
-import { writeOne } from '../format/index.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
+import { textColumn, writeList } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
-import { confirmMoneyMove } from './confirm.js';
-import { writeResult } from './result.js';
+import { confirmInProduction, confirmMoneyMove } from './confirm.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
-import { day, writeSchedule } from './schedule.js';
+import { writeSchedule } from './schedule.js';
 
 function statusOf(order: Order | undefined): string {
   const status = (order as { status?: unknown } | undefined)?.status;
@@ -28,22 +28,29 @@ export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
     rt.info(`Order ${orderId} has no scheduled payments (a single payment order has none).`);
     return;
   }
-  await writeSchedule(rt, entries, entries);
+  await writeSchedule(rt, entries);
 }
 
-async function report(rt: Runtime, raw: unknown, order: Order | undefined, message: string): Promise<void> {
-  await writeResult(rt, raw, async () => {
-    if (order) await writeOne(order, 'order', rt.output);
-  });
+/** The order after the action, read back when the answer does not carry it. */
+async function report(
+  rt: Runtime,
+  orderId: number,
+  order: Order | undefined,
+  message: string,
+  extras: Record<string, unknown> = {},
+): Promise<void> {
+  const shown = order ?? (await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  await writeRecord(rt, shown, 'order', extras);
   rt.info(message);
 }
 
 export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
+  await confirmInProduction(rt, `pause order ${orderId}`);
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(
     rt,
-    result.raw,
+    orderId,
     result.order,
     `Order ${orderId} paused: payments that fall due while it is paused are not charged.`,
   );
@@ -51,16 +58,19 @@ export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
 
 export async function resume(rt: Runtime, [id]: string[], flags: { restartDate?: string }): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
-  const restartDate = flags.restartDate === undefined ? undefined : day('--restart-date', flags.restartDate);
+  const restartDate =
+    flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
+  await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
   const result = await resumeOrder(await rt.client(), orderId, { restartDate, signal: rt.signal });
   const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
   await report(
     rt,
-    result.raw,
+    orderId,
     result.order,
     later
-      ? `Order ${orderId} stays paused until ${result.restartDate}, then resumes on its billing cycle.`
+      ? `Order ${orderId} stays paused until ${formatTimestamp(result.restartDate)}, then resumes on its billing cycle.`
       : `Order ${orderId} resumed on its billing cycle.`,
+    { restart_date: result.restartDate },
   );
 }
 
@@ -68,7 +78,7 @@ export async function cancel(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });
   const result = await cancelOrder(await rt.client(), orderId, { signal: rt.signal });
-  await report(rt, result.raw, result.order, `Order ${orderId} cancelled: nothing more is collected.`);
+  await report(rt, orderId, result.order, `Order ${orderId} cancelled: nothing more is collected.`);
 }
 
 interface WatchFlags {
@@ -103,57 +113,62 @@ export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Pro
   const intervalMs = seconds('--interval', flags.interval, 0.05);
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   const client = await rt.client();
-  const line = changeWriter(rt, orderId);
-  let last: string | undefined;
-  for (;;) {
-    const order = await getOrder(client, orderId, { signal: rt.signal });
-    const status = statusOf(order);
-    if (status !== last) {
-      line(last ?? null, status, order);
-      last = status;
+  // A timeout or Ctrl-C ends the list first (a JSON array stays whole), then is reported.
+  let stopped: unknown;
+  async function* changes(): AsyncGenerator<Change> {
+    let last: string | null = null;
+    try {
+      for (;;) {
+        const order = await getOrder(client, orderId, { signal: rt.signal });
+        const status = statusOf(order);
+        if (status !== last) {
+          const at = typeof order.status_updated_at === 'string' ? order.status_updated_at : '';
+          yield {
+            order_id: orderId,
+            previous_status: last,
+            status,
+            status_updated_at: at,
+            observed_at: new Date().toISOString(),
+          };
+          last = status;
+        }
+        if (until ? status === until : FINAL_STATUSES.includes(status as OrderStatus)) return;
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          throw new BillingError(
+            'timeout',
+            EXIT.unavailable,
+            `timed out after ${flags.timeout} s: order ${orderId} is ${status}${until ? `, not ${until}` : ''}`,
+          );
+        }
+        await sleep(Math.min(intervalMs, left), rt.signal);
+      }
+    } catch (err) {
+      stopped = err;
     }
-    if (until ? status === until : FINAL_STATUSES.includes(status as OrderStatus)) return;
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new BillingError(
-        'timeout',
-        EXIT.unavailable,
-        `timed out after ${flags.timeout} s: order ${orderId} is ${status}${until ? `, not ${until}` : ''}`,
-      );
-    }
-    await sleep(Math.min(intervalMs, left), rt.signal);
   }
+  if (rt.format === 'table') {
+    for await (const c of changes()) {
+      const change = c.previous_status === null ? c.status : `${c.previous_status} → ${c.status}`;
+      rt.io.stdout.write(`${formatTimestamp(c.status_updated_at)}  order ${orderId}  ${safeLine(change)}\n`);
+    }
+  } else {
+    await writeList(changes(), WATCH_COLUMNS, rt.output);
+  }
+  if (stopped !== undefined) throw stopped;
 }
 
-function changeWriter(rt: Runtime, orderId: number) {
-  let headed = false;
-  return (from: string | null, to: string, order: Order) => {
-    const at = typeof order.status_updated_at === 'string' ? order.status_updated_at : '';
-    const record = { order_id: orderId, previous_status: from, status: to, status_updated_at: at };
-    switch (rt.format) {
-      case 'json':
-      case 'ndjson':
-        rt.io.stdout.write(`${JSON.stringify({ ...record, observed_at: new Date().toISOString() })}\n`);
-        return;
-      case 'csv':
-        if (!headed) rt.io.stdout.write('order_id,previous_status,status,status_updated_at\n');
-        headed = true;
-        rt.io.stdout.write(
-          `${[String(orderId), from ?? '', to, at].map((v) => csvField(v, rt.flags.csvRaw)).join(',')}\n`,
-        );
-        return;
-      case 'tsv':
-        rt.io.stdout.write(`${[String(orderId), from ?? '', to, at].map(safeLine).join('\t')}\n`);
-        return;
-      case 'table':
-        rt.io.stdout.write(
-          safeLine(
-            `${at.slice(0, 16).replace('T', ' ')}  order ${orderId}  ${from === null ? to : `${from} → ${to}`}`,
-          ) + '\n',
-        );
-    }
-  };
+interface Change {
+  order_id: number;
+  previous_status: string | null;
+  status: string;
+  status_updated_at: string;
+  observed_at: string;
 }
+
+const WATCH_COLUMNS = ['order_id', 'previous_status', 'status', 'status_updated_at'].map((key) =>
+  textColumn(key, key),
+);
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -1,6 +1,5 @@
 // billing orders list | get | create | subscribe (which also shows the schedule it created)
 
-import { UsageError } from '../api/errors.js';
 import {
   createOrderOnce,
   createSubscriptionOrder,
@@ -11,13 +10,15 @@ import {
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
-import { writeOne } from '../format/index.js';
+import { UsageError } from '../errors.js';
+import { formatAmount, textColumn, writeOne } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
+import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
-import { ask } from './prompt.js';
-import { writeResult } from './result.js';
+import { ask, flagOrAsk } from './prompt.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function list(
@@ -79,30 +80,36 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
   if (created.recovered) {
     rt.info('warning: the service answered with an error, but the order had been created; not sent again');
   }
-  await writeResult(rt, created.raw, async () => {
-    await writeOne(created.order, 'order', rt.output);
-    const checkout = created.checkout;
-    if (checkout && rt.format === 'table') {
-      rt.io.stdout.write(
-        `\nCheckout ${safeLine(String(checkout.id))}\n  form action: ${safeLine(String(checkout.form_action))}\n`,
-      );
-    }
-  });
+  await writeRecord(rt, created.order, 'order', { checkout: created.checkout });
   rt.info(`Created order ${created.order.id} (${statusOf(created.order) ?? 'status unknown'}).`);
 }
 
 async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInput> {
-  const customer = flags.customer ?? (await ask(rt, '--customer', 'Customer id'));
+  const customer = await flagOrAsk(rt, flags.customer, {
+    flag: '--customer',
+    message: 'Customer id',
+    parse: (v) => parse.recordId('--customer', v),
+  });
   const products =
-    flags.product.length > 0 ? flags.product : [await ask(rt, '--product', 'Product id[:qty]')];
-  const currency = flags.currency ?? (await ask(rt, '--currency', 'Currency (e.g. EUR)'));
-  const invoiceId = flags.invoiceId ?? (await ask(rt, '--invoice-id', 'Invoice id (your own unique id)'));
+    flags.product.length > 0
+      ? flags.product.map(parse.productSpec)
+      : [await ask(rt, { flag: '--product', message: 'Product id[:qty]', parse: parse.productSpec })];
+  const currency = await flagOrAsk(rt, flags.currency, {
+    flag: '--currency',
+    message: 'Currency (e.g. EUR)',
+    parse: (v) => parse.currency(v),
+  });
+  const invoiceId = await flagOrAsk(rt, flags.invoiceId, {
+    flag: '--invoice-id',
+    message: 'Invoice id (your own unique id)',
+    parse: (v) => parse.text('--invoice-id', v),
+  });
   const input: OrderInput = {
-    currency: parse.currency(currency),
-    customer_id: parse.recordId('--customer', customer),
+    currency,
+    customer_id: customer,
     invoice_id: invoiceId,
     create_checkout: Boolean(flags.checkout),
-    order_products: products.map(parse.productSpec),
+    order_products: products,
   };
   if (flags.description !== undefined) input.description = flags.description;
   if (flags.redirectUrl !== undefined) input.redirect_url = parse.url('--redirect-url', flags.redirectUrl);
@@ -113,11 +120,11 @@ async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInp
 }
 
 interface SubscribeFlags {
-  customer: string;
-  product: string;
-  currency: string;
+  customer?: string;
+  product?: string;
+  currency?: string;
   interval: string;
-  startDate: string;
+  startDate?: string;
   qty?: string;
   amount?: string;
   discount?: string;
@@ -130,9 +137,28 @@ interface SubscribeFlags {
 }
 
 export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFlags): Promise<void> {
+  const customerId = await flagOrAsk(rt, flags.customer, {
+    flag: '--customer',
+    message: 'Customer id',
+    parse: (v) => parse.recordId('--customer', v),
+  });
   const product: SubscriptionOrderInput['order_product'] = {
-    product_id: parse.recordId('--product', flags.product),
+    product_id: await flagOrAsk(rt, flags.product, {
+      flag: '--product',
+      message: 'Subscription product id',
+      parse: (v) => parse.recordId('--product', v),
+    }),
   };
+  const currency = await flagOrAsk(rt, flags.currency, {
+    flag: '--currency',
+    message: 'Currency (e.g. EUR)',
+    parse: (v) => parse.currency(v),
+  });
+  const startDate = await flagOrAsk(rt, flags.startDate, {
+    flag: '--start-date',
+    message: 'First scheduled payment (e.g. 2027-01-31T09:00, UTC)',
+    parse: (v) => parse.startDate(v),
+  });
   if (flags.qty !== undefined) product.qty = parse.positiveInt('--qty', flags.qty);
   if (flags.amount !== undefined) product.amount = parse.amount('--amount', flags.amount);
   if (flags.discount !== undefined) product.discount_amount = parse.amount('--discount', flags.discount);
@@ -140,13 +166,13 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
   if (flags.fee !== undefined) product.fee_amount = Number(parse.amount('--fee', flags.fee));
   const interval = flags.interval.trim().toUpperCase();
   if (!/^[A-Z_]+$/.test(interval)) {
-    throw new UsageError(`--interval must be an interval code like MONTH, got "${flags.interval}"`);
+    throw parse.bad('--interval', 'an interval code: MONTH, QUARTER or YEAR', 'MONTH', flags.interval);
   }
   const input: SubscriptionOrderInput = {
-    currency: parse.currency(flags.currency),
-    customer_id: parse.recordId('--customer', flags.customer),
+    currency,
+    customer_id: customerId,
     recurring_collection_interval: interval,
-    start_date: parse.startDate(flags.startDate),
+    start_date: startDate,
     create_checkout: Boolean(flags.checkout),
     order_product: product,
   };
@@ -158,48 +184,63 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
     input.failed_redirect_url = parse.url('--failed-redirect-url', flags.failedRedirectUrl);
   }
   const client = await rt.client();
-  const { payload, raw } = await createSubscriptionOrder(client, input);
-  const order = payload.order;
-  // The schedule the order was given; the order exists even if it cannot be read.
-  const schedule =
-    rt.format === 'table'
-      ? await listScheduledPayments(client, order.id, { signal: rt.signal }).catch((err: Error) => {
-          rt.info(`warning: could not read the schedule of order ${order.id}: ${err.message}`);
-          return undefined;
-        })
-      : undefined;
-  const summary = {
-    order_id: order.id,
-    invoice_id: order.invoice_id,
-    customer_id: order.customer_id,
-    initial_amount: order.initial_amount,
-    repeated_amount: payload.repeated_amount,
-    interval: `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`,
-    start_date: payload.start_date,
-    payment_link: payload.payment_link,
-  };
-  await writeResult(rt, raw, async () => {
-    if (rt.format !== 'table') {
-      await writeOne(summary, 'subscription_summary', rt.output);
-      return;
-    }
-    const currency = input.currency;
-    rt.io.stdout.write(
-      [
-        `Subscription order ${order.id} created (pending)`,
-        `  invoice id     ${order.invoice_id ?? ''}`,
-        `  first payment  ${order.initial_amount ?? '?'} ${currency}`,
-        `  then           ${payload.repeated_amount ?? '?'} ${currency} every ${summary.interval} from ${payload.start_date ?? input.start_date}`,
-        `  payment link   ${payload.payment_link ?? '(none)'}`,
-        '',
-      ]
-        .map(safeLine)
-        .join('\n'),
-    );
-    if (schedule && schedule.length > 0) {
-      rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
-      const { writeSchedule } = await import('./schedule.js');
-      await writeSchedule(rt, schedule, schedule);
-    }
+  const { payload } = await createSubscriptionOrder(client, input);
+  const created = payload.order;
+  // The v1 answer lacks the currency and status: what is printed is the order as `orders get`
+  // shows it. The order exists even when it cannot be read back, so that is a warning.
+  const order: Order = await getOrder(client, created.id, { signal: rt.signal }).catch((err: Error) => {
+    rt.info(`warning: order ${created.id} was created, but could not be read back: ${err.message}`);
+    return created;
   });
+  const subscription = {
+    repeated_amount: payload.repeated_amount,
+    scheduled_interval: payload.scheduled_interval,
+    scheduled_unit: payload.scheduled_unit,
+    scheduled_duration: payload.scheduled_duration,
+    start_date: payload.start_date,
+  };
+  const extras = {
+    subscription,
+    payment_link: payload.payment_link ?? undefined,
+    checkout: payload.checkout ?? undefined,
+  };
+  if (rt.format !== 'table') {
+    await writeRecord(rt, order, 'order', extras);
+    return;
+  }
+  // The schedule the order was given; the order exists even if it cannot be read.
+  const schedule = await listScheduledPayments(client, order.id, { signal: rt.signal }).catch(
+    (err: Error) => {
+      rt.info(`warning: could not read the schedule of order ${order.id}: ${err.message}`);
+      return undefined;
+    },
+  );
+  const orderCurrency = typeof order.currency === 'string' ? order.currency : input.currency;
+  const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
+  const from = formatTimestamp(payload.start_date ?? input.start_date);
+  const status = statusOf(order) ?? 'pending';
+  rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
+  const summary = {
+    invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
+    first_payment: formatAmount(order.initial_amount, orderCurrency) || '?',
+    after: `${formatAmount(payload.repeated_amount, orderCurrency) || '?'} every ${every} from ${from}`,
+    payment_link: text(payload.payment_link) || '(none)',
+  };
+  await writeOne(summary, SUMMARY_COLUMNS, rt.output);
+  if (schedule && schedule.length > 0) {
+    rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
+    const { writeSchedule } = await import('./schedule.js');
+    await writeSchedule(rt, schedule);
+  }
+}
+
+const SUMMARY_COLUMNS = [
+  textColumn('invoice_id', 'Invoice ID'),
+  textColumn('first_payment', 'First payment'),
+  textColumn('after', 'Then'),
+  textColumn('payment_link', 'Payment link'),
+];
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }

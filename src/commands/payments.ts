@@ -3,7 +3,6 @@
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
 // with a check of the order's payments before any retry.
 
-import { UsageError } from '../api/errors.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
 import {
   actionBody,
@@ -12,7 +11,6 @@ import {
   getPayment,
   payOrderWithCard,
   previewRequest,
-  type RequestPreview,
   reversePayment,
   sendChecked,
 } from '../api/payments.js';
@@ -20,25 +18,21 @@ import { recordId } from '../api/records.js';
 import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
-import { writeList, writeOne } from '../format/index.js';
+import { fromMinor } from '../domain/money.js';
+import { UsageError } from '../errors.js';
+import { COLUMNS, type Column, writeList, writeOne } from '../format/index.js';
+import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
-import { writeResult } from './result.js';
+import {
+  type AmountFlags,
+  type DryRunFlag,
+  previewBase,
+  type RefundFlags,
+  writePreviews,
+} from './preview.js';
+import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
-
-interface DryRunFlag {
-  dryRun?: boolean;
-}
-
-interface AmountFlags extends DryRunFlag {
-  amount?: string;
-}
-
-export interface RefundFlags extends AmountFlags {
-  file?: string;
-  journal?: string;
-  concurrency: string;
-}
 
 export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags): Promise<void> {
   const paymentId = parse.recordId('payment', id ?? '');
@@ -96,7 +90,8 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
     return bulkRefund(rt, { ...flags, file: flags.file });
   }
   if (flags.journal !== undefined) throw new UsageError('--journal goes with --file');
-  const paymentId = parse.recordId('payment', args[0] ?? '');
+  if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
+  const paymentId = parse.recordId('payment', args[0]);
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
     await writePreviews(rt, [await preview(rt, routes.refundPayment, paymentId, amount)], true);
@@ -110,6 +105,44 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
   await confirmMoneyMove(rt, { action: 'refund', paymentId, amount: plan.amount, currency: plan.currency });
   const result = await sendRefund(client, plan, { signal: rt.signal });
   await report(rt, result, (p) => `Refunded ${money(p)} of payment ${paymentId}.`);
+}
+
+export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  const paymentId = parse.recordId('payment', id ?? '');
+  const client = await rt.client();
+  if (rt.format !== 'table') {
+    await writeOne(await getPayment(client, paymentId, { signal: rt.signal }), 'payment', rt.output);
+    return;
+  }
+  // The detail view adds the payment's refunds and what is left, read from its order's payments.
+  const state = await readRefundState(client, paymentId, { signal: rt.signal });
+  const refundable = state.payment.kind === 'debit' || state.payment.kind === 'capture';
+  const refunds = state.orderPayments.filter((p) => p.parent_id === paymentId && p.kind === 'refund');
+  const extra: Column[] = [
+    {
+      key: 'refunds',
+      header: 'Refunds',
+      value: () =>
+        refunds.length === 0
+          ? 'none'
+          : refunds.map((p) => `${p.id}: ${money(p)} ${singleLine(String(p.status ?? ''))}`).join('; '),
+    },
+    {
+      key: 'left_to_refund',
+      header: 'Left to refund',
+      value: () =>
+        refundable
+          ? `${fromMinor(state.left > 0n ? state.left : 0n)}${state.payment.currency ? ` ${state.payment.currency}` : ''}`
+          : `- (a ${singleLine(String(state.payment.kind ?? 'payment'))} is not refunded)`,
+    },
+  ];
+  await writeOne(state.payment, [...COLUMNS.payment, ...extra], rt.output);
+}
+
+/** billing payments list --order ID, and its alias billing orders payments ID. */
+export async function list(rt: Runtime, _args: string[], flags: { order?: string }): Promise<void> {
+  if (flags.order === undefined) throw new UsageError("missing --order (the order's id), e.g. --order 1042");
+  return orderPayments(rt, [flags.order]);
 }
 
 export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
@@ -172,34 +205,11 @@ async function report(
     );
   }
   const payment = result.payment;
-  await writeResult(rt, result.raw, async () => {
-    if (payment) await writeOne(payment, 'payment', rt.output);
-  });
+  if (payment) await writeRecord(rt, payment, 'payment');
+  else await writeResult(rt, result.raw, async () => {});
   rt.info(done(payment));
-}
-
-export async function previewBase(rt: Runtime): Promise<{ baseUrl: string; profileId?: number }> {
-  const ctx = await rt.context();
-  const { requireBaseUrl } = await import('../config/resolve.js');
-  return { baseUrl: requireBaseUrl(ctx), profileId: ctx.profileId };
 }
 
 async function preview(rt: Runtime, route: Route, paymentId: number, amount: string | undefined) {
   return previewRequest(await previewBase(rt), route, { id: paymentId }, actionBody(route, amount));
-}
-
-/** --dry-run output: JSON with -o json/ndjson, else "METHOD PATH BODY" lines. */
-export async function writePreviews(rt: Runtime, previews: RequestPreview[], single: boolean): Promise<void> {
-  let text: string;
-  if (rt.format === 'json') {
-    text = `${JSON.stringify(single ? previews[0] : previews, null, 2)}\n`;
-  } else if (rt.format === 'ndjson') {
-    text = previews.map((p) => `${JSON.stringify(p)}\n`).join('');
-  } else {
-    text = previews
-      .map((p) => `${p.method} ${p.path}${p.body === undefined ? '' : ` ${JSON.stringify(p.body)}`}\n`)
-      .join('');
-  }
-  rt.io.stdout.write(text);
-  if (single) rt.info('Dry run: nothing was sent.');
 }

@@ -1,6 +1,5 @@
 // billing products list | get | create | delete
 
-import { UsageError } from '../api/errors.js';
 import {
   createProduct,
   deleteProduct,
@@ -11,8 +10,10 @@ import {
 import { writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
+import { confirmInProduction } from './confirm.js';
 import { type ListFlags, runList } from './list.js';
-import { writeResult } from './result.js';
+import { flagOrAsk } from './prompt.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function list(rt: Runtime, _args: string[], flags: ListFlags): Promise<void> {
@@ -44,13 +45,22 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
   if (flags.file) {
     input = await readBodyFile(rt, flags.file, 'product');
   } else {
-    if (flags.name === undefined) throw new UsageError('missing --name');
-    if (flags.price === undefined) throw new UsageError('missing --price');
-    if (flags.currency === undefined) throw new UsageError('missing --currency');
     input = {
-      name: flags.name,
-      price: parse.amount('--price', flags.price),
-      currency: parse.currency(flags.currency),
+      name: await flagOrAsk(rt, flags.name, {
+        flag: '--name',
+        message: 'Product name',
+        parse: (v) => parse.text('--name', v),
+      }),
+      price: await flagOrAsk(rt, flags.price, {
+        flag: '--price',
+        message: 'Price (e.g. 19.90)',
+        parse: (v) => parse.amount('--price', v),
+      }),
+      currency: await flagOrAsk(rt, flags.currency, {
+        flag: '--currency',
+        message: 'Currency (e.g. EUR)',
+        parse: (v) => parse.currency(v),
+      }),
       product_type: parse.oneOf('--type', flags.type, ['single', 'subscription'] as const),
     };
     if (flags.description !== undefined) input.description = flags.description;
@@ -58,18 +68,19 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
     if (flags.taxPercentage !== undefined) {
       const rate = Number(flags.taxPercentage);
       if (!/^\d+(\.\d+)?$/.test(flags.taxPercentage) || rate > 100) {
-        throw new UsageError(`--tax-percentage must be a number from 0 to 100, got "${flags.taxPercentage}"`);
+        throw parse.bad('--tax-percentage', 'a number from 0 to 100', '19', flags.taxPercentage);
       }
       input.tax_percentage = rate;
     }
   }
   const created = await createProduct(await rt.client(), input);
-  await writeResult(rt, created.raw, () => writeOne(created.product, 'product', rt.output));
+  await writeRecord(rt, created.product, 'product');
   rt.info(`Created product ${created.product.id}.`);
 }
 
 export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
   const productId = parse.recordId('product', id ?? '');
+  await confirmInProduction(rt, `delete product ${productId}`);
   await deleteProduct(await rt.client(), productId);
   rt.info(`Deleted product ${productId}.`);
 }

@@ -18,11 +18,19 @@ export async function startProgress(rt: Runtime, text: string): Promise<Progress
   const narrow = !(rt.io.stderr.columns > 0);
   if (!rt.stderrIsTTY || ci || streamsToScreen || narrow) return silent;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text: safeLine(text), stream: rt.io.stderr, color: 'cyan', isEnabled: true }).start();
+  // ora's discardStdin puts the terminal in raw mode, where Ctrl-C is a byte (0x03), not SIGINT.
+  const spinner = ora({
+    text: safeLine(text),
+    stream: rt.io.stderr,
+    color: 'cyan',
+    isEnabled: true,
+    discardStdin: false,
+  }).start();
   return {
     update: (next) => {
       spinner.text = safeLine(next);
     },
-    stop: () => spinner.stop(),
+    // After Ctrl-C the last line stays: it says how far the command got.
+    stop: () => (rt.signal.aborted ? spinner.stopAndPersist({ symbol: '✗' }) : spinner.stop()),
   };
 }

@@ -1,18 +1,53 @@
-// Asking for a missing value: only on a terminal; otherwise a usage error that names the flag.
+// Asking for a missing value: only on a terminal (never with --no-input, CI or a pipe);
+// otherwise the usage error of a missing flag. Each prompt validates as the user types with
+// the same function that checks the flag, so a bad answer is refused at once.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
+import { missing } from './args.js';
 import type { Runtime } from './runtime.js';
 
-export async function ask(rt: Runtime, flag: string, message: string): Promise<string> {
-  if (!rt.canPrompt) {
-    throw new UsageError(`missing ${flag}`, { hint: `pass ${flag} (there is no terminal to ask on)` });
-  }
+export interface Question<T> {
+  /** The flag the answer stands for: named when there is no terminal to ask on. */
+  flag: string;
+  message: string;
+  /** The flag's own check: returns the value or throws a UsageError. */
+  parse: (answer: string) => T;
+  /** Offered as the answer (Enter takes it). */
+  default?: string;
+}
+
+export async function ask<T>(rt: Runtime, question: Question<T>): Promise<T> {
+  if (!rt.canPrompt) throw missing(question.flag);
   const { input } = await import('@inquirer/prompts');
   const answer = await input(
-    { message, required: true },
+    {
+      message: question.message,
+      required: true,
+      default: question.default,
+      validate: (value) => validate(question.parse, value),
+    },
     { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
   );
-  return answer.trim();
+  return question.parse(answer.trim());
+}
+
+/** The flag's value when it was given (checked), else the answer of a prompt. */
+export async function flagOrAsk<T>(
+  rt: Runtime,
+  value: string | undefined,
+  question: Question<T>,
+): Promise<T> {
+  return value === undefined ? ask(rt, question) : question.parse(value);
+}
+
+function validate(parse: (answer: string) => unknown, value: string): true | string {
+  try {
+    parse(value.trim());
+    return true;
+  } catch (err) {
+    if (err instanceof UsageError) return err.message;
+    throw err;
+  }
 }
 
 export async function askSecret(rt: Runtime, message: string): Promise<string> {

@@ -1,14 +1,30 @@
-// Write commands print the service's answer as it came with -o json / ndjson, and a
-// rendering of it otherwise.
+// What commands print, by the output contract (README, "Output"): a command about one record
+// prints that record bare, in the shape of its resource's `get`, with what the command adds
+// (a checkout, a payment link) under named keys of it; a list prints an array with -o json
+// and one record a line with -o ndjson.
 
-import { type Column, writeList } from '../format/index.js';
+import { type Column, type ResourceName, writeList, writeOne } from '../format/index.js';
+import { safeJson } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
+/** One record with the command's additions (undefined ones left out) under their own keys. */
+export async function writeRecord(
+  rt: Runtime,
+  record: object,
+  resource: ResourceName | readonly Column[],
+  extras: Record<string, unknown> = {},
+): Promise<void> {
+  const added = Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== undefined));
+  await writeOne({ ...record, ...added }, resource, rt.output);
+}
+
 export async function writeResult(rt: Runtime, raw: unknown, render: () => Promise<unknown>): Promise<void> {
+  // --query applies to what -o json prints; writeOne renders its result in the chosen format.
+  if (rt.flags.query !== undefined) return writeOne(raw, [], rt.output);
   if (rt.format === 'json') {
-    rt.io.stdout.write(`${JSON.stringify(raw, null, 2)}\n`);
+    rt.io.stdout.write(`${safeJson(JSON.stringify(raw, null, 2))}\n`);
   } else if (rt.format === 'ndjson') {
-    rt.io.stdout.write(`${JSON.stringify(raw)}\n`);
+    rt.io.stdout.write(`${safeJson(JSON.stringify(raw))}\n`);
   } else {
     await render();
   }

@@ -2,8 +2,9 @@
 // calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
 
 import type { Command } from 'commander';
-import { BillingError, EXIT, UsageError } from '../api/errors.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { GlobalOptions, Runtime, Streams } from './runtime.js';
+import { exampleOf, missing, needArgument } from './wording.js';
 
 /**
  * What a command module's function receives: the runtime, then its positional arguments and
@@ -29,9 +30,24 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
     session.runtime = rt;
+    // A bad --query is a usage error before anything is sent.
+    const query = globals.query === undefined ? undefined : await import('../format/query.js');
+    if (globals.query !== undefined) query?.compileQuery(globals.query);
     const handler = await load();
     await handler(rt, args, cmd.opts() as never);
+    if (query && !query.queryApplied())
+      rt.info('warning: --query does not apply to what this command prints');
   };
+}
+
+/**
+ * Ctrl-C at a prompt: @inquirer/prompts reads the terminal in raw mode, so the key never
+ * becomes SIGINT; it rejects with ExitPromptError instead (AbortPromptError when our own
+ * signal fired first). Either is an interruption (exit 130), never a bug.
+ */
+export function isPromptInterrupt(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return err instanceof Error && (name === 'ExitPromptError' || name === 'AbortPromptError');
 }
 
 export function exitCodeOf(err: unknown, signal: AbortSignal): number {
@@ -40,8 +56,37 @@ export function exitCodeOf(err: unknown, signal: AbortSignal): number {
   return EXIT.unexpected;
 }
 
-/** Commander's own parse errors (unknown flag, missing argument) become usage errors (exit 2). */
-export function fromCommanderError(err: { code: string; message: string }): UsageError {
+/**
+ * Commander's own parse errors (unknown flag, missing argument) become usage errors (exit 2),
+ * in the wording of every other missing or bad value (src/commands/args.ts).
+ */
+export function fromCommanderError(err: { code: string; message: string }, cmd?: Command): UsageError {
   const message = err.message.replace(/^error: /, '');
-  return new UsageError(message, { hint: 'see --help for usage and examples' });
+  const path = cmd ? commandPath(cmd) : 'billing';
+  const help = {
+    hint: `see ${path === 'billing' ? 'billing --help' : `billing help ${path.slice(8)}`} for usage and examples`,
+  };
+  const option = /option '(?:-\w, )?(--[\w-]+)[^']*'/.exec(message)?.[1];
+  if (err.code === 'commander.missingMandatoryOptionValue' && option) {
+    return new UsageError(missing(option).message, help);
+  }
+  if (err.code === 'commander.optionMissingArgument' && option) {
+    const example = exampleOf(option);
+    return new UsageError(`${option} needs a value${example ? `, e.g. ${option} ${example}` : ''}`, help);
+  }
+  const argName = /missing required argument '([^']+)'/.exec(message)?.[1];
+  if (err.code === 'commander.missingArgument' && argName && cmd) {
+    const arg = cmd.registeredArguments.find((a) => a.name() === argName);
+    const what = arg?.description || argName;
+    return new UsageError(needArgument(what).message, {
+      hint: `${path} ${cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)).join(' ')}; see billing help ${path.slice(8)}`,
+    });
+  }
+  return new UsageError(message, help);
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }

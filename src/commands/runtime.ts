@@ -2,9 +2,9 @@
 // flags, and lazily built config, context and API client (gh's IOStreams + Factory).
 
 import type { ApiClient } from '../api/client.js';
-import { UsageError } from '../api/errors.js';
 import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
+import { UsageError } from '../errors.js';
 import {
   defaultFormat,
   OUTPUT_FORMATS,
@@ -28,6 +28,7 @@ export interface GlobalOptions {
   gatewayUrl?: string;
   /** --csv-raw: CSV cells as they are, without the leading ' against formulas. */
   csvRaw?: boolean;
+  query?: string;
 }
 
 export interface Streams {
@@ -77,6 +78,7 @@ export class Runtime {
       stdout: this.io.stdout,
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
       csvRaw: this.flags.csvRaw === true,
+      query: this.flags.query,
     };
   }
 
@@ -131,7 +133,7 @@ export class Runtime {
     if (!this.apiClient) {
       const ctx = await this.context();
       const { requireBaseUrl } = await import('../config/resolve.js');
-      const { NotLoggedInError } = await import('../api/errors.js');
+      const { NotLoggedInError } = await import('../errors.js');
       const baseUrl = requireBaseUrl(ctx);
       if (!ctx.token) throw new NotLoggedInError(ctx.envName);
       const { checkTokenTransport } = await import('../config/transport.js');
@@ -141,6 +143,7 @@ export class Runtime {
       this.apiClient = new ApiClient({
         baseUrl,
         baseUrlV1: ctx.baseUrlV1,
+        envName: ctx.envName,
         profileId: ctx.profileId,
         token: ctx.token,
         timeoutMs: parseTimeout(this.env.BILLING_TIMEOUT),
@@ -157,6 +160,11 @@ export class Runtime {
 }
 
 function pickFormat(flags: GlobalOptions, stdoutIsTTY: boolean): OutputFormat {
+  if (flags.json && flags.output !== undefined && flags.output !== 'json') {
+    throw new UsageError(`--json and -o ${flags.output} ask for two different outputs`, {
+      hint: `give one of them: --json is the same as -o json`,
+    });
+  }
   if (flags.json) return 'json';
   if (flags.output === undefined) return defaultFormat(stdoutIsTTY);
   if ((OUTPUT_FORMATS as readonly string[]).includes(flags.output)) return flags.output as OutputFormat;

@@ -1,7 +1,6 @@
 // billing schedule execute | skip | reschedule | merge | update, and the schedule table
 // that `orders schedule`, `orders subscribe` and `schedule update` print.
 
-import { UsageError } from '../api/errors.js';
 import {
   executeScheduledPayment,
   mergeScheduledPayments,
@@ -11,18 +10,20 @@ import {
   updateScheduledPayments,
 } from '../api/schedule.js';
 import type { ScheduledPayment } from '../api/types.js';
-import { type Column, formatAmount, statusStyle, writeList, writeOne } from '../format/index.js';
+import { UsageError } from '../errors.js';
+import { moneyColumns } from '../format/columns.js';
+import { type Column, formatAmount, statusStyle, writeList } from '../format/index.js';
+import { formatTimestamp, singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
-import { writeResult } from './result.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
 /** A schedule row as shown: the entry, and whether it is the next payment the service will collect. */
 export type ScheduleRow = ScheduledPayment & { next: boolean };
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
-const minute = (iso: string) =>
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? iso.slice(0, 16).replace('T', ' ') : iso;
+const minute = (iso: string) => formatTimestamp(iso);
 
 /** When an entry will next be charged: its due date, or for a failed one its retry; undefined when never. */
 function nextChargeAt(entry: ScheduledPayment): string | undefined {
@@ -67,12 +68,10 @@ export const SCHEDULE_COLUMNS: Column[] = [
     display: (r: ScheduleRow) => minute(str(r.due_date)),
     style: highlight,
   },
-  {
-    key: 'amount',
-    header: 'Amount',
-    value: (r: ScheduleRow) => formatAmount(r.amount, str(r.currency)),
+  ...moneyColumns('amount', 'Amount', (r: ScheduleRow) => r.amount).map((col) => ({
+    ...col,
     style: highlight,
-  },
+  })),
   {
     key: 'status',
     header: 'Status',
@@ -82,23 +81,32 @@ export const SCHEDULE_COLUMNS: Column[] = [
   { key: 'note', header: 'Note', value: noteOf },
 ];
 
-/** The schedule as a table (or rows in the chosen format); with -o json/ndjson, `raw` as it came. */
-export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPayment[], raw: unknown) {
-  if (rt.format === 'json' || rt.format === 'ndjson') return writeResult(rt, raw, async () => {});
+/** The schedule as a table, or as the service sent its entries with -o json/ndjson. */
+export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPayment[]) {
+  if (rt.format === 'json' || rt.format === 'ndjson') {
+    await writeList(entries, SCHEDULE_COLUMNS, rt.output);
+    return;
+  }
   const rows = scheduleRows(entries);
   await writeList(rows, SCHEDULE_COLUMNS, rt.output);
   const next = rows.find((r) => r.next);
   if (rt.format === 'table' && next) {
     rt.info(
-      `Next payment: ${formatAmount(next.amount, str(next.currency))} on ${minute(nextChargeAt(next) ?? '')}.`,
+      singleLine(
+        `Next payment: ${formatAmount(next.amount, str(next.currency))} on ${minute(nextChargeAt(next) ?? '')}.`,
+      ),
     );
   }
 }
 
+/** The scheduled payment bare; execute adds the payment it made and the order afterwards. */
 async function writeEntry(rt: Runtime, result: ScheduleActionResult, message: string): Promise<void> {
-  await writeResult(rt, result.raw, async () => {
-    if (result.scheduledPayment) await writeOne(result.scheduledPayment, 'scheduled_payment', rt.output);
-  });
+  const entry = result.scheduledPayment;
+  if (entry) {
+    await writeRecord(rt, entry, 'scheduled_payment', { payment: result.payment, order: result.order });
+  } else if (result.scheduledPayments) {
+    await writeSchedule(rt, result.scheduledPayments);
+  }
   rt.info(message);
 }
 
@@ -135,7 +143,8 @@ export async function skip(rt: Runtime, [id]: string[]): Promise<void> {
 
 export async function reschedule(rt: Runtime, [id, date]: string[]): Promise<void> {
   const entryId = parse.recordId('scheduled payment', id ?? '');
-  const due = day('DATE', date ?? '');
+  if (date === undefined) throw parse.needArgument('new due date', undefined);
+  const due = parse.dayOrTime('the new due date', date);
   const result = await rescheduleScheduledPayment(await rt.client(), entryId, due, { signal: rt.signal });
   await writeEntry(rt, result, `Scheduled payment ${entryId} moved to ${due}.`);
 }
@@ -169,7 +178,7 @@ export async function update(
     throw new UsageError('nothing to update: give --amount, --interval or both');
   }
   const result = await updateScheduledPayments(await rt.client(), orderId, changes, { signal: rt.signal });
-  await writeSchedule(rt, result.scheduledPayments ?? [], result.raw);
+  await writeSchedule(rt, result.scheduledPayments ?? []);
   rt.info(`Order ${orderId}: future payments updated.`);
 }
 
@@ -180,21 +189,4 @@ export function intervalCode(value: string): string {
     throw new UsageError(`--interval must be an interval code like MONTH, QUARTER or YEAR, got "${value}"`);
   }
   return code;
-}
-
-/** A calendar day, YYYY-MM-DD, checked to exist. */
-export function day(what: string, value: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
-  if (
-    !match ||
-    !date ||
-    date.getUTCDate() !== Number(match[3]) ||
-    date.getUTCMonth() !== Number(match[2]) - 1
-  ) {
-    throw new UsageError(`${what} must be a day written YYYY-MM-DD, got "${value}"`, {
-      hint: 'for example 2027-03-15 (UTC)',
-    });
-  }
-  return value.trim();
 }

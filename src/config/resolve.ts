@@ -2,7 +2,7 @@
 // first: flag > environment variable > the selected environment in the config file >
 // built-in default. Pure: the caller passes the flags, the variables and the file data.
 
-import { ConfigError, NotLoggedInError, UsageError } from '../api/errors.js';
+import { ConfigError, NotLoggedInError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV } from './builtins.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 import { parseHttpUrl, parseProfileId } from './values.js';

@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../api/errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
 import { checkEnvName, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';

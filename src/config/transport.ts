@@ -2,7 +2,7 @@
 // only to this machine (127.0.0.0/8, ::1, localhost: the emulator), unless the
 // environment was saved with an explicit --allow-http at login.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import { maskUrlCredentials } from '../format/terminal.js';
 
 export function isLoopback(hostname: string): boolean {

@@ -1,7 +1,7 @@
 // Checks of single config values, shared by the store (what is saved) and the resolver
 // (what comes from flags and variables). Each failure names where the value came from.
 
-import { UsageError } from '../api/errors.js';
+import { UsageError } from '../errors.js';
 import { ENV_KINDS, type EnvKind, isEnvKind } from './types.js';
 
 /** A positive integer as text or number; `where` names the flag, variable or key. */

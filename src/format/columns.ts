@@ -9,8 +9,7 @@ export type ResourceName =
   | 'scheduled_payment'
   | 'refund_result'
   | 'environment'
-  | 'config_entry'
-  | 'subscription_summary';
+  | 'config_entry';
 
 export interface Column {
   /** lower_snake name: the CSV header. */
@@ -28,6 +27,8 @@ export interface Column {
   style?(text: string, record: any, c: ChalkInstance): string;
   /** Top-level fields this column shows, so the one-record view does not repeat them. */
   fields?: readonly string[];
+  /** Only in csv and tsv: the table shows it inside another column (a currency beside its amount). */
+  machineOnly?: boolean;
 }
 
 /** Status as a plain string, from {value, label} or a string. */
@@ -70,12 +71,38 @@ const outcomeStatus: Column = {
   style: (t, r, c) => outcomeStyle(statusOf(get(r, 'status')), c)(t),
 };
 
-const amount: Column = {
-  key: 'amount',
-  header: 'Amount',
-  value: (r) => formatAmount(get(r, 'amount'), currencyOf(r)),
-  fields: ['amount', 'currency'],
-};
+/**
+ * Money as two columns for csv and tsv (`amount` 497.30, `currency` EUR), one for a person
+ * ("497.30 EUR"): a spreadsheet sums the first without parsing.
+ */
+export function moneyColumns(
+  key: string,
+  header: string,
+  // biome-ignore lint/suspicious/noExplicitAny: as in Column
+  amountOf: (record: any) => unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: as in Column
+  currency: (record: any) => string = currencyOf,
+  fields: readonly string[] = [key, 'currency'],
+): Column[] {
+  return [
+    {
+      key,
+      header,
+      value: (r) => formatAmount(amountOf(r)),
+      display: (r) => formatAmount(amountOf(r), currency(r)),
+      fields,
+    },
+    {
+      key: 'currency',
+      header: 'Currency',
+      value: (r) => currency(r),
+      fields: ['currency'],
+      machineOnly: true,
+    },
+  ];
+}
+
+const amount = moneyColumns('amount', 'Amount', (r) => get(r, 'amount'));
 
 export const COLUMNS: Record<ResourceName, Column[]> = {
   order: [
@@ -102,13 +129,13 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       fields: ['order_type'],
     },
     orderStatus,
-    {
-      key: 'amount',
-      header: 'Amount',
-      value: (r) =>
-        formatAmount(get(r, 'initial_amount') ?? get(r, 'summary', 'initial_amount'), currencyOf(r)),
-      fields: ['initial_amount', 'currency'],
-    },
+    ...moneyColumns(
+      'amount',
+      'Amount',
+      (r) => get(r, 'initial_amount') ?? get(r, 'summary', 'initial_amount'),
+      currencyOf,
+      ['initial_amount', 'currency'],
+    ),
     created,
   ],
   customer: [
@@ -138,16 +165,12 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       value: (r) => first(get(r, 'product_type'), get(r, 'type'), get(r, 'product_config', 'product_type')),
       fields: ['product_type', 'type'],
     },
-    {
-      key: 'price',
-      header: 'Price',
-      value: (r) =>
-        formatAmount(
-          get(r, 'price') ?? get(r, 'amount') ?? get(r, 'product_config', 'price'),
-          first(get(r, 'currency'), get(r, 'product_config', 'currency')),
-        ),
-      fields: ['price', 'currency'],
-    },
+    ...moneyColumns(
+      'price',
+      'Price',
+      (r) => get(r, 'price') ?? get(r, 'amount') ?? get(r, 'product_config', 'price'),
+      (r) => first(get(r, 'currency'), get(r, 'product_config', 'currency')),
+    ),
     created,
   ],
   payment: [
@@ -155,13 +178,13 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
     { key: 'order_id', header: 'Order ID', value: (r) => text(get(r, 'order_id')), fields: ['order_id'] },
     { key: 'kind', header: 'Kind', value: (r) => first(get(r, 'kind'), get(r, 'type')), fields: ['kind'] },
     outcomeStatus,
-    amount,
+    ...amount,
     created,
   ],
   scheduled_payment: [
     id,
     { key: 'due_date', header: 'Due date', value: (r) => text(get(r, 'due_date')), fields: ['due_date'] },
-    amount,
+    ...amount,
     outcomeStatus,
   ],
   refund_result: [
@@ -171,7 +194,7 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       value: (r) => text(get(r, 'payment_id')),
       fields: ['payment_id'],
     },
-    amount,
+    ...amount,
     outcomeStatus,
     { key: 'refund_id', header: 'Refund ID', value: (r) => text(get(r, 'refund_id')), fields: ['refund_id'] },
     {
@@ -209,22 +232,6 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       fields: ['current'],
     },
   ],
-  subscription_summary: (
-    [
-      'order_id',
-      'invoice_id',
-      'initial_amount',
-      'repeated_amount',
-      'interval',
-      'start_date',
-      'payment_link',
-    ] as const
-  ).map((key) => ({
-    key,
-    header: key.replace(/_/g, ' '),
-    value: (r: unknown) => text(get(r, key)),
-    fields: [key],
-  })),
   config_entry: [
     { key: 'key', header: 'Key', value: (r) => text(get(r, 'key')), fields: ['key'] },
     {
@@ -248,8 +255,12 @@ const PLURALS: Record<ResourceName, string> = {
   refund_result: 'refund results',
   environment: 'environments',
   config_entry: 'config entries',
-  subscription_summary: 'subscriptions',
 };
+
+/** "orders", "scheduled payments": what a list of the resource is called. */
+export function pluralOf(resource: ResourceName): string {
+  return PLURALS[resource];
+}
 
 /** The line a table shows for an empty list: "No orders found." */
 export function emptyMessage(resource: ResourceName | readonly Column[]): string {

@@ -1,4 +1,5 @@
-import { ApiError, BillingError, type ErrorDetail } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
+import { BillingError, type ErrorDetail } from '../errors.js';
 import { chalkFor } from './color.js';
 import { safeLine, safeText } from './terminal.js';
 

@@ -15,6 +15,8 @@ export interface Output {
   width?: number;
   /** CSV cells as they are: no leading ' before =, +, -, @, tab or CR (--csv-raw). */
   csvRaw?: boolean;
+  /** --query: a JMESPath expression applied to what json would print (see query.ts). */
+  query?: string | undefined;
 }
 
 /** A table for a person at a terminal; tab-separated lines for cut and awk otherwise. */

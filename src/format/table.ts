@@ -1,6 +1,17 @@
 import { type ChalkInstance, chalkFor } from './color.js';
 import type { Column } from './columns.js';
-import { displayWidth, humanize, isRecord, isScalar, type Rec, singleLine, text, truncate } from './text.js';
+import {
+  displayWidth,
+  formatTimestamp,
+  humanize,
+  isRecord,
+  isScalar,
+  isTimestamp,
+  type Rec,
+  singleLine,
+  text,
+  truncate,
+} from './text.js';
 
 export interface Cell {
   text: string;
@@ -86,8 +97,10 @@ export function renderGrid(rows: readonly (readonly Cell[])[], o: GridOptions): 
 
 function cellFor(col: Column, record: unknown, c: ChalkInstance): Cell {
   const style = col.style;
+  const plain = col.display ? col.display(record) : col.value(record);
   return {
-    text: col.display ? col.display(record) : col.value(record),
+    // A person reads every timestamp in one form; csv and tsv keep the service's value.
+    text: isTimestamp(plain) ? formatTimestamp(plain) : plain,
     style: style ? (t) => style(t, record, c) : undefined,
   };
 }
@@ -99,92 +112,160 @@ export function renderList(
   o: { color: boolean; width?: number },
 ): string {
   const c = chalkFor(o.color);
+  const shown = columns.filter((col) => !col.machineOnly);
   return renderGrid(
-    records.map((record) => columns.map((col) => cellFor(col, record, c))),
-    { head: columns.map((col) => col.header.toUpperCase()), color: o.color, width: o.width },
+    records.map((record) => shown.map((col) => cellFor(col, record, c))),
+    { head: shown.map((col) => col.header.toUpperCase()), color: o.color, width: o.width },
   );
 }
 
-/** "products_total: 49.90, fee_total: 0.00, …" for a nested object. */
-function compact(value: Rec): string {
-  const parts: string[] = [];
-  for (const [key, member] of Object.entries(value)) {
-    if (isScalar(member) || (Array.isArray(member) && member.every(isScalar))) {
-      const t = text(member);
-      if (t !== '') parts.push(`${key}: ${t}`);
-    } else if (Array.isArray(member)) {
-      parts.push(`${key}: [${member.length}]`);
-    } else {
-      parts.push(`${key}: {…}`);
-    }
+/** Cuts `value` after at most `width` columns (at least one character, so that wrapping always moves on). */
+function splitAt(value: string, width: number): [string, string] {
+  let head = '';
+  let used = 0;
+  for (const ch of value) {
+    const w = displayWidth(ch);
+    if (head !== '' && used + w > width) break;
+    head += ch;
+    used += w;
   }
-  return parts.join(', ');
-}
-
-// Which fields of a nested list (order_products, payments, …) make its sub-table.
-const PREFERRED = ['id', 'product_id', 'name', 'qty', 'amount', 'subtotal_amount', 'status', 'due_date'];
-const MAX_SUB_COLUMNS = 6;
-
-function subTableKeys(items: readonly Rec[]): string[] {
-  const keys: string[] = [];
-  for (const item of items) {
-    for (const [key, value] of Object.entries(item)) {
-      if (isScalar(value) && !keys.includes(key)) keys.push(key);
-    }
-  }
-  if (keys.length <= MAX_SUB_COLUMNS) return keys;
-  const chosen = PREFERRED.filter((key) => keys.includes(key));
-  for (const key of keys) {
-    if (chosen.length >= MAX_SUB_COLUMNS) break;
-    if (!chosen.includes(key)) chosen.push(key);
-  }
-  return chosen;
+  return [head, value.slice(head.length)];
 }
 
 /**
- * One record as "Field  value" lines: the resource's columns, then every other top-level
- * field the service sent (nested objects on one compact line), then a short sub-table per
- * list of objects (order_products), so that nothing returned is hidden.
+ * Lines of at most `width` columns, broken at spaces where possible; a word longer than a
+ * line (a URL, a token) is split across lines, never cut off.
  */
-export function renderRecord(
-  record: unknown,
-  columns: readonly Column[],
-  o: { color: boolean; width?: number },
-): string {
-  if (!isRecord(record)) {
-    const t = text(record);
-    return t === '' ? '' : `${singleLine(t)}\n`;
+export function wrapText(value: string, width: number): string[] {
+  if (width <= 0 || displayWidth(value) <= width) return [value];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of value.split(' ')) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (displayWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    let rest = word;
+    while (displayWidth(rest) > width) {
+      const [head, tail] = splitAt(rest, width);
+      lines.push(head);
+      rest = tail;
+    }
+    line = rest;
   }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+interface Field {
+  label: string;
+  value: string;
+  style?: (text: string) => string;
+}
+
+interface RecordOptions {
+  color: boolean;
+  width?: number;
+}
+
+/** "Label  value" lines; both wrap within the terminal's width, continuation lines stay in their column. */
+function fieldLines(fields: readonly Field[], indent: number, o: RecordOptions): string {
+  if (fields.length === 0) return '';
   const c = chalkFor(o.color);
-  const label = (t: string): Cell => ({ text: t, style: c.bold });
+  let labelWidth = 0;
+  for (const f of fields) labelWidth = Math.max(labelWidth, displayWidth(f.label));
+  let valueWidth = 0;
+  if (o.width !== undefined && o.width > 0) {
+    const room = o.width - indent - GAP;
+    labelWidth = Math.min(labelWidth, Math.max(MIN_WIDTH, Math.floor(room / 2)));
+    valueWidth = Math.max(1, room - labelWidth);
+  }
+  const pad = ' '.repeat(indent);
+  let out = '';
+  for (const f of fields) {
+    const labels = valueWidth > 0 ? wrapText(f.label, labelWidth) : [f.label];
+    const values = valueWidth > 0 ? wrapText(f.value, valueWidth) : [f.value];
+    for (let i = 0; i < Math.max(labels.length, values.length); i++) {
+      const label = labels[i] ?? '';
+      const value = values[i] ?? '';
+      const fill = ' '.repeat(Math.max(0, labelWidth - displayWidth(label)));
+      const shownLabel = o.color && label !== '' ? c.bold(label) : label;
+      const shownValue = o.color && value !== '' && f.style ? f.style(value) : value;
+      out += `${`${pad}${shownLabel}${fill}${' '.repeat(GAP)}${shownValue}`.trimEnd()}\n`;
+    }
+  }
+  return out;
+}
+
+/** A field's value for a person: timestamps in the one printed form, scalars as text. */
+function fieldText(value: unknown): string {
+  return singleLine(isTimestamp(value) ? formatTimestamp(value) : text(value));
+}
+
+function title(value: string, indent: number, o: RecordOptions): string {
+  const c = chalkFor(o.color);
+  const room = o.width !== undefined && o.width > 0 ? o.width - indent : 0;
+  return wrapText(singleLine(value), room)
+    .map((line) => `${' '.repeat(indent)}${o.color ? c.bold(line) : line}\n`)
+    .join('');
+}
+
+/**
+ * One record's fields, then a section per nested object (Customer details, Summary) and
+ * one per item of a nested list (Order products 1 of 2), each with every field it holds.
+ */
+function recordBlock(record: Rec, columns: readonly Column[], indent: number, o: RecordOptions): string {
+  const c = chalkFor(o.color);
   const covered = new Set(columns.flatMap((col) => col.fields ?? [col.key]));
   const headers = new Set(columns.map((col) => col.header.toLowerCase()));
   // An order's "customer" object must not read as a second "Customer" row.
   const labelFor = (key: string) => {
-    const human = humanize(key);
+    const human = humanize(key).replace(/\bid$/i, 'ID');
     return headers.has(human.toLowerCase()) ? `${human} details` : human;
   };
-  const rows: Cell[][] = columns.map((col) => [label(col.header), cellFor(col, record, c)]);
-  const lists: [string, Rec[]][] = [];
+  const fields: Field[] = columns
+    .filter((col) => !col.machineOnly)
+    .map((col) => {
+      const cell = cellFor(col, record, c);
+      return { label: col.header, value: singleLine(cell.text), style: cell.style };
+    });
+  const nested: [string, unknown][] = [];
   for (const [key, value] of Object.entries(record)) {
     if (covered.has(key)) continue;
     if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) {
-      rows.push([label(labelFor(key)), { text: text(value) }]);
-    } else if (Array.isArray(value)) {
-      lists.push([key, value.filter(isRecord)]);
-    } else if (isRecord(value)) {
-      rows.push([label(labelFor(key)), { text: compact(value) }]);
+      fields.push({ label: labelFor(key), value: fieldText(value) });
+    } else {
+      nested.push([key, value]);
     }
   }
-  let out = renderGrid(rows, { color: o.color, width: o.width });
-  for (const [key, items] of lists) {
-    const keys = subTableKeys(items);
-    const title = `${humanize(key)} (${items.length})`;
-    out += `\n${o.color ? c.bold(title) : title}\n`;
-    out += renderGrid(
-      items.map((item) => keys.map((k) => ({ text: text(item[k]) }))),
-      { head: keys.map((k) => humanize(k).toUpperCase()), color: o.color, width: o.width, indent: 2 },
-    );
+  let out = fieldLines(fields, indent, o);
+  for (const [key, value] of nested) {
+    if (isRecord(value)) {
+      out += `\n${title(labelFor(key), indent, o)}${recordBlock(value, [], indent + 2, o)}`;
+      continue;
+    }
+    const items = value as unknown[];
+    items.forEach((item, i) => {
+      const heading = title(`${labelFor(key)} ${i + 1} of ${items.length}`, indent, o);
+      out += isRecord(item)
+        ? `\n${heading}${recordBlock(item, [], indent + 2, o)}`
+        : `\n${heading}${fieldLines([{ label: '', value: fieldText(item) }], indent, o)}`;
+    });
   }
   return out;
+}
+
+/**
+ * One record as a detail view: the resource's columns, then every other field the service
+ * sent, nested objects and lists in their own sections, so that nothing returned is hidden.
+ * On a terminal every line wraps within its width instead of being cut.
+ */
+export function renderRecord(record: unknown, columns: readonly Column[], o: RecordOptions): string {
+  if (!isRecord(record)) {
+    const t = text(record);
+    return t === '' ? '' : `${singleLine(t)}\n`;
+  }
+  return recordBlock(record, columns, 0, o);
 }

@@ -4,7 +4,8 @@
 // dropped; the secrets this process holds (the token, the webhook secret) are replaced by
 // *** wherever they appear; and credentials in a URL (`user:pass@`) are masked. Every
 // writer of text for a human (tables, TSV, CSV, info lines, hints, errors, --debug) uses
-// safeLine or safeText. JSON output is left exact: JSON.stringify escapes controls itself.
+// safeLine or safeText. JSON output stays exact: JSON.stringify escapes C0 controls itself,
+// and safeJson escapes the rest as \uXXXX, which is the same JSON value.
 
 /** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates, line and paragraph separators. */
 const UNSAFE_BLOCK = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
@@ -61,4 +62,15 @@ export function safeText(value: string, keepCarriageReturn = false): string {
     ch === '\r' && keepCarriageReturn ? ch : escapeChar(ch),
   );
   return redact(escaped);
+}
+
+/** JSON.stringify leaves C1 controls, bidi overrides and line separators as they are. */
+const JSON_UNSAFE = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * JSON text safe for a terminal and still the same JSON value: what JSON.stringify leaves raw
+ * (DEL, C1 controls, bidi overrides, line separators) is written as a \uXXXX escape.
+ */
+export function safeJson(json: string): string {
+  return json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -61,13 +61,23 @@ export function formatAmount(amount: unknown, currency?: string): string {
 
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 
-/** An ISO timestamp as "YYYY-MM-DD HH:MM" in UTC; anything else is shown as it came. */
+/** Whether a value is a timestamp (a date with a time), not a bare day like a date of birth. */
+export function isTimestamp(value: unknown): boolean {
+  return typeof value === 'string' && ISO_LIKE.test(value) && !Number.isNaN(new Date(value).getTime());
+}
+
+/**
+ * A timestamp as people read it everywhere in this tool: "2027-07-31 09:00 UTC". A value
+ * without a zone is taken as UTC (the service's own convention); anything that is not a
+ * timestamp is shown as it came.
+ */
 export function formatTimestamp(value: unknown): string {
   const raw = text(value);
   if (!ISO_LIKE.test(raw)) return raw;
-  const date = new Date(raw);
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(raw) ? raw : `${raw.replace(' ', 'T')}Z`;
+  const date = new Date(zoned);
   if (Number.isNaN(date.getTime())) return raw;
-  return date.toISOString().slice(0, 16).replace('T', ' ');
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** "card_details_saved" → "Card details saved". */

@@ -3,6 +3,7 @@ import { csvHeader, csvRow, tsvRow } from './delimited.js';
 import type { Output } from './formats.js';
 import { Sink } from './sink.js';
 import { renderList, renderRecord } from './table.js';
+import { safeJson } from './terminal.js';
 
 /** A resource's columns, or columns a command defines for a one-off listing. */
 function columnsOf(resource: ResourceName | readonly Column[]): readonly Column[] {
@@ -10,7 +11,7 @@ function columnsOf(resource: ResourceName | readonly Column[]): readonly Column[
 }
 
 function jsonLine(record: unknown): string {
-  return JSON.stringify(record ?? null);
+  return safeJson(JSON.stringify(record ?? null));
 }
 
 /**
@@ -23,6 +24,8 @@ export async function writeList(
   resource: ResourceName | readonly Column[],
   out: Output,
 ): Promise<number> {
+  if (out.query !== undefined)
+    return (await import('./query.js')).writeQueriedList(records, out, { writeList, writeOne });
   const sink = new Sink(out.stdout);
   const columns = columnsOf(resource);
   let count = 0;
@@ -47,7 +50,7 @@ export async function writeList(
     switch (out.format) {
       case 'json':
         // Same text as JSON.stringify(array, null, 2): nested lines get two more spaces.
-        chunk = `${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(record ?? null, null, 2).replace(/\n/g, '\n  ')}`;
+        chunk = `${count === 0 ? '[\n' : ',\n'}  ${safeJson(JSON.stringify(record ?? null, null, 2)).replace(/\n/g, '\n  ')}`;
         break;
       case 'ndjson':
         chunk = `${jsonLine(record)}\n`;
@@ -73,6 +76,8 @@ export async function writeOne(
   resource: ResourceName | readonly Column[],
   out: Output,
 ): Promise<void> {
+  if (out.query !== undefined)
+    return (await import('./query.js')).writeQueriedOne(record, out, { writeList, writeOne });
   const sink = new Sink(out.stdout);
   const columns = columnsOf(resource);
   let text: string;
@@ -81,7 +86,7 @@ export async function writeOne(
       text = renderRecord(record, columns, { color: out.color, width: out.width });
       break;
     case 'json':
-      text = `${JSON.stringify(record ?? null, null, 2)}\n`;
+      text = `${safeJson(JSON.stringify(record ?? null, null, 2))}\n`;
       break;
     case 'ndjson':
       text = `${jsonLine(record)}\n`;

@@ -190,13 +190,9 @@ function tsvFields(r: DeliveryReport): string[] {
   ];
 }
 
-/** Local wall-clock time, as stripe listen shows it. */
+/** The tool's one date form for people (UTC, zone shown), with seconds: deliveries come seconds apart. */
 function clock(at: Date): string {
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return (
-    `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ` +
-    `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`
-  );
+  return `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** Text from outside goes to a terminal: no control characters, one line, bounded. */

@@ -1,5 +1,5 @@
 // X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>.
-// The Stripe scheme (DESIGN.md, "Webhook signature"). Shared by the CLI and the emulator,
+// The Stripe scheme (docs/decisions.md, "Webhook signatures"). Shared by the CLI and the emulator,
 // so it depends on node:crypto only.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';

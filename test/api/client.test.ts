@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions, parseRetryAfter, redact } from '../../src/api/client.js';
-import { ApiError, ConfigError, EXIT, UsageError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/api/errors.js';
 import { routes } from '../../src/api/routes.js';
+import { ConfigError, EXIT, UsageError } from '../../src/errors.js';
 import { closedPort, delay, type FakeService, type Handler, json, startService } from './fake-service.js';
 
 const TOKEN = 'sk_test_0123456789abcdef';

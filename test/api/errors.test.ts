@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   AbortError,
   ApiError,
-  BillingError,
   classifyStatus,
-  EXIT,
   errorFromNoAnswer,
   errorFromResponse,
   isAbortError,
   networkErrorCode,
 } from '../../src/api/errors.js';
+import { BillingError, EXIT } from '../../src/errors.js';
 
 const req = { method: 'GET', path: '/api/v2/profiles/1/orders/5' };
 

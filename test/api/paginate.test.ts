@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { ApiError, BillingError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/api/errors.js';
 import { iterateOrders, listOrdersPage } from '../../src/api/orders.js';
 import { type Page, paginate, parseListResponse } from '../../src/api/paginate.js';
 import type { Order } from '../../src/api/types.js';
+import { BillingError } from '../../src/errors.js';
 import { delay, type FakeService, json, type Received, startService } from './fake-service.js';
 
 describe('parseListResponse', () => {

@@ -7,7 +7,7 @@ import {
   iterateCustomers,
   listCustomersPage,
 } from '../../src/api/customers.js';
-import { type ApiError, UsageError } from '../../src/api/errors.js';
+import type { ApiError } from '../../src/api/errors.js';
 import {
   createOrder,
   createSingleOrderV1,
@@ -25,6 +25,7 @@ import { capturePayment, getPayment, refundPayment, reversePayment } from '../..
 import { createProduct, getProduct, listProductsPage } from '../../src/api/products.js';
 import { mergeScheduledPayments, rescheduleScheduledPayment } from '../../src/api/schedule.js';
 import type { OrderInput } from '../../src/api/types.js';
+import { UsageError } from '../../src/errors.js';
 import { type FakeService, type Handler, json, type Received, startService } from './fake-service.js';
 
 let service: FakeService | undefined;

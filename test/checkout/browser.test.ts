@@ -86,7 +86,7 @@ async function cliOrder(o: { checkout?: boolean; redirects?: boolean } = {}): Pr
   }
   const res = await billing(...args);
   expect(res.code, res.stderr).toBe(0);
-  return JSON.parse(res.stdout).order.id;
+  return JSON.parse(res.stdout).id;
 }
 
 async function statusOf(orderId: number): Promise<string> {
@@ -137,6 +137,36 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await shot(page, '02-redirect-url-approved');
     expect(await statusOf(orderId)).toBe('active');
     await cli.waitFor('stderr', new RegExp(`Order ${orderId} is now active\\.`));
+    expect(await cli.interrupt()).toBe(0);
+    await page.close();
+  });
+
+  it.skipIf(!hasChromium)('a form error clears when the field it names changes, and only then', async () => {
+    const orderId = await cliOrder();
+    const { cli, url } = await openCheckout(orderId);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForSelector('input[name="card.number"]');
+    await fillCard(page, '378282246310005');
+    await page.click('button.pw-pay');
+    expect(await page.textContent('.pw-error')).toBe('This card brand is not accepted here.');
+    // Another field changing leaves the line: it still describes the card number.
+    await page.fill('input[name="card.holder"]', 'Jane Q Doe');
+    expect(await page.textContent('.pw-error')).toBe('This card brand is not accepted here.');
+    // Correcting the card number clears it, before anything is submitted.
+    await page.fill('input[name="card.number"]', CARDS.approve);
+    expect(await page.textContent('.pw-error')).toBe('');
+    await shot(page, '01b-error-cleared-after-correction');
+    // The same for the expiry: the error names it, and goes when it changes.
+    await page.fill('input[name="card.expiry"]', '1239');
+    await page.click('button.pw-pay');
+    expect(await page.textContent('.pw-error')).toBe('Enter the expiry as MM/YY.');
+    await page.fill('input[name="card.cvv"]', '456');
+    expect(await page.textContent('.pw-error')).toBe('Enter the expiry as MM/YY.');
+    await page.fill('input[name="card.expiry"]', '12/39');
+    expect(await page.textContent('.pw-error')).toBe('');
+    expect(page.url()).toBe(url);
+    expect(await statusOf(orderId)).toBe('draft');
     expect(await cli.interrupt()).toBe(0);
     await page.close();
   });

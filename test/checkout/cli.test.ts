@@ -128,7 +128,7 @@ describe('billing links', () => {
     expect([id, status, channel, to]).toEqual([String(order.id), 'pending', 'email', 'jane@example.com']);
     expect(link).toContain('/portal/');
     expect(res.stderr).toContain(
-      `Sent the payment link of order ${order.id} by email to jane@example.com. Order ${order.id} is pending.`,
+      `Sent the payment link of order ${order.id} by email to jane@example.com. Order ${order.id} moved from draft to pending (a payment link makes a draft order pending).`,
     );
   });
 
@@ -152,7 +152,7 @@ describe('billing links', () => {
     const plain = await billing('links', 'url', String(order.id));
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(new RegExp(`^${t.url}/portal/[0-9a-f]{32}\\n$`));
-    expect(plain.stderr).toContain(`Order ${order.id} is pending.`);
+    expect(plain.stderr).toContain(`Order ${order.id} moved from draft to pending`);
     const qr = await billing('links', 'url', String(order.id), '--qr');
     const lines = qr.stdout.trimEnd().split('\n');
     expect(lines.at(-1)).toBe(plain.stdout.trim());
@@ -241,7 +241,8 @@ describe('billing checkout open', () => {
     );
     try {
       const [, pageUrl] = await cli.waitFor('stdout', /^(http:\/\/127\.0\.0\.1:\d+\/)\n/);
-      expect(cli.stderr()).toMatch(/Checkout [0-9A-F]{32} is valid for 2[45]:\d\d/);
+      // stderr and stdout are separate pipes: the line may arrive after the address.
+      await cli.waitFor('stderr', /Checkout [0-9A-F]{32} is valid for 2[45]:\d\d/);
       const html = await (await fetch(pageUrl ?? '')).text();
       expect(html).toContain(
         `paymentWidgets.js?checkoutId=${checkout.id}" integrity="${checkout.integrity}"`,

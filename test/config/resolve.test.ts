@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, EXIT, NotLoggedInError, UsageError } from '../../src/api/errors.js';
 import { builtinEnvironment } from '../../src/config/builtins.js';
 import {
   type ConfigData,
@@ -10,6 +9,7 @@ import {
   resolveContext,
 } from '../../src/config/resolve.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../../src/domain/local.js';
+import { ConfigError, EXIT, NotLoggedInError, UsageError } from '../../src/errors.js';
 
 /** Config data as ConfigStore.read() gives it: the file merged over the built-ins. */
 function data(extra: Partial<ConfigData> = {}): ConfigData {

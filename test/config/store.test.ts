@@ -12,10 +12,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, UsageError } from '../../src/api/errors.js';
 import { resolveContext } from '../../src/config/resolve.js';
 import { ConfigStore, defaultConfigDir } from '../../src/config/store.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import { ConfigError, UsageError } from '../../src/errors.js';
 
 let root: string;
 let dir: string;

@@ -34,7 +34,7 @@ describe('customers', () => {
       '--json',
     ]);
     expect(created.code, created.stderr).toBe(0);
-    const customer = JSON.parse(created.stdout).customer;
+    const customer = JSON.parse(created.stdout);
     expect(customer).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', country: 'GB' });
 
     const got = await cli(['customers', 'get', String(customer.id), '-o', 'tsv']);
@@ -92,7 +92,7 @@ describe('products', () => {
       '--json',
     ]);
     expect(created.code, created.stderr).toBe(0);
-    const product = JSON.parse(created.stdout).product;
+    const product = JSON.parse(created.stdout);
     expect(product).toMatchObject({ name: 'Gold plan', price: '19.90', product_type: 'subscription' });
 
     const got = await cli(['products', 'get', String(product.id), '--json']);

@@ -41,7 +41,7 @@ describe('billing emulator', () => {
         { env },
       );
       expect(created.code, created.stderr).toBe(0);
-      const id = JSON.parse(created.stdout).product.id;
+      const id = JSON.parse(created.stdout).id;
 
       expect((await runCli(['emulator', 'stop', '--port', port], { env })).code).toBe(0);
       const again = await runCli(['emulator', 'start', '--port', port, '--data', data, '--detach'], { env });

@@ -168,11 +168,11 @@ describe('orders create', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body.order.status.value).toBe('draft');
-    expect(body.order.merchant_invoice_id).toBe('E2E0001');
-    expect(body.order.currency).toBe('EUR');
-    expect(body.order.order_products[0].qty).toBe(2);
-    const fetched = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${body.order.id}`);
+    expect(body.status.value).toBe('draft');
+    expect(body.merchant_invoice_id).toBe('E2E0001');
+    expect(body.currency).toBe('EUR');
+    expect(body.order_products[0].qty).toBe(2);
+    const fetched = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${body.id}`);
     expect(fetched.body.order.description).toBe('two of them');
   });
 
@@ -214,7 +214,7 @@ describe('orders create', () => {
     writeFileSync(file, JSON.stringify({ order }));
     const ok = await cli(['orders', 'create', '--file', file, '-o', 'json']);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout).order.merchant_invoice_id).toBe('E2E0003');
+    expect(JSON.parse(ok.stdout).merchant_invoice_id).toBe('E2E0003');
 
     writeFileSync(file, JSON.stringify({ ...order, invoice_id: 'E2E0004' }));
     const bare = await cli(['orders', 'create', '--file', file]);
@@ -309,11 +309,11 @@ describe('orders subscribe', () => {
     const r = await cli([...base(), '--currency', 'EUR', '--start-date', '31/01/2030 09:00', '-o', 'table']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Subscription order \d+ created/);
-    expect(r.stdout).toMatch(/payment link\s+http/);
+    expect(r.stdout).toMatch(/Payment link\s+http/);
     expect(r.stdout).toContain('MONTH');
   });
 
-  it('prints the payload as the service returned it with --json', async () => {
+  it('prints the order as orders get does, read back after creation, with the subscription under its own key', async () => {
     const r = await cli([
       ...base(),
       '--currency',
@@ -326,16 +326,20 @@ describe('orders subscribe', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body.status).toBe(201);
-    expect(body.payload.order.id).toBeGreaterThan(0);
-    expect(body.payload.scheduled_unit).toBe('MONTH');
-    const order = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${body.payload.order.id}`);
-    expect(order.body.order.status.value).toBe('pending');
+    expect(body.id).toBeGreaterThan(0);
+    expect(body.currency).toBe('EUR');
+    expect(body.status.value).toBe('pending');
+    expect(body.subscription.scheduled_unit).toBe('MONTH');
+    expect(body.subscription.start_date).toBe('2030-03-15T10:30:00.000Z');
+    expect(body.payment_link).toMatch(/^http/);
+    const order = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${body.id}`);
+    const { subscription: _s, payment_link: _p, ...bare } = body;
+    expect(bare).toEqual(order.body.order);
   });
 
   it('rejects a month-first or impossible start date and a malformed amount', async () => {
     for (const extra of [
-      ['--start-date', '2030-01-31 09:00'],
+      ['--start-date', '01/31/2030 09:00'],
       ['--start-date', '31/02/2030 09:00'],
       ['--start-date', '01/01/2030 09:00', '--amount', '12.345'],
       ['--start-date', '01/01/2030 09:00', '--discount', '-1'],
@@ -358,7 +362,7 @@ describe('orders subscribe', () => {
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
-    const id = JSON.parse(r.stdout).payload.order.id;
+    const id = JSON.parse(r.stdout).id;
     const order = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${id}`);
     expect(order.body.order.order_type.value).toBe('instalment');
     const bad = await cli([
@@ -415,7 +419,7 @@ describe('orders create when the gateway fails', () => {
     try {
       const r = await runCli([...createArgs('FLAKY01'), '--json'], { env: flaky.env() });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).order.merchant_invoice_id).toBe('FLAKY01');
+      expect(JSON.parse(r.stdout).merchant_invoice_id).toBe('FLAKY01');
       const all = [...flaky.emulator.state.orders.values()].filter((o) => o.invoice_id === 'FLAKY01');
       expect(all).toHaveLength(1);
     } finally {

@@ -42,16 +42,18 @@ describe('order columns', () => {
       customer: 'Jane Doe',
       type: 'Single Payment',
       status: 'active',
-      amount: '49.90 EUR',
+      amount: '49.90',
+      currency: 'EUR',
       created: '2024-05-01T10:20:30.123Z',
     });
   });
 
-  it('shortens the timestamp to the minute (UTC) for the table only', () => {
-    expect(row('order', ORDER, 'display').created).toBe('2024-05-01 10:20');
+  it('shortens the timestamp to the minute, in UTC and saying so, for the table only', () => {
+    expect(row('order', ORDER, 'display').created).toBe('2024-05-01 10:20 UTC');
     expect(row('order', { created_at: '2024-05-01T23:59:59+02:00' }, 'display').created).toBe(
-      '2024-05-01 21:59',
+      '2024-05-01 21:59 UTC',
     );
+    expect(row('order', { created_at: '2024-05-01T23:59' }, 'display').created).toBe('2024-05-01 23:59 UTC');
     expect(row('order', { created_at: 'yesterday' }, 'display').created).toBe('yesterday');
   });
 
@@ -63,6 +65,7 @@ describe('order columns', () => {
       type: '',
       status: '',
       amount: '10.00',
+      currency: '',
       created: '',
     });
   });
@@ -85,7 +88,9 @@ describe('order columns', () => {
     });
     expect(r.status).toBe('paused');
     expect(r.type).toBe('subscription');
-    expect(r.amount).toBe('5.00 USD');
+    expect(r.amount).toBe('5.00');
+    expect(r.currency).toBe('USD');
+    expect(row('order', { initial_amount: 5, currency: 'USD' }, 'display').amount).toBe('5.00 USD');
   });
 
   it('uses the value when a type has no label', () => {
@@ -144,7 +149,7 @@ describe('other resources', () => {
   it('product', () => {
     expect(
       row('product', { id: 3, name: 'Gym', product_type: 'subscription', price: 49.9, currency: 'EUR' }),
-    ).toEqual({ id: '3', name: 'Gym', type: 'subscription', price: '49.90 EUR', created: '' });
+    ).toEqual({ id: '3', name: 'Gym', type: 'subscription', price: '49.90', currency: 'EUR', created: '' });
   });
 
   it('payment and scheduled payment', () => {
@@ -157,10 +162,17 @@ describe('other resources', () => {
         amount: '5',
         currency: 'EUR',
       }),
-    ).toMatchObject({ id: '9', order_id: '1042', kind: 'refund', status: 'succeeded', amount: '5.00 EUR' });
+    ).toMatchObject({
+      id: '9',
+      order_id: '1042',
+      kind: 'refund',
+      status: 'succeeded',
+      amount: '5.00',
+      currency: 'EUR',
+    });
     expect(
       row('scheduled_payment', { id: 1, due_date: '2024-06-01', amount: '10.00', status: 'scheduled' }),
-    ).toEqual({ id: '1', due_date: '2024-06-01', amount: '10.00', status: 'scheduled' });
+    ).toEqual({ id: '1', due_date: '2024-06-01', amount: '10.00', currency: '', status: 'scheduled' });
   });
 
   it('refund result, with an error as a string or an object', () => {
@@ -169,6 +181,7 @@ describe('other resources', () => {
     ).toEqual({
       payment_id: '4',
       amount: '',
+      currency: '',
       status: 'failed',
       refund_id: '',
       error: 'not refundable',

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError, classifyStatus } from '../../src/api/errors.js';
 import {
-  ApiError,
   BatchFailedError,
   ConfigError,
-  classifyStatus,
   EXIT,
   InterruptedError,
   NotLoggedInError,
   UsageError,
-} from '../../src/api/errors.js';
+} from '../../src/errors.js';
 import { formatError } from '../../src/format/index.js';
 import { ANSI } from './fixtures.js';
 

@@ -100,17 +100,27 @@ describe('ndjson', () => {
 describe('csv', () => {
   it('has a header of lower_snake keys, then one row per record', async () => {
     const rows = parseCsv((await list('csv', ORDERS)).text);
-    expect(rows[0]).toEqual(['id', 'invoice_id', 'customer', 'type', 'status', 'amount', 'created']);
+    expect(rows[0]).toEqual([
+      'id',
+      'invoice_id',
+      'customer',
+      'type',
+      'status',
+      'amount',
+      'currency',
+      'created',
+    ]);
     expect(rows[1]).toEqual([
       '1042',
       'INV-1042',
       'Jane Doe',
       'Single Payment',
       'active',
-      '49.90 EUR',
+      '49.90',
+      'EUR',
       ORDER.created_at,
     ]);
-    expect(rows[3]).toEqual(['77', 'SUB-77', '12', '', '', '10.00', '']);
+    expect(rows[3]).toEqual(['77', 'SUB-77', '12', '', '', '10.00', '', '']);
     expect(rows).toHaveLength(4);
   });
 
@@ -129,7 +139,7 @@ describe('csv', () => {
 
   it('one record is a header and one row; an empty list keeps its header', async () => {
     expect(parseCsv(await one('csv', ORDER))).toHaveLength(2);
-    expect((await list('csv', [])).text).toBe('id,invoice_id,customer,type,status,amount,created\n');
+    expect((await list('csv', [])).text).toBe('id,invoice_id,customer,type,status,amount,currency,created\n');
   });
 });
 
@@ -139,9 +149,11 @@ describe('tsv', () => {
     const lines = text.split('\n').slice(0, -1);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
-      ['1042', 'INV-1042', 'Jane Doe', 'Single Payment', 'active', '49.90 EUR', ORDER.created_at].join('\t'),
+      ['1042', 'INV-1042', 'Jane Doe', 'Single Payment', 'active', '49.90', 'EUR', ORDER.created_at].join(
+        '\t',
+      ),
     );
-    expect(lines[2]?.split('\t')).toEqual(['77', 'SUB-77', '12', '', '', '10.00', '']);
+    expect(lines[2]?.split('\t')).toEqual(['77', 'SUB-77', '12', '', '', '10.00', '', '']);
     expect(text).not.toMatch(/\bid\tinvoice/i);
   });
 
@@ -152,7 +164,7 @@ describe('tsv', () => {
       customer: { full_name: '\x1b[31mred\x1b[0m' },
     };
     const text = await one('tsv', nasty);
-    expect(text).toBe('1\ta b\\nc\\r\\nd\t\\x1b[31mred\\x1b[0m\t\t\t\t\n');
+    expect(text).toBe('1\ta b\\nc\\r\\nd\t\\x1b[31mred\\x1b[0m\t\t\t\t\t\n');
     expect(text).not.toMatch(ANSI);
     expect(text.split('\t')).toHaveLength(COLUMNS.order.length);
   });
@@ -170,7 +182,9 @@ describe('table', () => {
     const lines = text.split('\n').slice(0, -1);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^ID {4}INVOICE ID {2}CUSTOMER {2}TYPE {12}STATUS {3}AMOUNT {5}CREATED$/);
-    expect(lines[1]).toBe('1042  INV-1042    Jane Doe  Single Payment  active   49.90 EUR  2024-05-01 10:20');
+    expect(lines[1]).toBe(
+      '1042  INV-1042    Jane Doe  Single Payment  active   49.90 EUR  2024-05-01 10:20 UTC',
+    );
     expect(lines[3]).toBe('77    SUB-77      12                                 10.00');
     expect(text).not.toMatch(/[│┌─]/);
   });
@@ -228,31 +242,46 @@ describe('table', () => {
 });
 
 describe('writeOne as a table', () => {
-  it('shows the columns as Field  value, then every other field, then nested lists', async () => {
+  it('shows the columns as Field  value, then every other field, nested objects and lists in sections', async () => {
     const text = await one('table', ORDER, { width: 200 });
     expect(text).toMatch(/^ID\s{2,}1042$/m);
     expect(text).toMatch(/^Invoice ID\s{2,}INV-1042$/m);
     expect(text).toMatch(/^Customer\s{2,}Jane Doe$/m);
     expect(text).toMatch(/^Status\s{2,}active$/m);
     expect(text).toMatch(/^Amount\s{2,}49\.90 EUR$/m);
-    expect(text).toMatch(/^Created\s{2,}2024-05-01 10:20$/m);
-    // fields that are not columns are not hidden
+    expect(text).toMatch(/^Created\s{2,}2024-05-01 10:20 UTC$/m);
+    // fields that are not columns are not hidden, and timestamps read the same everywhere
     expect(text).toMatch(/^Channel\s{2,}ECOM$/m);
     expect(text).toMatch(/^Card details saved\s{2,}Yes$/m);
     expect(text).toMatch(/^Collect initial payment\s{2,}true$/m);
     expect(text).toMatch(/^Tag list\s{2,}vip, gym$/m);
-    expect(text).toMatch(/^Updated at\s{2,}2024-05-02T08:00:00.000Z$/m);
-    expect(text).toMatch(/^Customer details\s{2,}full_name: Jane Doe, .*email: jane@example\.com$/m);
-    expect(text).toMatch(/^Summary\s{2,}products_total: 54\.90, fee_total: 0\.00$/m);
+    expect(text).toMatch(/^Updated at\s{2,}2024-05-02 08:00 UTC$/m);
+    // nested objects: a section each, one line per field
+    expect(text).toMatch(/^Customer details\n {2}Full name\s{2,}Jane Doe\n/m);
+    expect(text).toMatch(/^ {2}Email\s{2,}jane@example\.com$/m);
+    expect(text).toMatch(
+      /^Summary\n {2}Products total\s{2,}54\.90\n {2}Fee total\s{2,}0\.00\n {2}Tax type$/m,
+    );
     // covered fields are not repeated
     expect(text).not.toMatch(/^Merchant invoice id/m);
     expect(text).not.toMatch(/^Initial amount/m);
-    // order_products as a sub-table
-    expect(text).toMatch(/^Order products \(2\)$/m);
-    expect(text).toMatch(/^ {2}ID\s+PRODUCT ID\s+NAME\s+QTY\s+AMOUNT\s+SUBTOTAL AMOUNT$/m);
-    expect(text).toMatch(/^ {2}2\s+4\s+Towel\s+2\s+2\.50\s+5\.00$/m);
-    expect(text).not.toMatch(/undefined|\[object Object\]/);
+    // order_products: every field of every item
+    expect(text).toMatch(/^Order products 2 of 2\n {2}ID\s+2\n {2}Product ID\s+4\n {2}Name\s+Towel\n/m);
+    expect(text).toMatch(/^ {2}Subtotal amount\s{2,}5\.00$/m);
+    expect(text).not.toMatch(/undefined|\[object Object\]|…/);
     expect(text).not.toMatch(ANSI);
+  });
+
+  it('wraps long values within the width instead of cutting them', async () => {
+    const long = { ...ORDER, description: `${'word '.repeat(30)}end`, note: 'x'.repeat(130) };
+    for (const width of [60, 80]) {
+      const text = await one('table', long, { width });
+      for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(width);
+      expect(text).not.toContain('…');
+      const joined = text.replace(/\n\s+/g, ' ');
+      expect(joined).toContain(`${'word '.repeat(30)}end`);
+      expect(text.replace(/\n\s+/g, '')).toContain('x'.repeat(130));
+    }
   });
 
   it('shows the v1 form without inventing anything', async () => {
@@ -260,7 +289,7 @@ describe('writeOne as a table', () => {
     expect(text).toMatch(/^Invoice ID\s{2,}SUB-77$/m);
     expect(text).toMatch(/^Customer\s{2,}12$/m);
     expect(text).toMatch(/^Total fee amount\s{2,}0\.00$/m);
-    expect(text).toMatch(/^Profile id\s{2,}1$/m);
+    expect(text).toMatch(/^Profile ID\s{2,}1$/m);
     expect(text).not.toMatch(/undefined|null|\[object Object\]/);
   });
 

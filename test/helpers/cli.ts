@@ -19,6 +19,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** The working directory (default: the test process's). */
+  cwd?: string;
 }
 
 /** A clean environment: no BILLING_* from the machine, a fresh config dir, no slow CA bundle. */
@@ -47,6 +49,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: options.env ?? baseEnv(),
+      cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -63,6 +66,8 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr, ms: performance.now() - started });
     });
+    // A command that exits before reading its input (a usage error) closes the pipe: not a failure.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }

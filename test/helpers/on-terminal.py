@@ -15,11 +15,20 @@ import fcntl
 cols, rows = int(sys.argv[1]), int(sys.argv[2])
 argv = sys.argv[3:]
 
+# Closed on exec (Python's pipes are not inherited): its end of file says the command runs.
+exec_read, exec_write = os.pipe()
 pid, master = pty.fork()
 if pid == 0:
     # The child: the terminal is already its stdin, stdout, stderr and controlling terminal.
     fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
     os.execvp(argv[0], argv)
+
+# Keys are typed only once the command runs on the terminal: a Ctrl-C typed before the child
+# owns it would be shown ("^C") but signal no one.
+os.close(exec_write)
+while os.read(exec_read, 1):
+    pass
+os.close(exec_read)
 
 
 def stop(_signum, _frame):

@@ -3,7 +3,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/format/delimited.js';
-import { hideSecret, maskUrlCredentials, safeLine, safeText } from '../../src/format/terminal.js';
+import { hideSecret, maskUrlCredentials, safeJson, safeLine, safeText } from '../../src/format/terminal.js';
 import { CREATE_ORDER, type Hostile, hostile, RAW_CONTROL, send } from './service.js';
 
 const OSC_TITLE = '\u001b]0;pwned\u0007';
@@ -58,7 +58,28 @@ const order = (id: number, fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
+describe('safeJson', () => {
+  it('escapes what JSON.stringify leaves raw, and the JSON keeps its value', () => {
+    const value = { name: `a\u009b31m${RLO}b\u2028c\u007f`, n: 1 };
+    const text = safeJson(JSON.stringify(value));
+    expect(text).not.toMatch(RAW_CONTROL);
+    expect(text).toBe('{"name":"a\\u009b31m\\u202eb\\u2028c\\u007f","n":1}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
 describe('every writer, end to end', () => {
+  it('-o json and -o ndjson: C1 controls and bidi overrides are escaped, and the JSON keeps its value', async () => {
+    const description = `x\u009b31m${RLO}y\u2028z`;
+    h = await hostile((_req, res) => send(res, 200, { order: order(5, { description }) }));
+    for (const format of ['json', 'ndjson']) {
+      const r = await h.cli(['orders', 'get', '5', '-o', format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(RAW_CONTROL);
+      expect(JSON.parse(r.stdout).description).toBe(description);
+    }
+  });
+
   it('orders create: the info line shows a hostile status escaped', async () => {
     h = await hostile((req, res) => {
       if (req.method === 'POST')

@@ -8,7 +8,7 @@ import { emulatorApi } from '../helpers/emulator.js';
 export async function seedPayments(
   url: string,
   count: number,
-  options: { amount?: string; preauth?: boolean; collected?: boolean } = {},
+  options: { amount?: string; currency?: string; preauth?: boolean; collected?: boolean } = {},
 ): Promise<{ orders: number[]; payments: number[]; customer_id: number }> {
   const answer = await emulatorApi(url, 'POST', '/__emulator/bulk-payments', { count, ...options });
   if (answer.status !== 201) throw new Error(`bulk-payments: ${JSON.stringify(answer.body)}`);

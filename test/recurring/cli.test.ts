@@ -52,11 +52,11 @@ describe('orders subscribe and orders schedule', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Subscription order \d+ created \(pending\)/);
     expect(result.stdout).toContain('Schedule (12 payments)');
-    const rows = result.stdout.split('\n').filter((l) => /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(l));
+    const rows = result.stdout.split('\n').filter((l) => /\d{2}:\d{2} UTC\s+\d+\.\d{2} EUR/.test(l));
     expect(rows).toHaveLength(12);
-    expect(rows[0]).toMatch(/^next\s+\d+\s+2027-01-31 09:00\s+20\.00 EUR\s+scheduled/);
-    expect(rows[1]).toMatch(/^\s+\d+\s+2027-04-30 09:00/);
-    expect(result.stderr).toContain('Next payment: 20.00 EUR on 2027-01-31 09:00.');
+    expect(rows[0]).toMatch(/^next\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+scheduled/);
+    expect(rows[1]).toMatch(/^\s+\d+\s+2027-04-30 09:00 UTC/);
+    expect(result.stderr).toContain('Next payment: 20.00 EUR on 2027-01-31 09:00 UTC.');
   });
 
   it('orders schedule shows due date, amount, status and why; the next payment highlighted', async () => {
@@ -69,10 +69,10 @@ describe('orders subscribe and orders schedule', () => {
     expect(head).toMatch(/^NEXT\s+ID\s+DUE DATE\s+AMOUNT\s+STATUS\s+NOTE$/);
     // The failed payment is retried on 1 February 09:00, before the next one is due: it is next.
     expect(first).toMatch(
-      /^next\s+\d+\s+2027-01-31 09:00\s+20\.00 EUR\s+failed\s+declined: insufficient funds/,
+      /^next\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+failed\s+declined: insufficient funds/,
     );
     expect(first).toContain('retry 2027-02-01 09:00');
-    expect(second).toMatch(/^\s+\d+\s+2027-02-28 09:00\s+20\.00 EUR\s+scheduled$/);
+    expect(second).toMatch(/^\s+\d+\s+2027-02-28 09:00 UTC\s+20\.00 EUR\s+scheduled$/);
 
     const colored = await cli(['orders', 'schedule', String(orderId), '-o', 'table'], { FORCE_COLOR: '1' });
     expect(colored.stdout.split('\n')[1]).toContain('\u001b[1m');
@@ -105,7 +105,7 @@ describe('emulator clock', () => {
       /^Clock: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC → \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\n/,
     );
     expect(moved.stdout).toMatch(
-      new RegExp(`2027-03-15 09:00\\s+${orderId}\\s+\\d+\\s+charged\\s+active\\s+20\\.00 EUR collected`),
+      new RegExp(`2027-03-15 09:00 UTC\\s+${orderId}\\s+\\d+\\s+charged\\s+active\\s+20\\.00 EUR collected`),
     );
     expect(moved.stderr).toMatch(/\d+ things? ran/);
     expect(charges(billing.emulator, orderId).length).toBeGreaterThan(before);
@@ -136,7 +136,7 @@ describe('schedule commands', () => {
 
     const executed = await cli(['schedule', 'execute', a!, '--json']);
     expect(executed.code, executed.stderr).toBe(0);
-    expect(JSON.parse(executed.stdout).scheduled_payment.status).toBe('paid');
+    expect(JSON.parse(executed.stdout).status).toBe('paid');
     expect(executed.stderr).toMatch(/20\.00 EUR collected \(payment \d+\); order is active/);
     const again = await cli(['schedule', 'execute', a!]);
     expect(again.code).toBe(7);
@@ -149,12 +149,12 @@ describe('schedule commands', () => {
 
     const moved = await cli(['schedule', 'reschedule', c!, '2030-05-03', '--json']);
     expect(moved.code, moved.stderr).toBe(0);
-    expect(JSON.parse(moved.stdout).scheduled_payment.due_date).toBe('2030-05-03T09:00:00.000Z');
+    expect(JSON.parse(moved.stdout).due_date).toBe('2030-05-03T09:00:00.000Z');
     expect((await cli(['schedule', 'reschedule', c!, '2030-02-30'])).code).toBe(2);
 
     const merged = await cli(['schedule', 'merge', String(orderId), c!, d!, '--json']);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(JSON.parse(merged.stdout).scheduled_payment).toMatchObject({ amount: '40.00' });
+    expect(JSON.parse(merged.stdout)).toMatchObject({ amount: '40.00' });
     expect((await cli(['schedule', 'merge', String(orderId), c!])).code).toBe(2);
 
     const updated = await cli([
@@ -169,7 +169,7 @@ describe('schedule commands', () => {
       'table',
     ]);
     expect(updated.code, updated.stderr).toBe(0);
-    expect(updated.stdout).toMatch(/2031-\d{2}-\d{2} 09:00\s+99\.00 EUR\s+scheduled/);
+    expect(updated.stdout).toMatch(/2031-\d{2}-\d{2} 09:00 UTC\s+99\.00 EUR\s+scheduled/);
     expect((await cli(['schedule', 'update', String(orderId)])).code).toBe(2);
     expect((await cli(['schedule', 'update', String(orderId), '--interval', 'FORTNIGHT'])).code).toBe(7);
   });
@@ -193,7 +193,7 @@ describe('schedule commands', () => {
     expect(executed.code, executed.stderr).toBe(0);
     const cancelled = await cli(['orders', 'cancel', String(orderId), '--yes', '--json'], production);
     expect(cancelled.code, cancelled.stderr).toBe(0);
-    expect(JSON.parse(cancelled.stdout).order.status.value).toBe('cancelled');
+    expect(JSON.parse(cancelled.stdout).status.value).toBe('cancelled');
   });
 });
 
@@ -212,10 +212,10 @@ describe('orders pause | resume | cancel', () => {
     const later = await cli(['orders', 'resume', id, '--restart-date', '2030-01-01']);
     expect(later.code, later.stderr).toBe(0);
     expect(later.stderr).toContain(`Order ${orderId} stays paused until 2030-01-01`);
-    expect((await cli(['orders', 'resume', id, '--restart-date', '1/1/2030'])).code).toBe(2);
+    expect((await cli(['orders', 'resume', id, '--restart-date', '2030-13-01'])).code).toBe(2);
     const now = await cli(['orders', 'resume', id, '--json']);
     expect(now.code, now.stderr).toBe(0);
-    expect(JSON.parse(now.stdout).order.status.value).toBe('active');
+    expect(JSON.parse(now.stdout).status.value).toBe('active');
     const notPaused = await cli(['orders', 'resume', id]);
     expect(notPaused.code).toBe(7);
     expect(notPaused.stderr).toContain('only a paused order can be resumed');
@@ -287,6 +287,22 @@ describe('orders watch', () => {
       `${orderId}\t\tactive\t${billing.emulator.state.orders.get(orderId)?.status_updated_at}\n`,
     );
     expect(result.stderr).toContain(`timed out after 0.4 s: order ${orderId} is active, not complete`);
+    // With -o json the changes are one JSON array, whole even when the watch ends in a timeout.
+    const json = await cli([
+      'orders',
+      'watch',
+      String(orderId),
+      '--until',
+      'complete',
+      '--timeout',
+      '0.3',
+      '-o',
+      'json',
+    ]);
+    expect(json.code).toBe(8);
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ order_id: orderId, previous_status: null, status: 'active' }),
+    ]);
     expect((await cli(['orders', 'watch', String(orderId), '--until', 'done'])).code).toBe(2);
   });
 });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
-import { currency, positiveInt, productSpec, startDate, url } from '../../src/commands/args.js';
+import {
+  currency,
+  dayOrTime,
+  missing,
+  needArgument,
+  positiveInt,
+  productSpec,
+  recordId,
+  startDate,
+  url,
+} from '../../src/commands/args.js';
+import { UsageError } from '../../src/errors.js';
 
 describe('command-line values', () => {
   it('parses product specs', () => {
@@ -10,18 +20,36 @@ describe('command-line values', () => {
       expect(() => productSpec(bad), bad).toThrow(UsageError);
   });
 
-  it('takes day-first start dates that exist', () => {
+  it('takes start dates in any accepted form and sends them day first, in UTC', () => {
     expect(startDate('31/01/2027 09:00')).toBe('31/01/2027 09:00');
     expect(startDate('29/02/2028 23:59')).toBe('29/02/2028 23:59');
+    expect(startDate('2027-01-31 09:00')).toBe('31/01/2027 09:00');
+    expect(startDate('2027-01-31T09:00')).toBe('31/01/2027 09:00');
+    expect(startDate('2027-01-31T09:00+02:00')).toBe('31/01/2027 07:00');
+    expect(startDate('2027-01-31')).toBe('31/01/2027 00:00');
     for (const bad of [
       '29/02/2027 10:00',
       '01/13/2027 10:00',
-      '2027-01-31 09:00',
-      '31/01/2027',
       '31/01/2027 24:00',
+      '2027-02-30',
+      'tomorrow',
     ]) {
       expect(() => startDate(bad), bad).toThrow(UsageError);
     }
+    expect(() => startDate('tomorrow')).toThrow(
+      '--start-date must be a date like 2027-01-31, 2027-01-31T09:00, 2027-01-31T09:00+02:00 or "31/01/2027 09:00", e.g. --start-date 2027-01-31 (got "tomorrow")',
+    );
+  });
+
+  it('words a bad or missing value one way: the flag, what it is, an example', () => {
+    expect(() => recordId('--customer', 'abc')).toThrow(
+      '--customer must be a positive whole number, e.g. --customer 3 (got "abc")',
+    );
+    expect(missing('--customer').message).toBe("missing --customer (the customer's id), e.g. --customer 3");
+    expect(() => recordId('payment', '')).toThrow('give a payment id');
+    expect(needArgument('payment id', '--file FILE').message).toBe('give a payment id, or --file FILE');
+    expect(dayOrTime('--to', '2027-03-01')).toBe('2027-03-01');
+    expect(dayOrTime('--to', '01/03/2027 09:30')).toBe('2027-03-01T09:30:00.000Z');
   });
 
   it('checks ids, currencies and URLs', () => {

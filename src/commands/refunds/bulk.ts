@@ -5,21 +5,21 @@
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { ApiError, BatchFailedError, BillingError, InterruptedError, UsageError } from '../../api/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
 import { landedRefund, planRefund, readRefundState, sendRefund } from '../../api/refunds.js';
 import { routes } from '../../api/routes.js';
-import { sumAmounts } from '../../domain/money.js';
+import { BatchFailedError, BillingError, InterruptedError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import { positiveInt } from '../args.js';
 import { confirmMoneyMove } from '../confirm.js';
-import type { RefundFlags } from '../payments.js';
-import { previewBase, writePreviews } from '../payments.js';
+import { previewBase, type RefundFlags, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';
 import { Journal } from './journal.js';
 import { runInOrder } from './runner.js';
+import { currenciesOf, describeTotals } from './totals.js';
 
 export const MAX_CONCURRENCY = 64;
 
@@ -57,14 +57,21 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
         ? undefined
         : resolve(`${flags.file}.journal`);
   const input = await readRefundInput(rt, flags.file);
-  if (flags.dryRun) return dryRun(rt, input.rows, journalPath);
+  if (flags.dryRun) return dryRun(rt, input.rows, journalPath, concurrency);
 
-  const given = input.rows.flatMap((row) => (row.error === undefined && row.amount ? [row.amount] : []));
-  const full = input.rows.filter((row) => row.error === undefined && row.amount === undefined).length;
-  await confirmMoneyMove(rt, {
-    action: 'refund',
-    subject: `${input.rows.length} rows of ${input.name} (amounts given add up to ${sumAmounts(given)}; ${full} full refunds)`,
-  });
+  const ctx = await rt.context();
+  if (ctx.kind === 'production' && !rt.flags.yes) {
+    const earlier = await Journal.peek(journalPath as string);
+    const planned = input.rows.filter((row) => earlier.get(row.key)?.last.state !== 'refunded');
+    const skipped = input.rows.length - planned.length;
+    const currencies = await currenciesOf(await rt.client(), planned, { signal: rt.signal, concurrency });
+    await confirmMoneyMove(rt, {
+      action: 'refund',
+      subject:
+        `${input.rows.length} rows of ${input.name} (${describeTotals(planned, currencies)}` +
+        `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})`,
+    });
+  }
   const client = await rt.client();
   const journal = await Journal.open(journalPath as string);
   if (journal.unreadable > 0)
@@ -88,7 +95,7 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
     const results = runInOrder(input.rows, {
       concurrency,
       signal: rt.signal,
-      laneOf: (row) => (row.paymentId === undefined ? undefined : String(row.paymentId)),
+      laneOf: (row) => String(row.paymentId),
       work: async (row) => {
         const result = await refundRow(client, journal, row);
         onResult(result);
@@ -120,8 +127,8 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
 
 function resultOf(row: RefundRow, fields: Partial<RowResult> & Pick<RowResult, 'status'>): RowResult {
   return {
-    payment_id: row.paymentId ?? row.paymentIdText,
-    amount: row.amount ?? row.amountText,
+    payment_id: row.paymentId,
+    amount: row.amount ?? '',
     refund_id: null,
     error: null,
     ...fields,
@@ -129,11 +136,7 @@ function resultOf(row: RefundRow, fields: Partial<RowResult> & Pick<RowResult, '
 }
 
 async function refundRow(client: ApiClient, journal: Journal, row: RefundRow): Promise<RowResult> {
-  if (row.error !== undefined || row.key === undefined || row.paymentId === undefined) {
-    return resultOf(row, { status: 'failed', error: row.error ?? 'invalid row' });
-  }
-  const key = row.key;
-  const paymentId = row.paymentId;
+  const { key, paymentId } = row;
   const history = journal.get(key);
   if (history?.last.state === 'refunded') {
     return resultOf(row, {
@@ -199,31 +202,31 @@ function rowError(err: BillingError, paymentId: number): string {
   return err.message;
 }
 
-async function dryRun(rt: Runtime, rows: RefundRow[], journalPath: string | undefined): Promise<void> {
+async function dryRun(
+  rt: Runtime,
+  rows: RefundRow[],
+  journalPath: string | undefined,
+  concurrency: number,
+): Promise<void> {
   const journal = journalPath === undefined ? undefined : await Journal.peek(journalPath);
   const base = await previewBase(rt);
   const previews: RequestPreview[] = [];
-  let skipped = 0;
-  let bad = 0;
+  const planned: RefundRow[] = [];
   for (const row of rows) {
-    if (row.error !== undefined || row.paymentId === undefined || row.key === undefined) {
-      bad += 1;
-      rt.info(`line ${row.line}: ${row.error ?? 'invalid row'}`);
-      continue;
-    }
-    const last = journal?.get(row.key)?.last;
-    if (last?.state === 'refunded') {
-      skipped += 1;
-      continue;
-    }
+    if (journal?.get(row.key)?.last.state === 'refunded') continue;
+    planned.push(row);
     const body = actionBody(routes.refundPayment, row.amount);
     previews.push(previewRequest(base, routes.refundPayment, { id: row.paymentId }, body));
   }
   await writePreviews(rt, previews, false);
+  // The currency of a row is its payment's: read (GET only) when the service can be reached.
+  const client = await rt.client().catch((err) => {
+    if (!(err instanceof BillingError)) throw err;
+    return undefined;
+  });
+  const currencies = await currenciesOf(client, planned, { signal: rt.signal, concurrency });
+  const skipped = rows.length - planned.length;
   rt.info(
-    `Dry run: ${previews.length} refunds would be sent, ${skipped} skipped (refunded by an earlier run), ${bad} bad rows; nothing was sent.` +
-      (previews.some((p) => JSON.stringify(p.body) === '{"payment":{}}')
-        ? ' A full refund is sent with the amount left, read just before sending.'
-        : ''),
+    `Dry run: ${describeTotals(planned, currencies)}; ${skipped} skipped (refunded by an earlier run); nothing was sent.`,
   );
 }

@@ -5,7 +5,7 @@
 // is cut off on open. A lock file keeps two runs off the same journal.
 
 import { type FileHandle, open, readFile, unlink } from 'node:fs/promises';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../errors.js';
 
 export type RowState = 'started' | 'refunded' | 'failed';
 

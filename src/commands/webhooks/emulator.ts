@@ -1,9 +1,10 @@
 // billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
 
-import { ApiError, EXIT } from '../../api/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
+import { EXIT } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
-import { safeText } from '../../format/terminal.js';
+import { safeJson, safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
@@ -73,7 +74,7 @@ export async function deliveries(
       });
     }
     if (rt.format === 'json' || rt.format === 'ndjson') {
-      rt.io.stdout.write(`${JSON.stringify(one, null, rt.format === 'json' ? 2 : undefined)}\n`);
+      rt.io.stdout.write(`${safeJson(JSON.stringify(one, null, rt.format === 'json' ? 2 : undefined))}\n`);
       return;
     }
     await writeRows(rt, one.attempts, ATTEMPT_COLUMNS);

@@ -1,7 +1,8 @@
 // billing webhooks listen: receive, verify, show and forward deliveries until Ctrl-C.
 
-import { ApiError, EXIT, UsageError } from '../../api/errors.js';
+import { ApiError } from '../../api/errors.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { isKnownEvent } from '../../webhooks/describe.js';
 import { PortInUseError, WebhookReceiver } from '../../webhooks/receiver.js';
 import { Recorder } from '../../webhooks/recorder.js';

@@ -1,9 +1,10 @@
 // billing webhooks trigger | replay: send signed deliveries to an endpoint, as the service would.
 
-import { ApiError, BatchFailedError, classifyStatus, EXIT, UsageError } from '../../api/errors.js';
+import { ApiError, classifyStatus } from '../../api/errors.js';
 import { getOrder } from '../../api/orders.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
 import { isOrderStatus } from '../../domain/orders.js';
+import { BatchFailedError, EXIT, UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { version } from '../../version.js';
 import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';

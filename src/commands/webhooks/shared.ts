@@ -1,8 +1,8 @@
 // What the webhook commands share: the signing secret and bodies read as exact bytes.
 
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../api/errors.js';
 import { maskToken as maskSecret } from '../../config/resolve.js';
+import { UsageError } from '../../errors.js';
 import { hideSecret } from '../../format/terminal.js';
 import type { Runtime } from '../runtime.js';
 

@@ -1,7 +1,7 @@
 // billing webhooks sign | verify: produce or check an X-Service-Signature, for debugging.
 
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../api/errors.js';
+import { UsageError } from '../../errors.js';
 import { hideSecret } from '../../format/terminal.js';
 import { DEFAULT_TOLERANCE_S, signatureHeader, unixNow, verifySignature } from '../../webhooks/signature.js';
 import * as parse from '../args.js';

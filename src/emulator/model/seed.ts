@@ -170,9 +170,13 @@ function seedDemo(state: EmulatorState): void {
     if (!statuses.includes(status)) statuses[10 + k * 17] = status;
   });
 
+  // Only a subscription can be paused or suspended (orders resume refuses a single payment).
+  const subscriptionOnly: readonly OrderStatus[] = ['paused', 'suspended'];
+  const subscriptionProduct = products1.find((p) => p.product_type === 'subscription') as Product;
   ages.forEach((age, at) => {
     const status = statuses[at] as OrderStatus;
-    const product = weighted(products1, PRODUCT_WEIGHTS);
+    const drawn = weighted(products1, PRODUCT_WEIGHTS);
+    const product = subscriptionOnly.includes(status) ? subscriptionProduct : drawn;
     const qty = product.product_type === 'subscription' ? 1 : weighted([1, 2, 3], [70, 20, 10]);
     const lines: LineInput[] = [{ product, qty }];
     const extras = products1.filter(

@@ -49,15 +49,26 @@ const TEMPLATE = `/* billing emulator: stand-in payment widget (test cards only)
     var error = el('p', { class: 'pw-error', role: 'alert', style: 'color:#a4161a' });
     box.appendChild(error);
     box.appendChild(el('button', { type: 'submit', class: 'pw-pay' }, 'Pay now'));
+    // The field the error line is about: the line clears as soon as that field changes.
+    var errorField = '';
+    form.addEventListener('input', function (event) {
+      if (errorField && event.target && event.target.name === errorField) {
+        error.textContent = '';
+        errorField = '';
+      }
+    });
     form.addEventListener('submit', function (event) {
       var number = String(form.elements['card.number'].value).replace(/[\\s-]/g, '');
       var brand = brandOf(number);
-      var problem = !/^\\d{12,19}$/.test(number) ? 'Enter the card number (digits only).'
-        : brands.indexOf(brand) < 0 ? 'This card brand is not accepted here.'
-        : !/^\\d{2}\\/\\d{2}$/.test(form.elements['card.expiry'].value) ? 'Enter the expiry as MM/YY.'
-        : !/^\\d{3,4}$/.test(form.elements['card.cvv'].value) ? 'Enter the 3 or 4 digit CVV.' : '';
-      error.textContent = problem;
-      if (problem) event.preventDefault();
+      var expiry = form.elements['card.expiry'].value;
+      var cvv = form.elements['card.cvv'].value;
+      var found = !/^\\d{12,19}$/.test(number) ? ['card.number', 'Enter the card number (digits only).']
+        : brands.indexOf(brand) < 0 ? ['card.number', 'This card brand is not accepted here.']
+        : !/^\\d{2}\\/\\d{2}$/.test(expiry) ? ['card.expiry', 'Enter the expiry as MM/YY.']
+        : !/^\\d{3,4}$/.test(cvv) ? ['card.cvv', 'Enter the 3 or 4 digit CVV.'] : ['', ''];
+      errorField = found[0];
+      error.textContent = found[1];
+      if (errorField) event.preventDefault();
     });
     form.appendChild(box);
   }

@@ -1,0 +1,41 @@
+// `billing help <command path>` and `billing help <topic>` (gh's help topics). The topics'
+// text is in src/cli/topics.ts, loaded only when one is asked for.
+
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { TOPICS, type Topic } from './topic-names.js';
+
+/** The deepest command the words name, and the words left over. */
+export function findCommand(program: Command, words: readonly string[]): { cmd: Command; rest: string[] } {
+  let cmd = program;
+  let at = 0;
+  for (; at < words.length; at++) {
+    const word = words[at];
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word ?? ''));
+    if (!next) break;
+    cmd = next;
+  }
+  return { cmd, rest: words.slice(at) };
+}
+
+export function defineHelp(program: Command, write: (text: string) => void): void {
+  program.helpCommand(false);
+  program
+    .command('help')
+    .description(`help for a command (billing help orders list) or a topic: ${TOPICS.join(', ')}`)
+    .argument('[words...]', 'a command path or a topic')
+    .action(async (words: string[]) => {
+      if (words.length === 1 && (TOPICS as readonly string[]).includes(words[0] ?? '')) {
+        const { topic } = await import('./topics.js');
+        write(topic(words[0] as Topic));
+        return;
+      }
+      const { cmd, rest } = findCommand(program, words);
+      if (rest.length > 0) {
+        throw new UsageError(`no command or help topic "${words.join(' ')}"`, {
+          hint: `billing help lists the commands; topics: ${TOPICS.join(', ')}`,
+        });
+      }
+      cmd.outputHelp();
+    });
+}

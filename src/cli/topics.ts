@@ -1,0 +1,91 @@
+// The text of `billing help <topic>`. docs/contract.md says the same at length; a change to
+// one is a change to the other.
+
+import type { Topic } from './topic-names.js';
+
+const TEXT: Record<Topic, string> = {
+  environment: `Environment variables (a flag wins over a variable, a variable over the selected
+environment in the config file, that over the built-in default):
+
+  BILLING_API_TOKEN     the token; overrides the stored one. There is no flag for it.
+  BILLING_ENV           environment (--env): sandbox, production, local or one you named
+  BILLING_PROFILE_ID    merchant profile id (--profile)
+  BILLING_BASE_URL      API version 2 base, ending in /api/v2 (--base-url)
+  BILLING_BASE_URL_V1   API version 1 base, ending in /api/v1 (--base-url-v1); subscriptions use it
+  BILLING_GATEWAY_URL   the card gateway's script host (--gateway-url)
+  BILLING_WEBHOOK_SECRET  webhook signing secret
+  BILLING_CONFIG_DIR    where the config file lives (billing config path shows it)
+  BILLING_TIMEOUT       seconds before a request times out (default 30)
+  BILLING_CODE_CACHE    0 turns off the compiled-code cache in ~/.cache/billing/v8
+  NO_COLOR, FORCE_COLOR colour (--no-color)
+  CI                    never prompt (like --no-input)
+
+The environment "local" is the emulator (billing emulator start): its address, profile 1
+and its development token sk_local_dev_emulator are pre-set.
+`,
+  'exit-codes': `Exit codes:
+
+  0    success
+  1    unexpected failure (a bug; --debug shows the stack)
+  2    usage or invalid input (caught locally, or a 400), or a refused confirmation
+  3    not authenticated: no token, or 401
+  4    forbidden: 403
+  5    not found: 404
+  6    conflict: 409
+  7    rejected data: 422 (each problem is listed)
+  8    the service or its gateway failed or could not be reached (also 429 and timeouts)
+  9    a batch finished with some items failed
+  130  interrupted (Ctrl-C), at a prompt, a spinner, a list or a batch
+
+Commands that run until stopped end 0 after their summary when Ctrl-C stops them:
+billing webhooks listen, billing checkout open and a foreground billing emulator start.
+`,
+  output: `Output contract:
+
+  Results go to stdout; everything for a person (hints, progress, confirmations) to stderr.
+  -o table|json|ndjson|csv|tsv, or --json. On a terminal the default is table, in a pipe tsv.
+  Conflicting output flags (--json -o csv) are a usage error (exit 2).
+
+  A command about one record (get, create, update, pause, resume, cancel, capture, refund of
+  one payment, ...) prints that record bare with -o json, in the same shape as that
+  resource's get. What a create answer adds (checkout, payment link, redirect URL) goes under
+  named keys of that object ("checkout", "payment_link", ...).
+  A list prints a JSON array with -o json, one record a line with -o ndjson.
+  Machine output has typed fields: numbers are numbers, booleans booleans.
+  -o json prints the service's values untouched (dates too).
+
+Errors: one line "error: <message>" on stderr, with a "hint:" line when there is something
+to do; with -o json also {"error":{"status":...,"kind":...,"message":...,"details":...}}.
+See also: billing help formatting, billing help exit-codes.
+`,
+  formatting: `Formats:
+
+  table   aligned columns for a person, with colour on a terminal; dates as YYYY-MM-DD HH:MM UTC
+  json    one JSON document: the record, or an array of records
+  ndjson  one JSON object a line; streams, memory stays flat over any number of records
+  csv     RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted,
+          its quotes doubled
+  tsv     no header, one record a line, fields split by one tab; tabs and line breaks inside a
+          value become spaces (so cut and awk work)
+
+In csv and tsv money is two columns, amount (a decimal like 497.30) and currency (EUR).
+Service text never reaches the terminal as control sequences: they are shown escaped.
+`,
+  dates: `Dates:
+
+Every date flag (orders subscribe --start-date, orders resume --restart-date, schedule
+reschedule's DATE, emulator clock --to) accepts:
+
+  2027-01-31                a day (midnight UTC; a reschedule keeps the payment's time of day)
+  2027-01-31T09:00          a time, UTC when no zone is given
+  2027-01-31T09:00+02:00    a time with its zone (Z for UTC)
+  "31/01/2027 09:00"        the service's own day-first form, UTC
+
+and sends each route the form it takes. Dates are shown to a person as YYYY-MM-DD HH:MM UTC;
+-o json prints the service's values untouched.
+`,
+};
+
+export function topic(name: Topic): string {
+  return TEXT[name];
+}

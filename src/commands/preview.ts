@@ -1,0 +1,41 @@
+// --dry-run of a money move: the requests that would be sent, printed and not sent. Used by the
+// single-payment commands (payments.ts) and by bulk refunds (refunds/bulk.ts).
+
+import type { RequestPreview } from '../api/payments.js';
+import type { Runtime } from './runtime.js';
+
+export interface DryRunFlag {
+  dryRun?: boolean;
+}
+
+export interface AmountFlags extends DryRunFlag {
+  amount?: string;
+}
+
+export interface RefundFlags extends AmountFlags {
+  file?: string;
+  journal?: string;
+  concurrency: string;
+}
+
+export async function previewBase(rt: Runtime): Promise<{ baseUrl: string; profileId?: number }> {
+  const ctx = await rt.context();
+  const { requireBaseUrl } = await import('../config/resolve.js');
+  return { baseUrl: requireBaseUrl(ctx), profileId: ctx.profileId };
+}
+
+/** --dry-run output: JSON with -o json/ndjson, else "METHOD PATH BODY" lines. */
+export async function writePreviews(rt: Runtime, previews: RequestPreview[], single: boolean): Promise<void> {
+  let text: string;
+  if (rt.format === 'json') {
+    text = `${JSON.stringify(single ? previews[0] : previews, null, 2)}\n`;
+  } else if (rt.format === 'ndjson') {
+    text = previews.map((p) => `${JSON.stringify(p)}\n`).join('');
+  } else {
+    text = previews
+      .map((p) => `${p.method} ${p.path}${p.body === undefined ? '' : ` ${JSON.stringify(p.body)}`}\n`)
+      .join('');
+  }
+  rt.io.stdout.write(text);
+  if (single) rt.info('Dry run: nothing was sent.');
+}

@@ -1,0 +1,162 @@
+// The commands of README.md, as test/e2e/readme.test.ts runs them. The rules (also stated at
+// the end of README.md):
+// - every line of a ```sh block is read; a trailing `\` joins the next line; `;` splits a
+//   line into commands; a `#` outside quotes starts a comment;
+// - a command starting with `billing` is run; one starting with `printf` (the README writing an
+//   input file) is run by /bin/sh in the scratch directory; every other line is not run;
+// - `| …` after a billing command is dropped (the test checks billing, not jq); `> FILE` and
+//   `< FILE` are files of the scratch directory;
+// - the expected exit code is 0, or N when the comment says `exit N`;
+// - `webhooks listen`, `checkout open` and `emulator start` without --detach run until
+//   stopped: they are stopped with Ctrl-C (SIGINT) once they say they are ready, and must end
+//   with the expected code.
+
+export interface ReadmeCommand {
+  /** The README line it comes from (1-based), for messages. */
+  line: number;
+  /** As written, without the comment. */
+  text: string;
+  kind: 'billing' | 'shell';
+  /** The words after `billing`, quotes removed, placeholders still in. */
+  args: string[];
+  stdoutFile?: string;
+  stdinFile?: string;
+  expectedExit: number;
+  longRunning: boolean;
+}
+
+export function readmeCommands(markdown: string): ReadmeCommand[] {
+  const commands: ReadmeCommand[] = [];
+  const lines = markdown.split('\n');
+  let inBlock = false;
+  let pending = '';
+  let pendingLine = 0;
+  lines.forEach((raw, at) => {
+    if (/^```/.test(raw)) {
+      inBlock = !inBlock && /^```sh\s*$/.test(raw);
+      return;
+    }
+    if (!inBlock) return;
+    if (pending === '') pendingLine = at + 1;
+    const joined = pending + raw;
+    if (/\\\s*$/.test(raw)) {
+      pending = `${joined.replace(/\\\s*$/, '')} `;
+      return;
+    }
+    pending = '';
+    commands.push(...parseLine(joined.trim(), pendingLine));
+  });
+  return commands;
+}
+
+function parseLine(line: string, lineNo: number): ReadmeCommand[] {
+  const { code, comment } = splitComment(line);
+  const expected = /\bexit (\d+)\b/.exec(comment);
+  return splitOutsideQuotes(code, ';')
+    .map((part) => part.trim())
+    .filter((part) => /^(billing|printf)\s/.test(part))
+    .map((part) => {
+      const kind = part.startsWith('billing') ? 'billing' : 'shell';
+      const [beforePipe = ''] = kind === 'billing' ? splitOutsideQuotes(part, '|') : [part];
+      let words = kind === 'billing' ? shellWords(beforePipe).slice(1) : [];
+      let stdoutFile: string | undefined;
+      let stdinFile: string | undefined;
+      const out = words.indexOf('>');
+      if (out >= 0) {
+        stdoutFile = words[out + 1];
+        words = words.slice(0, out).concat(words.slice(out + 2));
+      }
+      const inp = words.indexOf('<');
+      if (inp >= 0) {
+        stdinFile = words[inp + 1];
+        words = words.slice(0, inp).concat(words.slice(inp + 2));
+      }
+      return {
+        line: lineNo,
+        text: part,
+        kind,
+        args: words,
+        stdoutFile,
+        stdinFile,
+        expectedExit: expected ? Number(expected[1]) : 0,
+        longRunning: kind === 'billing' && runsUntilStopped(words),
+      } satisfies ReadmeCommand;
+    });
+}
+
+export function runsUntilStopped(args: readonly string[]): boolean {
+  const path = args.filter((a) => !a.startsWith('-')).join(' ');
+  if (/\b(webhooks listen|checkout open)\b/.test(path)) return true;
+  return /\bemulator start\b/.test(path) && !args.includes('--detach');
+}
+
+function splitComment(line: string): { code: string; comment: string } {
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) {
+      return { code: line.slice(0, i), comment: line.slice(i + 1) };
+    }
+  }
+  return { code: line, comment: '' };
+}
+
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let quote = '';
+  let current = '';
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === separator) {
+      parts.push(current);
+      current = '';
+      continue;
+    }
+    current += c;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** Words as a POSIX shell splits them (quotes removed; no expansion). */
+export function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let current: string | undefined;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    // A README placeholder (<id>, <payment id>) is a word, not a redirection.
+    const placeholder = quote ? null : /^<[a-z][a-z ]*>/i.exec(text.slice(i));
+    if (placeholder) {
+      current = (current ?? '') + placeholder[0];
+      i += placeholder[0].length - 1;
+    } else if (quote) {
+      if (c === quote) quote = '';
+      else current = (current ?? '') + c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      current ??= '';
+    } else if (/\s/.test(c)) {
+      if (current !== undefined) words.push(current);
+      current = undefined;
+    } else if ((c === '>' || c === '<') && current === undefined) {
+      words.push(c);
+    } else {
+      current = (current ?? '') + c;
+    }
+  }
+  if (current !== undefined) words.push(current);
+  return words;
+}
+
+/** The placeholders of a command, e.g. ["id", "payment id"] for `<id>` and `<payment id>`. */
+export function placeholders(args: readonly string[]): string[] {
+  return [...new Set(args.flatMap((a) => [...a.matchAll(/<([^<>]+)>/g)].map((m) => m[1] ?? '')))];
+}

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseDate, toDayFirst, toDayOrIso } from '../../src/domain/dates.js';
+
+const iso = (value: string) => parseDate(value)?.date.toISOString();
+
+describe('date flags: one parser for every accepted form', () => {
+  it('reads ISO 8601 days and times, UTC unless a zone is given', () => {
+    expect(iso('2027-01-31')).toBe('2027-01-31T00:00:00.000Z');
+    expect(iso('2027-01-31T09:00')).toBe('2027-01-31T09:00:00.000Z');
+    expect(iso('2027-01-31 09:00')).toBe('2027-01-31T09:00:00.000Z');
+    expect(iso('2027-01-31T09:00:30Z')).toBe('2027-01-31T09:00:30.000Z');
+    expect(iso('2027-01-31T09:00:00.250Z')).toBe('2027-01-31T09:00:00.250Z');
+    expect(iso('2027-01-31T09:00+02:00')).toBe('2027-01-31T07:00:00.000Z');
+    expect(iso('2027-01-31T00:30-01:00')).toBe('2027-01-31T01:30:00.000Z');
+    expect(parseDate('2027-01-31')?.hasTime).toBe(false);
+    expect(parseDate('2027-01-31T09:00')?.hasTime).toBe(true);
+  });
+
+  it("reads the service's day-first DD/MM/YYYY HH:MM", () => {
+    expect(iso('31/01/2027 09:00')).toBe('2027-01-31T09:00:00.000Z');
+    expect(iso('1/2/2027')).toBe('2027-02-01T00:00:00.000Z');
+  });
+
+  it('refuses what is not a real day or time', () => {
+    for (const bad of [
+      '',
+      'tomorrow',
+      '2027-02-29',
+      '2027-13-01',
+      '2027-01-32',
+      '31/02/2027 09:00',
+      '01/13/2027 09:00',
+      '2027-01-31T24:00',
+      '2027-01-31T09:60',
+      '2027-01-31T09:00+25:00',
+      '31-01-2027',
+    ]) {
+      expect(parseDate(bad), bad).toBeUndefined();
+    }
+    expect(iso('2028-02-29')).toBe('2028-02-29T00:00:00.000Z');
+  });
+
+  it('converts to the forms the routes take', () => {
+    const at = parseDate('2027-01-31T09:05+01:00');
+    expect(at && toDayFirst(at.date)).toBe('31/01/2027 08:05');
+    expect(at && toDayOrIso(at)).toBe('2027-01-31T08:05:00.000Z');
+    const day = parseDate('15/03/2027');
+    expect(day && toDayOrIso(day)).toBe('2027-03-15');
+  });
+
+  it('reads back every instant it writes, in each form', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1971-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
+        (date) => {
+          const minute = new Date(Math.floor(date.getTime() / 60_000) * 60_000);
+          expect(parseDate(toDayFirst(minute))?.date.getTime()).toBe(minute.getTime());
+          expect(parseDate(minute.toISOString())?.date.getTime()).toBe(minute.getTime());
+        },
+      ),
+    );
+  });
+});
