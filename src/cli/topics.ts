@@ -16,6 +16,7 @@ environment in the config file, that over the built-in default):
   BILLING_WEBHOOK_SECRET  webhook signing secret
   BILLING_CONFIG_DIR    where the config file lives (billing config path shows it)
   BILLING_TIMEOUT       seconds before a request times out (default 30)
+  BILLING_MAX_RESPONSE_MB  the largest answer read, in MB (default 64); a larger one is exit 8
   BILLING_CODE_CACHE    0 turns off the compiled-code cache in ~/.cache/billing/v8
   NO_COLOR, FORCE_COLOR colour (--no-color)
   CI                    never prompt (like --no-input)
