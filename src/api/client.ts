@@ -1,8 +1,7 @@
-// Transport to the Merchant Billing Service over undici: one keep-alive Agent, JSON in
-// and out, typed errors, retries for GETs only. undici (the parts of it we use, see
-// ./undici.ts) is imported on the first request so that loading this module costs nothing.
+// Client of the Merchant Billing Service: keep-alive connections (./transport.ts, over
+// node:http), JSON in and out, typed errors, retries for GETs only. The transport is
+// imported on the first request so that loading this module costs nothing.
 
-import type { Dispatcher } from 'undici';
 import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
 import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
@@ -59,7 +58,8 @@ const RETRY_STATUSES = new Set([429, 502, 503]);
 const DEBUG_BODY_LIMIT = 2000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-type Undici = typeof import('./undici.js');
+type Transport = import('./transport.js').Transport;
+type Answer = import('./transport.js').Answer;
 
 interface Target {
   url: string;
@@ -78,8 +78,7 @@ export class ApiClient {
     Pick<ClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'userAgent' | 'maxResponseBytes'>
   > &
     ClientOptions;
-  #agent: Dispatcher | undefined;
-  #undici: Promise<Undici> | undefined;
+  #transport: Promise<Transport> | undefined;
   #closed = false;
 
   constructor(o: ClientOptions) {
@@ -102,12 +101,12 @@ export class ApiClient {
     const target = this.#target(route, o);
     const body = o.body === undefined ? undefined : JSON.stringify(o.body);
     const retries = route.method === 'GET' ? this.#o.maxRetries : 0;
-    const { request, agent } = await this.#transport();
+    const transport = await this.#open();
 
     for (let attempt = 0; ; attempt++) {
       this.#log(`> ${route.method} ${target.url}`);
       if (body !== undefined) this.#log(`> ${truncate(body)}`);
-      const result = await this.#attempt(request, agent, route.method, target, body, signal);
+      const result = await this.#attempt(transport, route.method, target, body, signal);
       if (result.ok) return result.response as ApiResponse<T>;
       const { error } = result;
       const retryable =
@@ -140,7 +139,7 @@ export class ApiClient {
       path: parsed.pathname,
       requestPath: `${parsed.pathname}${parsed.search}`,
     };
-    const { request, agent } = await this.#transport();
+    const transport = await this.#open();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.#o.timeoutMs);
     const onAbort = () => controller.abort(o.signal?.reason);
@@ -148,29 +147,27 @@ export class ApiClient {
     this.#log(`> ${o.method} ${o.url}`);
     if (o.body !== undefined) this.#log(`> ${truncate(o.body)}`);
     try {
-      const res = await request(agent, {
-        origin: target.origin,
-        path: target.requestPath,
-        method: o.method as Route['method'],
+      const res = await transport.request({
+        url: parsed,
+        method: o.method,
         headers: this.#headers(),
         body: o.body,
         signal: controller.signal,
-        headersTimeout: this.#o.timeoutMs,
-        bodyTimeout: this.#o.timeoutMs,
       });
-      const headers = res.headers as ApiResponse<unknown>['headers'];
+      const status = res.statusCode ?? 0;
+      const headers = res.headers;
       // The same limits as every other answer: no redirect followed, no answer past the size limit.
-      if (res.statusCode >= 300 && res.statusCode < 400) {
-        discard(res.body);
-        throw redirected(res.statusCode, headers.location, o.method, target);
+      if (status >= 300 && status < 400) {
+        discard(res);
+        throw redirected(status, headers.location, o.method, target);
       }
-      const text = await readLimited(res.body, headers['content-length'], this.#o.maxResponseBytes, {
+      const text = await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
         method: o.method,
         target,
-        status: res.statusCode,
+        status,
       });
-      this.#log(`< ${res.statusCode}`);
-      return { status: res.statusCode, statusText: res.statusText ?? '', headers: res.headers, text };
+      this.#log(`< ${status}`);
+      return { status, statusText: res.statusMessage ?? '', headers, text };
     } catch (cause) {
       if (o.signal?.aborted) throw abortError(o.signal);
       if (isApiError(cause)) throw cause;
@@ -189,24 +186,18 @@ export class ApiClient {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const agent = this.#agent;
-    this.#agent = undefined;
-    if (agent) await agent.close();
+    const transport = this.#transport;
+    this.#transport = undefined;
+    if (transport) (await transport).close();
   }
 
-  async #transport(): Promise<{ request: Undici['request']; agent: Dispatcher }> {
-    this.#undici ??= import('./undici.js');
-    const undici = await this.#undici;
-    this.#agent ??= undici.createAgent({
-      keepAliveTimeout: 4_000,
-      connect: { timeout: this.#o.timeoutMs },
-    });
-    return { request: undici.request, agent: this.#agent };
+  #open(): Promise<Transport> {
+    this.#transport ??= import('./transport.js').then((m) => new m.Transport({ keepAliveMs: 4_000 }));
+    return this.#transport;
   }
 
   async #attempt(
-    request: Undici['request'],
-    agent: Dispatcher,
+    transport: Transport,
     method: Route['method'],
     target: Target,
     body: string | undefined,
@@ -224,52 +215,50 @@ export class ApiClient {
     signal?.addEventListener('abort', onAbort, { once: true });
     const noAnswer = { method, path: target.path, origin: target.origin };
     try {
-      const res = await request(agent, {
-        origin: target.origin,
-        path: target.requestPath,
+      const res = await transport.request({
+        url: new URL(target.url),
         method,
         headers: this.#headers(),
         body,
         signal: controller.signal,
-        headersTimeout: this.#o.timeoutMs,
-        bodyTimeout: this.#o.timeoutMs,
       });
-      const headers = res.headers as ApiResponse<unknown>['headers'];
-      if (res.statusCode >= 300 && res.statusCode < 400) {
-        discard(res.body);
-        throw redirected(res.statusCode, headers.location, method, target);
+      const status = res.statusCode ?? 0;
+      const headers = res.headers;
+      if (status >= 300 && status < 400) {
+        discard(res);
+        throw redirected(status, headers.location, method, target);
       }
-      const text = await readLimited(res.body, headers['content-length'], this.#o.maxResponseBytes, {
+      const text = await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
         method,
         target,
-        status: res.statusCode,
+        status,
       });
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-      this.#log(`< ${res.statusCode} ${ms}ms`);
-      if (res.statusCode >= 200 && res.statusCode < 300) {
+      this.#log(`< ${status} ${ms}ms`);
+      if (status >= 200 && status < 300) {
         // Under --debug the first bytes of every answer: what a command relied on, when it was wrong.
         if (text) this.#log(`< ${truncate(text)}`);
         return {
           ok: true,
           response: {
-            status: res.statusCode,
-            body: parseSuccess(text, res.statusCode, method, target),
+            status,
+            body: parseSuccess(text, status, method, target),
             headers,
           },
         };
       }
       if (text) this.#log(`< ${truncate(text)}`);
       const error = errorFromResponse({
-        status: res.statusCode,
+        status,
         body: text,
         method,
         path: target.path,
         query: target.requestPath.split('?')[1],
         profileId: this.#o.profileId,
-        statusText: res.statusText,
+        statusText: res.statusMessage,
       });
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
-      if (retryAfterMs !== undefined && res.statusCode === 429) {
+      if (retryAfterMs !== undefined && status === 429) {
         error.hint = `the service is rate limiting requests; it asked to wait ${Math.ceil(retryAfterMs / 1000)}s`;
       }
       return retryAfterMs === undefined ? { ok: false, error } : { ok: false, error, retryAfterMs };
@@ -430,7 +419,7 @@ function redirected(
  * (or announced so by Content-Length): a hostile or broken service cannot fill the memory.
  */
 async function readLimited(
-  body: Dispatcher.ResponseData['body'],
+  body: Answer,
   contentLength: string | string[] | undefined,
   limit: number,
   at: { method: string; target: Target; status: number },
@@ -462,7 +451,7 @@ async function readLimited(
 }
 
 /** Closes an answer's body that will not be read; its 'aborted' error has nobody to hear it. */
-function discard(body: Dispatcher.ResponseData['body']): void {
+function discard(body: Answer): void {
   body.on('error', () => {});
   body.destroy();
 }
