@@ -128,8 +128,12 @@ function ratioText(times, a, base) {
   };
 }
 
-/** GNU time's maximum RSS, in MB. */
+/** GNU time's maximum RSS, in MB: the median of 5 runs (one run's peak moves by ~10 MB with the timing of V8's collections). */
 function peakRssMb(argv) {
+  return median(Array.from({ length: 5 }, () => onePeakRssMb(argv)));
+}
+
+function onePeakRssMb(argv) {
   const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], {
     env,
     encoding: 'utf8',
