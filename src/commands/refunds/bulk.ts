@@ -232,6 +232,6 @@ async function dryRun(
   const currencies = await currenciesOf(client, planned, { signal: rt.signal, concurrency });
   const skipped = rows.length - planned.length;
   rt.info(
-    `Dry run: ${describeTotals(planned, currencies)}; ${skipped} skipped (refunded by an earlier run); nothing was sent.`,
+    `Dry run: ${describeTotals(planned, currencies)}${skipped > 0 ? `; ${skipped} skipped (refunded by an earlier run)` : ''}; nothing was sent.`,
   );
 }
