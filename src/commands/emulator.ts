@@ -9,6 +9,7 @@ import { ApiError } from '../api/errors.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
 import { textColumn, writeList } from '../format/index.js';
+import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
@@ -271,10 +272,13 @@ export async function clock(
   const to = flags.to === undefined ? undefined : parse.dayOrTime('--to', flags.to);
   const body = moving ? (to !== undefined ? { to } : { advance: duration }) : undefined;
   const answer = await clockRequest(origin, body);
-  const shown = (iso: string) => formatTimestamp(iso);
+  // The emulator is a service too: its text is shown safe for a terminal.
+  const shown = (iso: string) => safeLine(formatTimestamp(iso));
   await writeResult(rt, answer, async () => {
     if (!moving) {
-      rt.io.stdout.write(rt.format === 'table' ? `${shown(answer.now)}\n` : `${answer.now}\n`);
+      rt.io.stdout.write(
+        rt.format === 'table' ? `${shown(answer.now)}\n` : `${safeLine(String(answer.now))}\n`,
+      );
       return;
     }
     if (rt.format === 'table') {

@@ -277,7 +277,7 @@ describe('README.md runs', () => {
     ) {
       const order = await resolvePlaceholder('id');
       const ofOrder = r.stdout.split('\n').filter((line) => line.split('\t').includes(order));
-      for (const day of ['2027-01-31', '2027-02-28', '2027-03-31']) {
+      for (const day of ['2030-01-31', '2030-02-28', '2030-03-31']) {
         if (!ofOrder.some((line) => line.includes(day))) {
           return `README.md:${command.line}: the clock did not charge order ${order} on ${day}:\n${ofOrder.join('\n')}`;
         }

@@ -76,7 +76,9 @@ describe('a file of refunds', () => {
       [d, 'refunded'],
       [a, 'refunded'],
     ]);
-    expect(rows[1]).toMatchObject({ amount: '20.00', error: null });
+    expect(rows[1]).toMatchObject({ amount: '20.00', currency: 'EUR', error: null });
+    // The currency comes from the payment read before the refund; an unknown payment has none.
+    expect(rows.map((r) => r.currency)).toEqual(['EUR', 'EUR', 'EUR', null, 'EUR', 'EUR']);
     expect(typeof rows[0].refund_id).toBe('number');
     expect(rows[2].error).toBe(`25.00 is more than is refundable on payment ${c} (20.00 left)`);
     expect(rows[3].error).toBe('unknown payment 99999');
@@ -164,7 +166,7 @@ describe('a file of refunds', () => {
         `POST /api/v2/profiles/1/payments/${d}/refund {"payment":{}}\n`,
     );
     expect(result.stderr).toContain(
-      'Dry run: 3 refunds, 21.50 EUR; 1 refund, 9.00 USD; 2 full refunds whose amount is read at send time; 0 skipped',
+      'Dry run: 3 refunds, 21.50 EUR; 1 refund, 9.00 USD; 2 full refunds whose amount is read at send time; nothing was sent.',
     );
     expect(existsSync(`${file}.journal`)).toBe(false);
     for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual([]);

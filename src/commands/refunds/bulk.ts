@@ -26,6 +26,8 @@ export const MAX_CONCURRENCY = 64;
 export interface RowResult {
   payment_id: number | string;
   amount: string;
+  /** The payment's currency, as the service gave it; null when the payment was not read. */
+  currency: string | null;
   status: 'refunded' | 'skipped' | 'failed';
   refund_id: number | null;
   error: string | null;
@@ -129,6 +131,7 @@ function resultOf(row: RefundRow, fields: Partial<RowResult> & Pick<RowResult, '
   return {
     payment_id: row.paymentId,
     amount: row.amount ?? '',
+    currency: null,
     refund_id: null,
     error: null,
     ...fields,
@@ -146,8 +149,10 @@ async function refundRow(client: ApiClient, journal: Journal, row: RefundRow): P
     });
   }
   let amount = row.amount;
+  let currency: string | null = null;
   try {
     const state = await readRefundState(client, paymentId);
+    currency = typeof state.payment.currency === 'string' ? state.payment.currency : null;
     const started = history?.started;
     if (started?.amount !== undefined && started.baseline !== undefined) {
       const landed = landedRefund(state.orderPayments, paymentId, started.amount, started.baseline);
@@ -159,7 +164,7 @@ async function refundRow(client: ApiClient, journal: Journal, row: RefundRow): P
           amount: started.amount,
           refund_id: landed.id,
         });
-        return resultOf(row, { status: 'refunded', amount: started.amount, refund_id: landed.id });
+        return resultOf(row, { status: 'refunded', amount: started.amount, currency, refund_id: landed.id });
       }
     }
     const plan = planRefund(state, row.amount);
@@ -181,7 +186,7 @@ async function refundRow(client: ApiClient, journal: Journal, row: RefundRow): P
       amount: plan.amount,
       ...(refundId === null ? {} : { refund_id: refundId }),
     });
-    return resultOf(row, { status: 'refunded', amount: plan.amount, refund_id: refundId });
+    return resultOf(row, { status: 'refunded', amount: plan.amount, currency, refund_id: refundId });
   } catch (err) {
     // Anything that is not an answer about this row (a full disk under the journal) stops the run.
     if (!(err instanceof BillingError)) throw err;
@@ -193,7 +198,7 @@ async function refundRow(client: ApiClient, journal: Journal, row: RefundRow): P
       ...(amount ? { amount } : {}),
       error,
     });
-    return resultOf(row, { status: 'failed', error, ...(amount ? { amount } : {}) });
+    return resultOf(row, { status: 'failed', error, currency, ...(amount ? { amount } : {}) });
   }
 }
 
@@ -227,6 +232,6 @@ async function dryRun(
   const currencies = await currenciesOf(client, planned, { signal: rt.signal, concurrency });
   const skipped = rows.length - planned.length;
   rt.info(
-    `Dry run: ${describeTotals(planned, currencies)}; ${skipped} skipped (refunded by an earlier run); nothing was sent.`,
+    `Dry run: ${describeTotals(planned, currencies)}${skipped > 0 ? `; ${skipped} skipped (refunded by an earlier run)` : ''}; nothing was sent.`,
   );
 }
