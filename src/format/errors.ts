@@ -50,7 +50,7 @@ function apiFields(err: unknown): { status: number; details: ErrorDetail[]; meth
 function messageOf(err: unknown): string {
   if (err instanceof Error) {
     if (err.message) return err.message;
-    // undici reports a refused connection as an AggregateError with no message of its own.
+    // A refused connection can come as an AggregateError with no message of its own (one per address tried).
     const inner = (err as { errors?: unknown }).errors;
     if (Array.isArray(inner) && inner[0] instanceof Error && inner[0].message) return inner[0].message;
     return err.name || 'unexpected error';

@@ -120,7 +120,7 @@ describe('ApiClient requests', () => {
     const { service, client } = await setup((_req, res) => json(res, 200, { order: { id: 1 } }));
     for (let i = 0; i < 6; i++) await client.call(routes.getOrder, { params: { id: 1 } });
     expect(service.received).toHaveLength(6);
-    // undici's pool may open a second socket while the first one is being released.
+    // A pool may open a second socket while the first one is being released.
     expect(service.connections).toBeLessThanOrEqual(2);
   });
 });
