@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { inject } from 'postject';
+import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,15 +61,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [deferred, noNgrok],
-  define: {
-    __BILLING_VERSION__: JSON.stringify(pkg.version),
-    'import.meta.url': '__billing_import_meta.url',
-    'import.meta.dirname': '__dirname',
-    'import.meta.filename': '__filename',
-  },
-  banner: {
-    js: "var __billing_import_meta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
-  },
+  ...commonJsOfEsm(pkg),
 });
 
 const config = join(out, 'sea-config.json');

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,15 +43,7 @@ try {
     logLevel: 'warning',
     plugins: [deferred],
     // In pass 2 these become CommonJS, where a module knows its own file as __filename.
-    define: {
-      __BILLING_VERSION__: JSON.stringify(pkg.version),
-      'import.meta.url': '__billing_import_meta.url',
-      'import.meta.dirname': '__dirname',
-      'import.meta.filename': '__filename',
-    },
-    banner: {
-      js: "var __billing_import_meta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
-    },
+    ...commonJsOfEsm(pkg),
     chunkNames: 'chunks/[name]-[hash]',
   });
 

@@ -17,7 +17,7 @@ import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { type ListFlags, runList } from './list.js';
-import { ask, flagOrAsk } from './prompt.js';
+import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from './prompt.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -85,20 +85,12 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
 }
 
 async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInput> {
-  const customer = await flagOrAsk(rt, flags.customer, {
-    flag: '--customer',
-    message: 'Customer id',
-    parse: (v) => parse.recordId('--customer', v),
-  });
+  const customer = await flagOrAsk(rt, flags.customer, CUSTOMER_QUESTION);
   const products =
     flags.product.length > 0
       ? flags.product.map(parse.productSpec)
       : [await ask(rt, { flag: '--product', message: 'Product id[:qty]', parse: parse.productSpec })];
-  const currency = await flagOrAsk(rt, flags.currency, {
-    flag: '--currency',
-    message: 'Currency (e.g. EUR)',
-    parse: (v) => parse.currency(v),
-  });
+  const currency = await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION);
   const invoiceId = await flagOrAsk(rt, flags.invoiceId, {
     flag: '--invoice-id',
     message: 'Invoice id (your own unique id)',
@@ -137,11 +129,7 @@ interface SubscribeFlags {
 }
 
 export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFlags): Promise<void> {
-  const customerId = await flagOrAsk(rt, flags.customer, {
-    flag: '--customer',
-    message: 'Customer id',
-    parse: (v) => parse.recordId('--customer', v),
-  });
+  const customerId = await flagOrAsk(rt, flags.customer, CUSTOMER_QUESTION);
   const product: SubscriptionOrderInput['order_product'] = {
     product_id: await flagOrAsk(rt, flags.product, {
       flag: '--product',
@@ -149,11 +137,7 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
       parse: (v) => parse.recordId('--product', v),
     }),
   };
-  const currency = await flagOrAsk(rt, flags.currency, {
-    flag: '--currency',
-    message: 'Currency (e.g. EUR)',
-    parse: (v) => parse.currency(v),
-  });
+  const currency = await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION);
   const startDate = await flagOrAsk(rt, flags.startDate, {
     flag: '--start-date',
     message: 'First scheduled payment (e.g. 2027-01-31T09:00, UTC)',

@@ -12,7 +12,7 @@ import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { confirmInProduction } from './confirm.js';
 import { type ListFlags, runList } from './list.js';
-import { flagOrAsk } from './prompt.js';
+import { CURRENCY_QUESTION, flagOrAsk } from './prompt.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -56,11 +56,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
         message: 'Price (e.g. 19.90)',
         parse: (v) => parse.amount('--price', v),
       }),
-      currency: await flagOrAsk(rt, flags.currency, {
-        flag: '--currency',
-        message: 'Currency (e.g. EUR)',
-        parse: (v) => parse.currency(v),
-      }),
+      currency: await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION),
       product_type: parse.oneOf('--type', flags.type, ['single', 'subscription'] as const),
     };
     if (flags.description !== undefined) input.description = flags.description;

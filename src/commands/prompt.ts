@@ -3,7 +3,7 @@
 // the same function that checks the flag, so a bad answer is refused at once.
 
 import { UsageError } from '../errors.js';
-import { missing } from './args.js';
+import { currency, missing, recordId } from './args.js';
 import type { Runtime } from './runtime.js';
 
 export interface Question<T> {
@@ -15,6 +15,19 @@ export interface Question<T> {
   /** Offered as the answer (Enter takes it). */
   default?: string;
 }
+
+/** Questions more than one command asks, so that each asks them in the same words. */
+export const CUSTOMER_QUESTION: Question<number> = {
+  flag: '--customer',
+  message: 'Customer id',
+  parse: (v) => recordId('--customer', v),
+};
+
+export const CURRENCY_QUESTION: Question<string> = {
+  flag: '--currency',
+  message: 'Currency (e.g. EUR)',
+  parse: (v) => currency(v),
+};
 
 export async function ask<T>(rt: Runtime, question: Question<T>): Promise<T> {
   if (!rt.canPrompt) throw missing(question.flag);

@@ -34,21 +34,22 @@ async function orderIn(status: string, type?: string): Promise<number> {
   return found.id;
 }
 
+/** A subscription of the demo seed's customer 1 to product 2. */
+const subscribeArgs = (startDate: string) => [
+  'orders',
+  'subscribe',
+  '--customer',
+  '1',
+  '--product',
+  '2',
+  '--currency',
+  'EUR',
+  '--start-date',
+  startDate,
+];
+
 async function subscribe(startDate: string): Promise<number> {
-  const r = await cli([
-    'orders',
-    'subscribe',
-    '--customer',
-    '1',
-    '--product',
-    '2',
-    '--currency',
-    'EUR',
-    '--start-date',
-    startDate,
-    '-o',
-    'json',
-  ]);
+  const r = await cli([...subscribeArgs(startDate), '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
   const created = await cli(['orders', 'list', '--items', '1', '-o', 'json']);
   return (JSON.parse(created.stdout) as { id: number }[])[0]?.id ?? 0;
@@ -239,28 +240,14 @@ describe('§4 hints name the actual cause', () => {
   });
 
   it('a missing version 1 base names the environment and the request, not a function', async () => {
-    const r = await runCli(
-      [
-        'orders',
-        'subscribe',
-        '--customer',
-        '1',
-        '--product',
-        '2',
-        '--currency',
-        'EUR',
-        '--start-date',
-        '2030-01-01',
-      ],
-      {
-        env: baseEnv({
-          BILLING_ENV: 'sandbox',
-          BILLING_BASE_URL: `${emu.url}/api/v2`,
-          BILLING_API_TOKEN: LOCAL_EMULATOR.token,
-          BILLING_PROFILE_ID: '1',
-        }),
-      },
-    );
+    const r = await runCli(subscribeArgs('2030-01-01'), {
+      env: baseEnv({
+        BILLING_ENV: 'sandbox',
+        BILLING_BASE_URL: `${emu.url}/api/v2`,
+        BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+        BILLING_PROFILE_ID: '1',
+      }),
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('environment "sandbox" has no version 1 base URL');
     expect(r.stderr).toContain('--env sandbox');
