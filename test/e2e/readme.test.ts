@@ -117,7 +117,15 @@ describe('README.md runs', () => {
   const dir = tempDir('billing-readme-');
   const configDir = join(dir, 'config');
   let port = 0;
-  const env = () => baseEnv({ BILLING_CONFIG_DIR: configDir });
+  // Its own home and shell: `completion --install` writes under HOME and reads SHELL (unset in CI).
+  const env = () =>
+    baseEnv({
+      BILLING_CONFIG_DIR: configDir,
+      HOME: join(dir, 'home'),
+      SHELL: '/bin/bash',
+      XDG_DATA_HOME: undefined,
+      XDG_CONFIG_HOME: undefined,
+    });
 
   function run(args: string[], o: { input?: string; timeoutMs?: number } = {}): Promise<Run> {
     return runCli(args, { env: env(), cwd: dir, input: o.input, timeoutMs: o.timeoutMs ?? 60_000 });
