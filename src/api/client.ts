@@ -44,6 +44,13 @@ export interface ApiResponse<T> {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** An answer whose body is still text: `parse()` reads it (and throws if it is not JSON). */
+export interface DeferredResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  parse(): unknown;
+}
+
 export interface RawResponse {
   status: number;
   statusText: string;
@@ -70,7 +77,7 @@ interface Target {
 }
 
 type Attempt =
-  | { ok: true; response: ApiResponse<unknown> }
+  | { ok: true; response: DeferredResponse }
   | { ok: false; error: ApiError; retryAfterMs?: number };
 
 export class ApiClient {
@@ -95,6 +102,15 @@ export class ApiClient {
   }
 
   async call<T = unknown>(route: Route, o: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const answer = await this.callDeferred(route, o);
+    return { status: answer.status, headers: answer.headers, body: answer.parse() as T };
+  }
+
+  /**
+   * `call`, with the body parsed only when the caller asks: a list page read ahead waits its
+   * turn as text, a fraction of the memory of the records it holds.
+   */
+  async callDeferred(route: Route, o: RequestOptions = {}): Promise<DeferredResponse> {
     if (this.#closed) throw new Error('ApiClient is closed');
     const signal = o.signal;
     if (signal?.aborted) throw abortError(signal);
@@ -107,7 +123,7 @@ export class ApiClient {
       this.#log(`> ${route.method} ${target.url}`);
       if (body !== undefined) this.#log(`> ${truncate(body)}`);
       const result = await this.#attempt(transport, route.method, target, body, signal);
-      if (result.ok) return result.response as ApiResponse<T>;
+      if (result.ok) return result.response;
       const { error } = result;
       const retryable =
         attempt < retries &&
@@ -161,11 +177,13 @@ export class ApiClient {
         discard(res);
         throw redirected(status, headers.location, o.method, target);
       }
-      const text = await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
-        method: o.method,
-        target,
-        status,
-      });
+      const text = (
+        await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
+          method: o.method,
+          target,
+          status,
+        })
+      ).toString('utf8');
       this.#log(`< ${status}`);
       return { status, statusText: res.statusMessage ?? '', headers, text };
     } catch (cause) {
@@ -228,7 +246,9 @@ export class ApiClient {
         discard(res);
         throw redirected(status, headers.location, method, target);
       }
-      const text = await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
+      // Kept as bytes until parsed: outside V8's heap, a page read ahead is not copied by
+      // every young-generation collection while it waits (which made the heap grow).
+      const bytes = await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
         method,
         target,
         status,
@@ -237,16 +257,17 @@ export class ApiClient {
       this.#log(`< ${status} ${ms}ms`);
       if (status >= 200 && status < 300) {
         // Under --debug the first bytes of every answer: what a command relied on, when it was wrong.
-        if (text) this.#log(`< ${truncate(text)}`);
+        if (this.#o.debug && bytes.length > 0) this.#log(`< ${truncate(bytes.toString('utf8'))}`);
         return {
           ok: true,
           response: {
             status,
-            body: parseSuccess(text, status, method, target),
             headers,
+            parse: () => parseSuccess(bytes.toString('utf8'), status, method, target),
           },
         };
       }
+      const text = bytes.toString('utf8');
       if (text) this.#log(`< ${truncate(text)}`);
       const error = errorFromResponse({
         status,
@@ -415,7 +436,7 @@ function redirected(
 }
 
 /**
- * The body as text, read chunk by chunk and abandoned as soon as it is longer than `limit`
+ * The body's bytes, read chunk by chunk and abandoned as soon as it is longer than `limit`
  * (or announced so by Content-Length): a hostile or broken service cannot fill the memory.
  */
 async function readLimited(
@@ -423,7 +444,7 @@ async function readLimited(
   contentLength: string | string[] | undefined,
   limit: number,
   at: { method: string; target: Target; status: number },
-): Promise<string> {
+): Promise<Buffer> {
   const tooLarge = () => {
     discard(body);
     return new ApiError(
@@ -447,7 +468,7 @@ async function readLimited(
     if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 /** Closes an answer's body that will not be read; its 'aborted' error has nobody to hear it. */

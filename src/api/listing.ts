@@ -2,7 +2,7 @@
 
 import { UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { type Page, paginate, parseListResponse } from './paginate.js';
+import { type Fetched, type Page, paginate, parseListResponse } from './paginate.js';
 import type { Route } from './routes.js';
 
 export interface PageQuery {
@@ -47,10 +47,12 @@ export function iterateList<T>(
   const startPage = o.startPage === undefined ? undefined : positive('page', o.startPage);
   const lastPage = o.lastPage;
   // A page past lastPage is answered here as empty, which ends the pagination like a last page.
-  const fetchPage = (page: number, signal: AbortSignal): Promise<Page<T>> =>
-    lastPage !== undefined && page > lastPage
-      ? Promise.resolve({ records: [] })
-      : listPage<T>(c, route, rootKey, { page, items, signal });
+  // The others stay text until their turn (see paginate).
+  const fetchPage = async (page: number, signal: AbortSignal): Promise<Fetched<T>> => {
+    if (lastPage !== undefined && page > lastPage) return { records: [] };
+    const res = await c.callDeferred(route, { query: { page, items }, signal });
+    return () => parseListResponse<T>(res.parse(), rootKey);
+  };
   return paginate<T>(fetchPage, {
     startPage,
     concurrency: o.concurrency,

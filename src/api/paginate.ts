@@ -94,6 +94,11 @@ function unexpected(rootKey: string): BillingError {
   return new BillingError('server', EXIT.unavailable, `unexpected answer: no list of ${rootKey} in it`);
 }
 
+/** A page as fetched: parsed, or still text that its function parses when the page's turn comes. */
+export type Fetched<T> = Page<T> | (() => Page<T>);
+
+const open = <T>(fetched: Fetched<T>): Page<T> => (typeof fetched === 'function' ? fetched() : fetched);
+
 export interface PaginateOptions {
   startPage?: number;
   /** Pages in flight at most, once the total is known. Default 4. */
@@ -103,7 +108,7 @@ export interface PaginateOptions {
   itemsPerPage?: number;
 }
 
-type Settled<T> = { ok: true; page: Page<T> } | { ok: false; error: unknown };
+type Settled<T> = { ok: true; page: Fetched<T> } | { ok: false; error: unknown };
 
 /**
  * Every record from `startPage` on, strictly in page order. When the first answer gives
@@ -112,7 +117,7 @@ type Settled<T> = { ok: true; page: Page<T> } | { ok: false; error: unknown };
  * the first page. Leaving the loop early, or aborting `signal`, aborts what is in flight.
  */
 export async function* paginate<T>(
-  fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>,
+  fetchPage: (page: number, signal: AbortSignal) => Promise<Fetched<T>>,
   o: PaginateOptions = {},
 ): AsyncGenerator<T> {
   const startPage = o.startPage ?? 1;
@@ -156,7 +161,7 @@ export async function* paginate<T>(
   };
 
   try {
-    const first = await fetchPage(startPage, controller.signal);
+    const first = open(await fetchPage(startPage, controller.signal));
     checkAbort();
     const totalPages = first.totalPages;
     const totalCount = first.totalCount;
@@ -181,10 +186,11 @@ export async function* paginate<T>(
           if (isNotFound(result.error)) return;
           throw result.error;
         }
-        const more = take(result.page, pageNo);
+        const page = open(result.page);
+        const more = take(page, pageNo);
         if (!enough()) fill();
         yield* more;
-        if (isLast(result.page, pageNo, o.itemsPerPage, totalPages) || enough()) return;
+        if (isLast(page, pageNo, o.itemsPerPage, totalPages) || enough()) return;
       }
       return;
     }
@@ -199,8 +205,9 @@ export async function* paginate<T>(
         if (isNotFound(result.error)) return;
         throw result.error;
       }
-      yield* take(result.page, next);
-      if (isLast(result.page, next, o.itemsPerPage) || enough()) return;
+      const page = open(result.page);
+      yield* take(page, next);
+      if (isLast(page, next, o.itemsPerPage) || enough()) return;
     }
   } finally {
     o.signal?.removeEventListener('abort', onAbort);

@@ -340,13 +340,16 @@ async function paginated(rt: Runtime, request: ApiRequest): Promise<void> {
         errorBodies.set(error, res.text);
         throw error;
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(res.text);
-      } catch {
-        throw new BillingError('server', EXIT.unavailable, `the answer to GET ${url.pathname} is not JSON`);
-      }
-      return parseListResponse(body, rootKey);
+      // Parsed when its turn comes, as --all does: a page read ahead waits as text.
+      return () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(res.text);
+        } catch {
+          throw new BillingError('server', EXIT.unavailable, `the answer to GET ${url.pathname} is not JSON`);
+        }
+        return parseListResponse(body, rootKey);
+      };
     },
     { signal: rt.signal, itemsPerPage: perPage },
   );

@@ -363,6 +363,48 @@ describe('paginate with a plain fetchPage', () => {
     await expect(gen.next()).rejects.toMatchObject({ name: 'AbortError' });
     expect(asked).toBe(0);
   });
+
+  it('opens a page fetched as text only when its turn comes (memory: read-ahead pages stay text)', async () => {
+    const opened: number[] = [];
+    const seen: Array<[record: number, opened: number[]]> = [];
+    for await (const r of paginate<number>(
+      async (n) => () => {
+        opened.push(n);
+        return pageOf(n, 2, 4);
+      },
+      { concurrency: 8 },
+    )) {
+      seen.push([r, [...opened]]);
+    }
+    // Pages 2–4 were all fetched with page 1, yet each was parsed only once reached.
+    expect(seen).toEqual([
+      [100, [1]],
+      [101, [1]],
+      [200, [1, 2]],
+      [201, [1, 2]],
+      [300, [1, 2, 3]],
+      [301, [1, 2, 3]],
+      [400, [1, 2, 3, 4]],
+      [401, [1, 2, 3, 4]],
+    ]);
+  });
+
+  it('a page whose text is not JSON fails when its turn comes, after the pages before it', async () => {
+    const all: number[] = [];
+    const run = async () => {
+      for await (const r of paginate<number>(
+        async (n) => () => {
+          if (n === 2) throw new Error('not JSON');
+          return pageOf(n, 1, 3);
+        },
+        { concurrency: 8 },
+      )) {
+        all.push(r);
+      }
+    };
+    await expect(run()).rejects.toThrow('not JSON');
+    expect(all).toEqual([100]);
+  });
 });
 
 describe('paginate against a service that lies (issue 9 §4)', () => {

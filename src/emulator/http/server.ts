@@ -84,8 +84,34 @@ async function handleApi(
   query: URLSearchParams,
   rawBody: string,
 ): Promise<AdminReply> {
+  const { faults } = runtime;
+  if (faults.latencyMs === 0) return answerApi(runtime, req, method, path, query, rawBody);
+  if (method !== 'GET') {
+    await delay(faults.latencyMs);
+    return answerApi(runtime, req, method, path, query, rawBody);
+  }
+  // A read is answered latency_ms after it arrived, its answer made meanwhile, as a service with
+  // more than one thread would: answers due together do not queue behind each other's work.
+  const due = performance.now() + faults.latencyMs;
+  const answer = answerApi(runtime, req, method, path, query, rawBody).then(
+    (reply) => ({ reply }),
+    (error: unknown) => ({ error }),
+  );
+  const settled = await answer;
+  await delay(Math.max(0, due - performance.now()));
+  if ('error' in settled) throw settled.error;
+  return settled.reply;
+}
+
+async function answerApi(
+  runtime: Runtime,
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawBody: string,
+): Promise<AdminReply> {
   const { faults, state } = runtime;
-  if (faults.latencyMs > 0) await delay(faults.latencyMs);
   if (faults.failRate > 0 && faults.random() < faults.failRate) {
     throw new HttpError(502, INJECTED_FAULT_MESSAGE);
   }
