@@ -25,6 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(root, 'bench', '.tmp');
 mkdirSync(tmp, { recursive: true });
 const bin = join(root, 'bin', 'billing');
+const bareReader = join(root, 'bench', 'bare-reader.mjs');
 const sea = join(root, 'build', 'sea', 'billing');
 const TOKEN = 'sk_local_dev_emulator';
 const STARTUP = { runs: 21, warmup: 3 };
@@ -273,6 +274,7 @@ try {
         {
           curl: { argv: ['sh', '-c', loop] },
           all: { argv: [n.bin, bin, 'orders', 'list', '--all', '-o', 'ndjson'] },
+          bare: { argv: [n.bin, bareReader, ORIGIN, TOKEN, String(PER_PAGE), String(CONCURRENCY)] },
         },
         { runs: 5, warmup: 1 },
       );
@@ -294,6 +296,14 @@ try {
         n.name,
         `${vsIdeal.toFixed(2)}× (${median(t.all).toFixed(0)} ms)`,
         vsIdeal <= 1.3,
+      );
+      const bareVsIdeal = median(t.bare) / ideal;
+      record(
+        'list-floor',
+        `the floor: a bare Node reader of the same pages, same window, no parsing and no output (bench/bare-reader.mjs), vs ${ideal} ms`,
+        'for information',
+        n.name,
+        `${bareVsIdeal.toFixed(2)}× (${median(t.bare).toFixed(0)} ms; billing takes ${(median(t.all) - median(t.bare)).toFixed(0)} ms more)`,
       );
       await latency(0);
       const rss = peakRssMb([n.bin, bin, 'orders', 'list', '--all', '-o', 'ndjson']);

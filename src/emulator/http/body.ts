@@ -35,6 +35,15 @@ export function rootRecord(raw: string, key: string): Record<string, unknown> {
   return record;
 }
 
+/** A JSON answer already serialized (while a latency wait ran), sent as is by sendJson. */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+
+  static of(body: unknown): JsonBytes {
+    return new JsonBytes(Buffer.from(JSON.stringify(body), 'utf8'));
+  }
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -46,11 +55,11 @@ export function sendJson(
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  const bytes = body instanceof JsonBytes ? body.bytes : Buffer.from(JSON.stringify(body), 'utf8');
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': bytes.length,
     ...headers,
   });
-  res.end(text);
+  res.end(bytes);
 }

@@ -8,7 +8,7 @@ import { authenticate, authorizeProfile } from '../model/access.js';
 import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import { handleAdmin } from './admin.js';
-import { readBody, sendJson } from './body.js';
+import { JsonBytes, readBody, sendJson } from './body.js';
 import { handleBrowser, isBrowserPath } from './browser.js';
 import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 
@@ -90,14 +90,14 @@ async function handleApi(
     await delay(faults.latencyMs);
     return answerApi(runtime, req, method, path, query, rawBody);
   }
-  // A read is answered latency_ms after it arrived, its answer made meanwhile, as a service with
-  // more than one thread would: answers due together do not queue behind each other's work.
+  // A read is answered latency_ms after it arrived, its answer made and serialized meanwhile,
+  // as a service with more than one thread would: answers due together do not queue behind
+  // each other's work.
   const due = performance.now() + faults.latencyMs;
-  const answer = answerApi(runtime, req, method, path, query, rawBody).then(
-    (reply) => ({ reply }),
+  const settled = await answerApi(runtime, req, method, path, query, rawBody).then(
+    (reply) => ({ reply: reply.body === undefined ? reply : { ...reply, body: JsonBytes.of(reply.body) } }),
     (error: unknown) => ({ error }),
   );
-  const settled = await answer;
   await delay(Math.max(0, due - performance.now()));
   if ('error' in settled) throw settled.error;
   return settled.reply;
