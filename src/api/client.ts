@@ -44,7 +44,7 @@ export interface ApiResponse<T> {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** An answer whose body is still text: `parse()` reads it (and throws if it is not JSON). */
+/** An answer whose body is not parsed yet: `parse()` reads it (and throws if it is not JSON). */
 export interface DeferredResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -108,7 +108,7 @@ export class ApiClient {
 
   /**
    * `call`, with the body parsed only when the caller asks: a list page read ahead waits its
-   * turn as text, a fraction of the memory of the records it holds.
+   * turn as bytes, outside V8's heap and a fraction of the memory of the records it holds.
    */
   async callDeferred(route: Route, o: RequestOptions = {}): Promise<DeferredResponse> {
     if (this.#closed) throw new Error('ApiClient is closed');

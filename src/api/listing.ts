@@ -47,7 +47,7 @@ export function iterateList<T>(
   const startPage = o.startPage === undefined ? undefined : positive('page', o.startPage);
   const lastPage = o.lastPage;
   // A page past lastPage is answered here as empty, which ends the pagination like a last page.
-  // The others stay text until their turn (see paginate).
+  // The others stay unparsed until their turn (see paginate).
   const fetchPage = async (page: number, signal: AbortSignal): Promise<Fetched<T>> => {
     if (lastPage !== undefined && page > lastPage) return { records: [] };
     const res = await c.callDeferred(route, { query: { page, items }, signal });

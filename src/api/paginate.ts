@@ -94,7 +94,7 @@ function unexpected(rootKey: string): BillingError {
   return new BillingError('server', EXIT.unavailable, `unexpected answer: no list of ${rootKey} in it`);
 }
 
-/** A page as fetched: parsed, or still text that its function parses when the page's turn comes. */
+/** A page as fetched: parsed, or a function that parses it, called when the page's turn comes. */
 export type Fetched<T> = Page<T> | (() => Page<T>);
 
 const open = <T>(fetched: Fetched<T>): Page<T> => (typeof fetched === 'function' ? fetched() : fetched);

@@ -364,7 +364,7 @@ describe('paginate with a plain fetchPage', () => {
     expect(asked).toBe(0);
   });
 
-  it('opens a page fetched as text only when its turn comes (memory: read-ahead pages stay text)', async () => {
+  it('parses a page read ahead only when its turn comes (memory: pages waiting stay unparsed)', async () => {
     const opened: number[] = [];
     const seen: Array<[record: number, opened: number[]]> = [];
     for await (const r of paginate<number>(
@@ -389,7 +389,7 @@ describe('paginate with a plain fetchPage', () => {
     ]);
   });
 
-  it('a page whose text is not JSON fails when its turn comes, after the pages before it', async () => {
+  it('a page that does not parse fails when its turn comes, after the pages before it', async () => {
     const all: number[] = [];
     const run = async () => {
       for await (const r of paginate<number>(
