@@ -61,7 +61,9 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
   const method = req.method ?? 'GET';
   const rawBody = await readBody(req);
   if (path === '/api' || path.startsWith('/api/')) {
-    const reply = await handleApi(runtime, req, method, path, url.searchParams, rawBody);
+    const reply = await withLatency(runtime.faults.latencyMs, method, () =>
+      handleApi(runtime, req, method, path, url.searchParams, rawBody),
+    );
     if (method !== 'GET' && reply.status < 300) runtime.state.markChanged();
     return reply;
   }
@@ -76,25 +78,23 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
   throw new HttpError(404, `no such path: ${path}`);
 }
 
-async function handleApi(
-  runtime: Runtime,
-  req: IncomingMessage,
+/**
+ * `--latency`: a write waits, then applies its change; a read is answered latency_ms after it
+ * arrived, its answer made and serialized meanwhile, as a service with more than one thread
+ * would: answers due together do not queue behind each other's work.
+ */
+async function withLatency(
+  latencyMs: number,
   method: string,
-  path: string,
-  query: URLSearchParams,
-  rawBody: string,
+  answer: () => Promise<AdminReply>,
 ): Promise<AdminReply> {
-  const { faults } = runtime;
-  if (faults.latencyMs === 0) return answerApi(runtime, req, method, path, query, rawBody);
+  if (latencyMs === 0) return answer();
   if (method !== 'GET') {
-    await delay(faults.latencyMs);
-    return answerApi(runtime, req, method, path, query, rawBody);
+    await delay(latencyMs);
+    return answer();
   }
-  // A read is answered latency_ms after it arrived, its answer made and serialized meanwhile,
-  // as a service with more than one thread would: answers due together do not queue behind
-  // each other's work.
-  const due = performance.now() + faults.latencyMs;
-  const settled = await answerApi(runtime, req, method, path, query, rawBody).then(
+  const due = performance.now() + latencyMs;
+  const settled = await answer().then(
     (reply) => ({ reply: reply.body === undefined ? reply : { ...reply, body: JsonBytes.of(reply.body) } }),
     (error: unknown) => ({ error }),
   );
@@ -103,7 +103,7 @@ async function handleApi(
   return settled.reply;
 }
 
-async function answerApi(
+async function handleApi(
   runtime: Runtime,
   req: IncomingMessage,
   method: string,
