@@ -45,9 +45,14 @@ export function tempDir(prefix = 'billing-test-'): string {
 }
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runFile(process.execPath, [BIN, ...args], options);
+}
+
+/** Runs any executable the way runCli runs bin/billing (an installed package, the single executable). */
+export function runFile(file: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
   const started = performance.now();
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(file, args, {
       env: options.env ?? baseEnv(),
       cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],

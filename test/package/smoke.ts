@@ -8,13 +8,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { tempDir } from '../helpers/cli.js';
+import { type CliResult, runFile, tempDir } from '../helpers/cli.js';
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Run = CliResult;
 
 /** Runs `file args` with `env`, killed after `timeoutMs`. */
 export function run(
@@ -24,21 +20,22 @@ export function run(
   input = '',
   timeoutMs = 30_000,
 ): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env, timeout: timeoutMs, killSignal: 'SIGKILL' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {}); // a step that exits before reading its input
-    child.stdin.end(input);
-  });
+  return runFile(file, args, { env, input, timeoutMs });
+}
+
+/** `--tunnel ngrok` without the agent library: refused with a message that says so. */
+export async function expectTunnelRefused(
+  billing: string,
+  env: Record<string, string | undefined>,
+): Promise<Run> {
+  const tunnel = await run(
+    billing,
+    ['webhooks', 'listen', '--port', '0', '--secret', 'whsec_smoke', '--tunnel', 'ngrok'],
+    { ...env, NGROK_AUTHTOKEN: 'not-a-real-token' },
+  );
+  expect(tunnel.code).not.toBe(0);
+  expect(tunnel.stderr).toContain('the ngrok agent library could not be loaded');
+  return tunnel;
 }
 
 export function freePort(): Promise<number> {

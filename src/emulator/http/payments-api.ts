@@ -2,7 +2,7 @@
 // refund; and the admin helpers that set up payments and cards for tests and benchmarks.
 
 import { profileExists } from '../model/access.js';
-import { insertOrder } from '../model/orders.js';
+import { addBulkCustomer, addBulkProduct, insertOrder } from '../model/orders.js';
 import {
   amountField,
   capture,
@@ -98,38 +98,8 @@ export function bulkPaymentsAdmin(runtime: Runtime, input: Record<string, unknow
   }
   const currency = typeof input.currency === 'string' ? input.currency : 'EUR';
   const collected = input.collected !== false;
-  const now = state.nowIso();
-  const customer = state.addCustomer({
-    id: state.nextId('customer'),
-    profile_id: profileId,
-    merchant_customer_id: null,
-    first_name: 'Bulk',
-    last_name: 'Payer',
-    email: 'bulk.payer@example.com',
-    phone: null,
-    date_of_birth: null,
-    street: null,
-    city: null,
-    state: null,
-    postal_code: null,
-    country: null,
-    card: { ...TEST_CARD },
-    created_at: now,
-    updated_at: now,
-  });
-  const product = state.addProduct({
-    id: state.nextId('product'),
-    profile_id: profileId,
-    name: `Bulk item ${price}`,
-    description: null,
-    price,
-    currency,
-    product_type: 'single',
-    price_locked: false,
-    tax_percentage: null,
-    created_at: now,
-    updated_at: now,
-  });
+  const customer = addBulkCustomer(state, profileId, 'Payer', { ...TEST_CARD });
+  const product = addBulkProduct(state, profileId, { name: `Bulk item ${price}`, price, currency });
   const orders: number[] = [];
   const payments: number[] = [];
   for (let n = 0; n < count; n++) {

@@ -6,7 +6,7 @@ import { type LineInput, priceLine, summarise } from './pricing.js';
 import { customerSnapshot } from './records.js';
 import { dueDates } from './schedule.js';
 import type { EmulatorState } from './state.js';
-import type { Customer, Order, Product, ScheduledPaymentStatus, Subscription } from './types.js';
+import type { Customer, Order, Product, ScheduledPaymentStatus, StoredCard, Subscription } from './types.js';
 
 export interface NewOrder {
   profileId: number;
@@ -132,15 +132,32 @@ export function bulkCreateOrders(
 function firstCustomer(state: EmulatorState, profileId: number): Customer {
   const id = state.customerIds(profileId)[0];
   const existing = id === undefined ? undefined : state.customers.get(id);
-  if (existing) return existing;
+  return existing ?? addBulkCustomer(state, profileId, 'Customer');
+}
+
+function firstProduct(state: EmulatorState, profileId: number): Product {
+  const id = state.productIds(profileId)[0];
+  const existing = id === undefined ? undefined : state.products.get(id);
+  return (
+    existing ?? addBulkProduct(state, profileId, { name: 'Bulk Product', price: '10.00', currency: 'EUR' })
+  );
+}
+
+/** The customer of the admin API's bulk calls: "Bulk <last>", no address, and `card` if given. */
+export function addBulkCustomer(
+  state: EmulatorState,
+  profileId: number,
+  last: string,
+  card?: StoredCard,
+): Customer {
   const now = state.nowIso();
   return state.addCustomer({
     id: state.nextId('customer'),
     profile_id: profileId,
     merchant_customer_id: null,
     first_name: 'Bulk',
-    last_name: 'Customer',
-    email: 'bulk.customer@example.com',
+    last_name: last,
+    email: `bulk.${last.toLowerCase()}@example.com`,
     phone: null,
     date_of_birth: null,
     street: null,
@@ -148,23 +165,26 @@ function firstCustomer(state: EmulatorState, profileId: number): Customer {
     state: null,
     postal_code: null,
     country: null,
+    ...(card ? { card } : {}),
     created_at: now,
     updated_at: now,
   });
 }
 
-function firstProduct(state: EmulatorState, profileId: number): Product {
-  const id = state.productIds(profileId)[0];
-  const existing = id === undefined ? undefined : state.products.get(id);
-  if (existing) return existing;
+/** A single-payment product of the admin API's bulk calls. */
+export function addBulkProduct(
+  state: EmulatorState,
+  profileId: number,
+  o: { name: string; price: string; currency: string },
+): Product {
   const now = state.nowIso();
   return state.addProduct({
     id: state.nextId('product'),
     profile_id: profileId,
-    name: 'Bulk Product',
+    name: o.name,
     description: null,
-    price: '10.00',
-    currency: 'EUR',
+    price: o.price,
+    currency: o.currency,
     product_type: 'single',
     price_locked: false,
     tax_percentage: null,
