@@ -16,6 +16,10 @@ export type ErrorKind =
   | 'timeout'
   | 'network'
   | 'batch'
+  | 'in_doubt'
+  | 'unreported'
+  | 'system'
+  | 'in_use'
   | 'interrupted';
 
 /** One problem listed by a 422 answer. */
@@ -35,6 +39,14 @@ export const EXIT = {
   invalid: 7,
   unavailable: 8,
   batchFailed: 9,
+  /** A run of money moves stopped because it could not record one: some rows are in doubt. */
+  inDoubt: 10,
+  /** Money moved, but its result could not be written (stdout full or closed). */
+  unreported: 11,
+  /** This machine failed: a full disk, a closed output, a path that is a file. Nothing moved. */
+  system: 12,
+  /** Another run holds the journal (its lock); nothing was sent. */
+  inUse: 13,
   interrupted: 130,
 } as const;
 
@@ -89,6 +101,38 @@ export class BatchFailedError extends BillingError {
   override name = 'BatchFailedError';
   constructor(message: string) {
     super('batch', EXIT.batchFailed, message);
+  }
+}
+
+/** A run of money moves stopped because it could not record one; some rows are in doubt. Exit 10. */
+export class InDoubtError extends BillingError {
+  override name = 'InDoubtError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super('in_doubt', EXIT.inDoubt, message, options);
+  }
+}
+
+/** Money moved, but writing its result failed. Exit 11, so a script never retries it blindly. */
+export class UnreportedError extends BillingError {
+  override name = 'UnreportedError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super('unreported', EXIT.unreported, message, options);
+  }
+}
+
+/** A failure of this machine (disk full, output closed, a path that is a file). Exit 12. */
+export class SystemError extends BillingError {
+  override name = 'SystemError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super('system', EXIT.system, message, options);
+  }
+}
+
+/** Another run holds the journal's lock. Exit 13. */
+export class InUseError extends BillingError {
+  override name = 'InUseError';
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super('in_use', EXIT.inUse, message, options);
   }
 }
 

@@ -36,6 +36,12 @@ and its development token sk_local_dev_emulator are pre-set.
   7    rejected data: 422 (each problem is listed)
   8    the service or its gateway failed or could not be reached (also 429 and timeouts)
   9    a batch finished with some items failed
+  10   a run of money moves stopped because it could not record one: some rows are in doubt
+       (the summary names them; a re-run checks them against the order's payments)
+  11   the money moved, but its result could not be written (stdout full or closed);
+       stderr names what was done: do not retry blindly
+  12   this machine failed (a full disk, a closed output, a path that is a file); nothing moved
+  13   another run holds the journal (its lock); nothing was sent
   130  interrupted (Ctrl-C), at a prompt, a spinner, a list or a batch
 
 Commands that run until stopped end 0 after their summary when Ctrl-C stops them:
