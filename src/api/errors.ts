@@ -314,3 +314,16 @@ function formatSeconds(ms: number): string {
 function isLocalEmulator(origin: string): boolean {
   return origin === `http://${LOCAL_EMULATOR.host}:${LOCAL_EMULATOR.port}`;
 }
+
+/**
+ * A 2xx answer to a money move (refund, capture, reversal) whose record does not show the move
+ * that was asked (another kind, parent payment or amount, or a status that is not a success).
+ * Exit 8. The move may or may not have happened: a batch records its row as in doubt (checked
+ * against the order's payments on the next run), never as done.
+ */
+export class UnconfirmedMoveError extends ApiError {
+  override name = 'UnconfirmedMoveError';
+  constructor(message: string, init: { status: number; method: string; path: string; hint?: string }) {
+    super('server', EXIT.unavailable, message, init);
+  }
+}
