@@ -27,6 +27,9 @@ export function isStale(): boolean {
 export default function setup(): void {
   if (!isStale()) return;
   console.log('dist/ is older than its sources: building it first (npm run build)');
-  const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('the build failed: the tests would run a stale dist/');
 }
