@@ -121,7 +121,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   // Schedule and lifecycle of an order; their code is in src/commands/order-lifecycle.ts.
   const lifecycle = async () => import('../commands/order-lifecycle.js');
   const assumedPath = (path: string) =>
-    `\nThe interface document does not show this request; the tool assumes ${path} (src/api/routes.ts).\nAn order in the wrong state is answered 422 with the reason (exit 7).\n`;
+    `\nThe interface document does not show this request; the tool assumes ${path} (src/domain/routes.ts).\nAn order in the wrong state is answered 422 with the reason (exit 7).\n`;
   orders
     .command('schedule')
     .description("an order's scheduled payments: due date, amount, status; the next payment highlighted")

@@ -6,7 +6,7 @@ import { examples, type Run } from './shared.js';
 const ASSUMED =
   '\nThe interface document does not show these paths or payloads; the tool assumes them\n' +
   '(POST /scheduled_payments/{id}/execute|skip|reschedule, POST /orders/{id}/scheduled_payments/merge,\n' +
-  'PATCH /orders/{id}/scheduled_payments): see src/api/routes.ts. A payment or an order in the wrong\n' +
+  'PATCH /orders/{id}/scheduled_payments): see src/domain/routes.ts. A payment or an order in the wrong\n' +
   'state is answered 422 with the reason (exit 7).\n';
 
 export function defineSchedule(program: Command, run: Run, full = true): void {

@@ -1,6 +1,8 @@
-// Every API path the emulator serves. Version 2 paths are relative to
-// /api/v2/profiles/{profile_id}; version 1 paths to /api/v1.
+// Every API path the emulator serves: the routes of the shared table (src/domain/routes.ts),
+// each with its handler. Version 2 paths are relative to /api/v2/profiles/{profile_id};
+// version 1 paths to /api/v1.
 
+import { profilePath, type RouteName, routes, type Route as SharedRoute } from '../../domain/routes.js';
 import type { Handler } from './context.js';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers } from './customers-api.js';
 import { paymentLink, sendEmailLink, sendSmsLink } from './links-api.js';
@@ -28,54 +30,64 @@ import {
 import { createSubscriptionOrder } from './subscriptions-api.js';
 
 export interface Route {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: string;
   pattern: RegExp;
   handler: Handler;
 }
 
-const ID = '([^/]+)';
-const path = (text: string) => new RegExp(`^${text.replaceAll(':id', ID)}$`);
+/** The handler of every route in the shared table (src/domain/routes.ts): none can be missed. */
+const HANDLERS: Record<RouteName, Handler> = {
+  listOrders,
+  getOrder,
+  createOrder,
+  renewCheckout: renewOrderCheckout,
+  getCheckout: currentOrderCheckout,
+  sendEmailLink,
+  sendSmsLink,
+  paymentLink,
+  payWithCard,
+  listOrderPayments: listPayments,
+  listScheduledPayments: listSchedule,
+  capturePayment,
+  reversePayment,
+  refundPayment,
+  getPayment,
+  createSingleOrderV1: createOrder,
+  createSubscriptionOrderV1: createSubscriptionOrder,
+  listCustomers,
+  getCustomer,
+  createCustomer,
+  deleteCustomer,
+  listProducts,
+  getProduct,
+  createProduct,
+  deleteProduct,
+  pauseOrder,
+  resumeOrder,
+  cancelOrder,
+  executeScheduledPayment: executeEntry,
+  skipScheduledPayment: skipEntry,
+  rescheduleScheduledPayment: rescheduleEntry,
+  mergeScheduledPayments: mergeEntries,
+  updateScheduledPayments: updateSchedule,
+};
 
-export const V2_ROUTES: readonly Route[] = [
-  { method: 'GET', pattern: path('/orders'), handler: listOrders },
-  { method: 'POST', pattern: path('/orders'), handler: createOrder },
-  { method: 'GET', pattern: path('/orders/:id'), handler: getOrder },
-  { method: 'POST', pattern: path('/orders/:id/custom_checkout'), handler: renewOrderCheckout },
-  { method: 'POST', pattern: path('/orders/:id/send_email_link'), handler: sendEmailLink },
-  { method: 'POST', pattern: path('/orders/:id/send_sms_link'), handler: sendSmsLink },
-  { method: 'GET', pattern: path('/orders/:id/scheduled_payments'), handler: listSchedule },
-  { method: 'GET', pattern: path('/orders/:id/payments'), handler: listPayments },
-  { method: 'POST', pattern: path('/orders/:id/pay_with_card'), handler: payWithCard },
-  { method: 'POST', pattern: path('/payments/:id/capture'), handler: capturePayment },
-  { method: 'POST', pattern: path('/payments/:id/reverse'), handler: reversePayment },
-  { method: 'POST', pattern: path('/payments/:id/refund'), handler: refundPayment },
-  // Assumed paths from here on.
-  { method: 'POST', pattern: path('/orders/:id/payment_link'), handler: paymentLink },
-  { method: 'GET', pattern: path('/orders/:id/custom_checkout'), handler: currentOrderCheckout },
-  { method: 'GET', pattern: path('/payments/:id'), handler: getPayment },
-  { method: 'GET', pattern: path('/customers'), handler: listCustomers },
-  { method: 'POST', pattern: path('/customers'), handler: createCustomer },
-  { method: 'GET', pattern: path('/customers/:id'), handler: getCustomer },
-  { method: 'DELETE', pattern: path('/customers/:id'), handler: deleteCustomer },
-  { method: 'GET', pattern: path('/products'), handler: listProducts },
-  { method: 'POST', pattern: path('/products'), handler: createProduct },
-  { method: 'GET', pattern: path('/products/:id'), handler: getProduct },
-  { method: 'DELETE', pattern: path('/products/:id'), handler: deleteProduct },
-  // Order lifecycle and scheduled-payment operations (assumed; see schedule-api.ts).
-  { method: 'POST', pattern: path('/orders/:id/pause'), handler: pauseOrder },
-  { method: 'POST', pattern: path('/orders/:id/resume'), handler: resumeOrder },
-  { method: 'POST', pattern: path('/orders/:id/cancel'), handler: cancelOrder },
-  { method: 'PATCH', pattern: path('/orders/:id/scheduled_payments'), handler: updateSchedule },
-  { method: 'POST', pattern: path('/orders/:id/scheduled_payments/merge'), handler: mergeEntries },
-  { method: 'POST', pattern: path('/scheduled_payments/:id/execute'), handler: executeEntry },
-  { method: 'POST', pattern: path('/scheduled_payments/:id/skip'), handler: skipEntry },
-  { method: 'POST', pattern: path('/scheduled_payments/:id/reschedule'), handler: rescheduleEntry },
-];
+/** A route's path as a pattern with one capture per {id}. */
+function pattern(route: SharedRoute): RegExp {
+  const escaped = profilePath(route).replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replaceAll('{id}', '([^/]+)')}$`);
+}
 
-export const V1_ROUTES: readonly Route[] = [
-  { method: 'POST', pattern: path('/orders/create_single_order'), handler: createOrder },
-  { method: 'POST', pattern: path('/orders/create_subscription_order'), handler: createSubscriptionOrder },
-];
+function served(version: SharedRoute['version']): readonly Route[] {
+  return (Object.entries(routes) as [RouteName, SharedRoute][])
+    .filter(([, route]) => route.version === version)
+    .map(([name, route]) => ({ method: route.method, pattern: pattern(route), handler: HANDLERS[name] }));
+}
+
+/** Paths relative to /api/v2/profiles/{profile_id}. */
+export const V2_ROUTES = served('v2');
+/** Paths relative to /api/v1. */
+export const V1_ROUTES = served('v1');
 
 export type RouteMatch = { handler: Handler; params: string[] } | { allowed: string[] } | null;
 

@@ -1,6 +1,6 @@
 // Scheduled-payment operations and the order lifecycle. The interface document shows
 // neither path nor payload, so these are ASSUMED, in the REST shape of the shown ones
-// (relative to /api/v2/profiles/{profile_id}; the same table is src/api/routes.ts):
+// (relative to /api/v2/profiles/{profile_id}; the route table is src/domain/routes.ts):
 //   GET   /orders/{id}/scheduled_payments                by due date
 //   PATCH /orders/{id}/scheduled_payments                {scheduled_payment: {amount?, interval?}}
 //   POST  /orders/{id}/scheduled_payments/merge          {scheduled_payment: {ids: [..]}}
