@@ -58,7 +58,9 @@ describe('a refund file in NDJSON with amounts written as JSON numbers', () => {
     });
     expect(dry.code, dry.stderr).toBe(0);
     expect(
-      parseNdjson(dry.stdout).map((q) => (q.body as { payment: { amount: string } }).payment.amount),
+      (parseNdjson(dry.stdout) as { body: { payment: { amount: string } } }[]).map(
+        (q) => q.body.payment.amount,
+      ),
     ).toEqual(['1.50', '12345678901234567.89', '9007199254740993.00']);
     const r = await runCli(['payments', 'refund', '--file', input, '-o', 'ndjson'], { env: emu.env() });
     const rows = parseNdjson(r.stdout) as { amount: string; status: string; error: string | null }[];

@@ -260,7 +260,7 @@ describe('refusals', () => {
 });
 
 describe('property: random requests', () => {
-  it('never crashes and never forwards a delivery whose signature does not verify', async () => {
+  it('never crashes, and forwards only a verified body whose id is the X-Service-Delivery header', async () => {
     const { url } = await startReceiver({ forwardTo: app.url, maxBodyBytes: 4096 });
     const printable = fc.string({
       unit: fc.constantFrom(...' t=v1,0123456789abcdefx;-_.'.split('')),
@@ -279,14 +279,20 @@ describe('property: random requests', () => {
         signatureHeaderArb,
         fc.boolean(),
         fc.string({ unit: fc.constantFrom(...'abcdef0123_'.split('')), minLength: 1, maxLength: 12 }),
-        async (bytes, header, signItRight, id) => {
-          const body = Buffer.from(bytes);
+        fc.constantFrom('bytes', 'its event', 'another event'),
+        async (bytes, header, signItRight, id, shape) => {
+          const deliveryId = `evt_${id}_${Math.random()}`;
+          const body =
+            shape === 'bytes'
+              ? Buffer.from(bytes)
+              : Buffer.from(event(shape === 'its event' ? deliveryId : `${deliveryId}_other`));
           const before = app.received.length;
-          const headers: Record<string, string> = { 'X-Service-Delivery': `evt_${id}_${Math.random()}` };
+          const headers: Record<string, string> = { 'X-Service-Delivery': deliveryId };
           const sig = signItRight ? signatureHeader(SECRET, body) : header;
           if (sig !== undefined) headers['X-Service-Signature'] = sig;
           const answer = await post(url, body, headers);
-          const valid = sig !== undefined && verifySignature(body, sig, SECRET).ok;
+          const valid =
+            sig !== undefined && verifySignature(body, sig, SECRET).ok && shape === 'its event';
           const forwarded = app.received.slice(before);
           if (valid) {
             expect(answer.status).toBe(200);
