@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../api/fake-service.js';
 import { tempDir } from '../helpers/cli.js';
+import { journalLines } from '../payments/helpers.js';
 import { hostileServices, send } from './service.js';
 
 const serve = hostileServices();
@@ -219,6 +220,12 @@ describe('a bulk run against the same service', () => {
     }
     // The honest row is refunded: the check does not fail the whole batch.
     expect(row('0.50')).toMatch(/,refunded,/);
+    // Nor does the journal call them refunded, so a re-run never takes them as done.
+    const journal = journalLines(`${file}.journal`);
+    expect(journal.some((l) => l.amount === '0.50' && l.state === 'refunded')).toBe(true);
+    for (const amount of ['1.00', '2.00', '3.00']) {
+      expect(journal.filter((l) => l.amount === amount && l.state === 'refunded')).toEqual([]);
+    }
     // needs the batch engine's in-doubt rule: these rows are then "in doubt" (exit 10 or 8 as
     // the engine documents) and the journal checks them against the order's payments on the
     // next run; today's runner records them "failed" (exit 9), which this test allows.
