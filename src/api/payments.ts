@@ -73,7 +73,7 @@ async function act(
   route: Route,
   kind: MoveKind,
   id: number | string,
-  o: Partial<MoveOptions> & { expected: string },
+  o: MoveOptions,
 ): Promise<PaymentActionResult & { payment: Payment }> {
   const paymentId = recordId('payment', id);
   const body = actionBody(route, o.amount);
