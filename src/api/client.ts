@@ -2,6 +2,7 @@
 // node:http), JSON in and out, typed errors, retries for GETs only. The transport is
 // imported on the first request so that loading this module costs nothing.
 
+import { stringifyExactJson } from '../domain/exact-json.js';
 import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
 import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
@@ -115,7 +116,8 @@ export class ApiClient {
     const signal = o.signal;
     if (signal?.aborted) throw abortError(signal);
     const target = this.#target(route, o);
-    const body = o.body === undefined ? undefined : JSON.stringify(o.body);
+    // A number read from the user's JSON is sent with exactly its digits (src/domain/exact-json.ts).
+    const body = o.body === undefined ? undefined : stringifyExactJson(o.body);
     const retries = route.method === 'GET' ? this.#o.maxRetries : 0;
     const transport = await this.#open();
 

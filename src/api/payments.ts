@@ -5,6 +5,7 @@
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { ApiError } from './errors.js';
+import { confirmMove, type MoveAsked, type MoveKind } from './moves.js';
 import { listOrderPayments } from './orders.js';
 import { checkedOptional, checkedRecord, recordId } from './records.js';
 import { type Route, routes } from './routes.js';
@@ -16,9 +17,14 @@ export interface PaymentActionResult {
   raw: unknown;
 }
 
-interface AmountOptions {
+interface MoveOptions {
   /** Decimal string; omitted for the full amount. */
   amount?: string;
+  /**
+   * The amount the answer's record must show (src/api/moves.ts): `amount`, or for a full move
+   * all there was (the pre-authorisation's amount, what was left to refund).
+   */
+  expected: string;
   signal?: AbortSignal;
 }
 
@@ -28,16 +34,16 @@ export async function getPayment(c: ApiClient, id: number | string, o: { signal?
   return checkedRecord<Payment>(res, 'payment');
 }
 
-export function capturePayment(c: ApiClient, id: number | string, o: AmountOptions = {}) {
-  return act(c, routes.capturePayment, id, o);
+export function capturePayment(c: ApiClient, id: number | string, o: MoveOptions) {
+  return act(c, routes.capturePayment, 'capture', id, o);
 }
 
-export function reversePayment(c: ApiClient, id: number | string, o: { signal?: AbortSignal } = {}) {
-  return act(c, routes.reversePayment, id, o);
+export function reversePayment(c: ApiClient, id: number | string, o: Omit<MoveOptions, 'amount'>) {
+  return act(c, routes.reversePayment, 'reversal', id, o);
 }
 
-export function refundPayment(c: ApiClient, id: number | string, o: AmountOptions = {}) {
-  return act(c, routes.refundPayment, id, o);
+export function refundPayment(c: ApiClient, id: number | string, o: MoveOptions) {
+  return act(c, routes.refundPayment, 'refund', id, o);
 }
 
 /** POST /orders/{id}/pay_with_card; the answer carries the new payment (and the order). */
@@ -61,21 +67,25 @@ export function actionBody(route: Route, amount: string | undefined): unknown {
     : { [route.rootKey]: amount === undefined ? {} : { amount } };
 }
 
+/** A capture, reversal or refund; a 2xx counts only when its record shows the move asked (moves.ts). */
 async function act(
   c: ApiClient,
   route: Route,
+  kind: MoveKind,
   id: number | string,
-  o: AmountOptions,
-): Promise<PaymentActionResult> {
+  o: MoveOptions,
+): Promise<PaymentActionResult & { payment: Payment }> {
   const paymentId = recordId('payment', id);
   const body = actionBody(route, o.amount);
   const res = await c.call(route, { params: { id: paymentId }, body, signal: o.signal });
-  const payment =
+  const record =
     checkedOptional<Payment>(res, 'refund') ??
     checkedOptional<Payment>(res, 'capture') ??
     checkedOptional<Payment>(res, 'reversal') ??
     checkedOptional<Payment>(res, 'payment');
-  return payment === undefined ? { raw: res.body } : { payment, raw: res.body };
+  const asked = { kind, paymentId, amount: o.expected };
+  const answered = { status: res.status, method: route.method, path: route.path };
+  return { payment: confirmMove(record, asked, answered), raw: res.body };
 }
 
 /** An error after which the service may still have applied the request. */
@@ -89,6 +99,11 @@ export interface CheckedSend {
   /** True for a payment record that this request would have made (and that was not there before). */
   isOurs(payment: Payment): boolean;
   send(): Promise<PaymentActionResult>;
+  /**
+   * The move asked, when it is a refund, capture or reversal: a record found after a failure
+   * counts only when it shows that move (src/api/moves.ts), as an answer's record does.
+   */
+  asked?: MoveAsked;
   /** Sends in all, the first included. Default 3. */
   attempts?: number;
   /** First pause between attempts; doubled each time, with jitter. Default 250 ms. */
@@ -121,7 +136,17 @@ export async function sendChecked(c: ApiClient, o: CheckedSend): Promise<Checked
         throw new OutcomeUnknownError(err as ApiError, checkErr, o.orderId);
       }
       const landed = payments.find((p) => o.isOurs(p));
-      if (landed) return { payment: landed, raw: { payment: landed }, recovered: true, attempts: attempt };
+      if (landed) {
+        const payment = o.asked
+          ? confirmMove(landed, o.asked, {
+              status: 200,
+              method: 'GET',
+              path: `/orders/${o.orderId}/payments`,
+              foundOnOrder: o.orderId,
+            })
+          : landed;
+        return { payment, raw: { payment }, recovered: true, attempts: attempt };
+      }
       if (attempt >= attempts) throw err;
       const ceiling = (o.backoffMs ?? 250) * 2 ** (attempt - 1);
       await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));

@@ -7,6 +7,7 @@
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import { BillingError, EXIT } from '../errors.js';
 import type { ApiClient } from './client.js';
+import { minorAmount as minor } from './moves.js';
 import { listOrderPayments } from './orders.js';
 import { type CheckedResult, getPayment, refundPayment, sendChecked } from './payments.js';
 import type { Payment } from './types.js';
@@ -66,11 +67,6 @@ export async function readRefundState(
   };
 }
 
-function minor(p: Payment): bigint {
-  if (typeof p.amount === 'string' && isAmount(p.amount)) return toMinor(p.amount);
-  throw new BillingError('server', EXIT.unavailable, `payment ${p.id} came with an unreadable amount`);
-}
-
 /** The refund to send: `amount` (normalised) or, when absent, all that is left; refused when it does not fit. */
 export function planRefund(state: RefundState, amount: string | undefined): RefundPlan {
   const id = state.payment.id;
@@ -109,7 +105,10 @@ export function landedRefund(
   );
 }
 
-/** Sends the planned refund with the check-before-retry of sendChecked. */
+/**
+ * Sends the planned refund with the check-before-retry of sendChecked. It resolves only when
+ * the record shows this refund done (src/api/moves.ts); else UnconfirmedMoveError, exit 8.
+ */
 export function sendRefund(
   c: ApiClient,
   plan: RefundPlan,
@@ -118,7 +117,9 @@ export function sendRefund(
   return sendChecked(c, {
     orderId: plan.orderId,
     isOurs: (p) => landedRefund([p], plan.paymentId, plan.amount, plan.baseline) !== undefined,
-    send: () => refundPayment(c, plan.paymentId, { amount: plan.amount, signal: o.signal }),
+    asked: { kind: 'refund', paymentId: plan.paymentId, amount: plan.amount },
+    send: () =>
+      refundPayment(c, plan.paymentId, { amount: plan.amount, expected: plan.amount, signal: o.signal }),
     attempts: o.attempts,
     signal: o.signal,
   });

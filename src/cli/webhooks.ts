@@ -84,10 +84,16 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
 
   webhooks
     .command('replay')
-    .description('re-send deliveries recorded by listen --record, re-signed now, with their delivery ids')
+    .description(
+      're-send deliveries recorded by listen --record, re-signed now, with their delivery ids; only those verified when recorded and unchanged since are re-signed',
+    )
     .argument('<file>', 'an NDJSON file written by listen --record')
     .requiredOption('--to <url>', 'where to send them')
     .option(...secretOption)
+    .option(
+      '--send-unverified',
+      'send records recorded with --skip-verify, or changed since, as they are: unsigned, marked X-Billing-Unverified: true (refused otherwise)',
+    )
     .addHelpText(
       'after',
       examples(['billing --env local webhooks replay deliveries.ndjson --to http://localhost:3000/webhooks']),

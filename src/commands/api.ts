@@ -7,6 +7,7 @@ import type { ApiClient, RawResponse } from '../api/client.js';
 import { ApiError, errorFromResponse } from '../api/errors.js';
 import { DEFAULT_PER_PAGE } from '../api/listing.js';
 import { paginate, parseListResponse } from '../api/paginate.js';
+import { exactNumber, JsonTextError, parseExactJson, stringifyExactJson } from '../domain/exact-json.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { safeJson, safeText } from '../format/terminal.js';
 import { singleLine } from '../format/text.js';
@@ -61,7 +62,7 @@ export async function api(rt: Runtime, args: string[], flags: ApiFlags): Promise
   } else if (flags.input !== undefined) {
     body = readInput(flags.input);
   } else if (fields.length > 0) {
-    body = JSON.stringify(nest(fields));
+    body = stringifyExactJson(nest(fields));
   }
   const request: ApiRequest = { method, url: url.toString(), ...(body === undefined ? {} : { body }) };
 
@@ -137,7 +138,10 @@ export function resolveUrl(
 
 type Field = [key: string, value: unknown];
 
-/** key=value; with -F the value is typed (numbers, true, false, null) or @file's contents. */
+/**
+ * key=value; with -F the value is typed (numbers, true, false, null) or @file's contents. A
+ * number keeps its digits: -F amount=12345678901234567.89 is sent as written, never via a double.
+ */
 export function parseField(spec: string, typed: boolean): Field {
   const eq = spec.indexOf('=');
   if (eq <= 0) {
@@ -152,7 +156,7 @@ export function parseField(spec: string, typed: boolean): Field {
   if (raw === 'true') return [key, true];
   if (raw === 'false') return [key, false];
   if (raw === 'null') return [key, null];
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && Number.isFinite(Number(raw))) return [key, Number(raw)];
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw)) return [key, exactNumber(raw)];
   return [key, raw];
 }
 
@@ -226,10 +230,17 @@ function readInput(file: string, json = true): string {
     );
   }
   if (!json) return text.replace(/\r?\n$/, '');
+  // Checked, then sent as the very text given: its numbers keep their digits.
   try {
-    JSON.parse(text);
-  } catch {
-    throw new UsageError(`--input ${file} is not JSON`, { hint: 'the body is sent as JSON; check the file' });
+    parseExactJson(text);
+  } catch (err) {
+    const twice = err instanceof JsonTextError ? err.duplicateKey : undefined;
+    throw new UsageError(
+      twice === undefined
+        ? `--input ${file} is not JSON`
+        : `--input ${file} gives the key "${twice}" twice, with two values`,
+      { hint: 'the body is sent as JSON; check the file' },
+    );
   }
   return text;
 }
@@ -240,7 +251,8 @@ function writeDryRun(rt: Runtime, request: ApiRequest): void {
     'content-type': 'application/json',
     accept: 'application/json',
   };
-  const body = request.body === undefined ? undefined : JSON.parse(request.body);
+  // Shown with the digits that would be sent, not as a double would print them.
+  const body = request.body === undefined ? undefined : parseExactJson(request.body);
   if (rt.format === 'json' || rt.format === 'ndjson') {
     const out = {
       method: request.method,
@@ -248,14 +260,14 @@ function writeDryRun(rt: Runtime, request: ApiRequest): void {
       headers,
       ...(body === undefined ? {} : { body }),
     };
-    rt.io.stdout.write(`${rt.format === 'json' ? JSON.stringify(out, null, 2) : JSON.stringify(out)}\n`);
+    rt.io.stdout.write(`${stringifyExactJson(out, rt.format === 'json' ? 2 : undefined)}\n`);
     return;
   }
   const lines = [
     `${request.method} ${request.url}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];
-  if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
+  if (body !== undefined) lines.push('', stringifyExactJson(body, 2));
   rt.io.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -2,6 +2,7 @@
 // depth, parsed, and checked for their root key before anything is sent. What is under the
 // root key is the service's business.
 
+import { parseExactJson } from '../domain/exact-json.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from './runtime.js';
 
@@ -30,7 +31,8 @@ export async function readBodyFile(
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // Numbers stay their source text and are sent with exactly those digits (src/api/client.ts).
+    body = parseExactJson(text);
   } catch (err) {
     throw new UsageError(`${name} is not valid JSON: ${(err as Error).message}`);
   }

@@ -3,6 +3,7 @@
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
 // with a check of the order's payments before any retry.
 
+import { minorAmount } from '../api/moves.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
 import {
   actionBody,
@@ -43,17 +44,20 @@ export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags): 
   const client = await rt.client();
   const payment = await getPayment(client, paymentId, { signal: rt.signal });
   const orderId = orderIdOf(payment);
+  // Without --amount the whole pre-authorisation is captured: the record must show all of it.
+  const expected = amount ?? fromMinor(minorAmount(payment));
   const before = await paymentIds(rt, orderId);
   await confirmMoneyMove(rt, {
     action: 'capture',
     paymentId,
-    amount: amount ?? payment.amount,
+    amount: expected,
     currency: payment.currency,
   });
   const result = await sendChecked(client, {
     orderId,
     isOurs: (p) => p.parent_id === paymentId && p.kind === 'capture' && !before.has(p.id),
-    send: () => capturePayment(client, paymentId, { amount, signal: rt.signal }),
+    asked: { kind: 'capture', paymentId, amount: expected },
+    send: () => capturePayment(client, paymentId, { amount, expected, signal: rt.signal }),
     signal: rt.signal,
   });
   await report(rt, result, (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`);
@@ -67,17 +71,20 @@ export async function reverse(rt: Runtime, [id]: string[], flags: DryRunFlag): P
   const client = await rt.client();
   const payment = await getPayment(client, paymentId, { signal: rt.signal });
   const orderId = orderIdOf(payment);
+  // A reversal releases the whole pre-authorisation: the record must show all of it.
+  const expected = fromMinor(minorAmount(payment));
   const before = await paymentIds(rt, orderId);
   await confirmMoneyMove(rt, {
     action: 'reverse',
     paymentId,
-    amount: payment.amount,
+    amount: expected,
     currency: payment.currency,
   });
   const result = await sendChecked(client, {
     orderId,
     isOurs: (p) => p.parent_id === paymentId && p.kind === 'reversal' && !before.has(p.id),
-    send: () => reversePayment(client, paymentId, { signal: rt.signal }),
+    asked: { kind: 'reversal', paymentId, amount: expected },
+    send: () => reversePayment(client, paymentId, { expected, signal: rt.signal }),
     signal: rt.signal,
   });
   await report(rt, result, (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`);

@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DeliveryLedger } from './dedupe.js';
 import { describeEvent, type EventSummary } from './describe.js';
-import { encodeBody, type Recorder } from './recorder.js';
-import { forwardableHeaders, Sender, type SendResult } from './sender.js';
+import { encodeBody, type Recorder, recordDigest } from './recorder.js';
+import { CREDENTIAL_HEADERS, forwardableHeaders, Sender, type SendResult } from './sender.js';
 import {
   DEFAULT_TOLERANCE_S,
   DELIVERY_HEADER,
@@ -35,6 +35,8 @@ export interface ReceiverOptions {
   forwardTimeoutMs?: number;
   recorder?: Recorder;
   dedupeCapacity?: number;
+  /** What the remembered delivery ids may take, in bytes. */
+  dedupeBytes?: number;
   onReport(report: Report): void;
 }
 
@@ -55,9 +57,9 @@ export interface DeliveryReport {
 export interface RejectedReport {
   kind: 'rejected';
   receivedAt: Date;
-  /** As claimed by the request; not verified. */
+  /** As claimed by the request; not verified (cut to SHOWN_ID characters). */
   deliveryId: string | null;
-  reason: VerifyFailure | 'too_large';
+  reason: VerifyFailure | 'too_large' | 'delivery_mismatch';
   message: string;
   answer: number;
   remote: string;
@@ -119,7 +121,7 @@ export class WebhookReceiver {
     this.path = trimSlash(o.path);
     this.maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.tolerance = o.toleranceS ?? DEFAULT_TOLERANCE_S;
-    this.ledger = new DeliveryLedger(o.dedupeCapacity);
+    this.ledger = new DeliveryLedger(o.dedupeCapacity, o.dedupeBytes);
     this.sender = o.forwardTo ? new Sender({ timeoutMs: o.forwardTimeoutMs }) : undefined;
     this.server = createServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch((err: unknown) => {
@@ -182,13 +184,14 @@ export class WebhookReceiver {
     }
     this.stats.received++;
     const claimedId = header(req, DELIVERY_HEADER) ?? null;
+    const shownId = claimedId === null ? null : clip(claimedId);
 
     const body = await this.readBody(req, res);
     if (body === undefined) {
       this.reject(
         req,
         receivedAt,
-        claimedId,
+        shownId,
         'too_large',
         `the body is larger than ${this.maxBody} bytes`,
         413,
@@ -203,14 +206,23 @@ export class WebhookReceiver {
       });
       if (!check.ok) {
         reply(res, 400, { error: { message: check.message, reason: check.reason } });
-        this.reject(req, receivedAt, claimedId, check.reason, check.message, 400);
+        this.reject(req, receivedAt, shownId, check.reason, check.message, 400);
         return;
       }
       verified = true;
     }
 
+    // The signature covers the body, not the headers: a delivery is the body's id. The
+    // interface says X-Service-Delivery equals it; a header that differs is a replay under a
+    // new name (or would mark another delivery done), so it is refused, not trusted.
     const summary = describeEvent(body);
-    const deliveryId = claimedId ?? summary.id;
+    const deliveryId = summary.id;
+    if (claimedId !== null && claimedId !== deliveryId) {
+      const message = `${DELIVERY_HEADER} ${JSON.stringify(clip(claimedId))} is not the id of the ${verified ? 'signed ' : ''}body (${deliveryId === null ? 'it has none' : JSON.stringify(clip(deliveryId))}); the interface says they are equal`;
+      reply(res, 400, { error: { message, reason: 'delivery_mismatch' } });
+      this.reject(req, receivedAt, shownId, 'delivery_mismatch', message, 400);
+      return;
+    }
     if (this.o.events && !(summary.event !== null && this.o.events.has(summary.event))) {
       this.stats.filtered++;
       reply(res, 200, { received: true, ignored: 'not in --events' });
@@ -226,6 +238,9 @@ export class WebhookReceiver {
         method: 'POST',
         path: url,
         verified,
+        ...(verified && this.o.secret !== undefined
+          ? { verified_digest: recordDigest(this.o.secret, body) }
+          : {}),
         duplicate,
         headers: flatHeaders(req),
         ...encodeBody(body),
@@ -355,12 +370,21 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** The headers to record: credentials are never written to the file (sender.ts). */
 function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value === undefined || CREDENTIAL_HEADERS.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** Ids in reports and messages: a header may be 8 KB long. */
+const SHOWN_ID = 200;
+
+function clip(id: string): string {
+  return id.length > SHOWN_ID ? `${id.slice(0, SHOWN_ID)}…` : id;
 }
 
 function reply(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {

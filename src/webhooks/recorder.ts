@@ -1,6 +1,10 @@
 // --record FILE: one NDJSON line per delivery, appended as it arrives, with its headers and
 // its raw body (as text when it is valid UTF-8, else base64), so that replay sends the same bytes.
+// A delivery whose signature was verified carries `verified_digest`, an HMAC of its body under
+// the signing secret: replay re-signs a record only when that digest still matches (it was
+// verified, and nobody changed the body since), and a file made elsewhere cannot forge one.
 
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
@@ -10,11 +14,29 @@ export interface DeliveryRecord {
   method: string;
   path: string;
   verified: boolean;
+  /** Only when verified: recordDigest(secret, body). */
+  verified_digest?: string;
   duplicate: boolean;
   /** As received, names lower-cased; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body?: string;
   body_base64?: string;
+}
+
+const DIGEST_PREFIX = 'hmac-sha256:';
+
+/** The digest of a verified body, keyed with the signing secret that verified it. */
+export function recordDigest(secret: string, body: Buffer): string {
+  const mac = createHmac('sha256', secret).update('billing webhooks record v1\n').update(body);
+  return `${DIGEST_PREFIX}${mac.digest('hex')}`;
+}
+
+/** True when the record was verified when recorded and its body is unchanged since (under this secret). */
+export function isVerifiedUnchanged(record: DeliveryRecord, secret: string): boolean {
+  if (record.verified !== true || typeof record.verified_digest !== 'string') return false;
+  const want = Buffer.from(recordDigest(secret, decodeBody(record)));
+  const got = Buffer.from(record.verified_digest);
+  return want.length === got.length && timingSafeEqual(want, got);
 }
 
 export function encodeBody(body: Buffer): Pick<DeliveryRecord, 'body' | 'body_base64'> {
@@ -60,10 +82,10 @@ export class Recorder {
   }
 }
 
-/** The records of a file written by --record; a line that is not a record is an error with its number. */
-export async function readRecords(path: string): Promise<DeliveryRecord[]> {
+/** The records of a file written by --record, with their line numbers; a line that is not a record is an error with its number. */
+export async function readRecords(path: string): Promise<Array<DeliveryRecord & { line: number }>> {
   const text = await readFile(path, 'utf8');
-  const records: DeliveryRecord[] = [];
+  const records: Array<DeliveryRecord & { line: number }> = [];
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
@@ -74,7 +96,7 @@ export async function readRecords(path: string): Promise<DeliveryRecord[]> {
       throw new RecordFileError(`line ${index + 1} is not JSON`);
     }
     if (!isRecord(parsed)) throw new RecordFileError(`line ${index + 1} is not a recorded delivery`);
-    records.push(parsed);
+    records.push({ ...parsed, line: index + 1 });
   }
   return records;
 }

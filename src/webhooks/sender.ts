@@ -20,14 +20,27 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
+/**
+ * Credentials are never passed on, by listen's forwarder, the recorder or replay: the service
+ * sends none (a delivery is proven by its signature), so one that arrives is someone else's
+ * (a tunnel's basic auth, a browser's cookie, a forger's) and must not reach the app or a file.
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+]);
+
 export type HeaderList = Array<[string, string]>;
 
-/** Node's rawHeaders ([name, value, name, value, …]) minus hop-by-hop ones, casing and order kept. */
+/** Node's rawHeaders ([name, value, name, value, …]) minus hop-by-hop ones and credentials, casing and order kept. */
 export function forwardableHeaders(rawHeaders: readonly string[]): HeaderList {
   const out: HeaderList = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (!HOP_BY_HOP.has(name.toLowerCase())) out.push([name, rawHeaders[i + 1] as string]);
+    const name = (rawHeaders[i] as string).toLowerCase();
+    if (!HOP_BY_HOP.has(name) && !CREDENTIAL_HEADERS.has(name)) {
+      out.push([rawHeaders[i] as string, rawHeaders[i + 1] as string]);
+    }
   }
   return out;
 }

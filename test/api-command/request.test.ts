@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { nest, parseField, resolveUrl } from '../../src/commands/api.js';
+import { exactNumber, stringifyExactJson } from '../../src/domain/exact-json.js';
 
 const fields = (...specs: string[]) => nest(specs.map((s) => parseField(s, true)));
 
@@ -17,7 +18,13 @@ describe('nest', () => {
         'tags[]=b',
       ),
     ).toEqual({
-      order: { currency: 'EUR', order_products: [{ product_id: 1, qty: 2 }, { product_id: 3 }] },
+      order: {
+        currency: 'EUR',
+        order_products: [
+          { product_id: exactNumber('1'), qty: exactNumber('2') },
+          { product_id: exactNumber('3') },
+        ],
+      },
       tags: ['a', 'b'],
     });
   });
@@ -28,7 +35,11 @@ describe('nest', () => {
   });
 
   it('-F types values; -f keeps them as text; key=value is required', () => {
-    expect(parseField('n=-12.5', true)).toEqual(['n', -12.5]);
+    expect(parseField('n=-12.5', true)).toEqual(['n', exactNumber('-12.5')]);
+    // A number keeps its digits: never rounded through a double (issue 16 §6).
+    expect(stringifyExactJson(fields('amount=12345678901234567.89', 'id=9007199254740993'))).toBe(
+      '{"amount":12345678901234567.89,"id":9007199254740993}',
+    );
     expect(parseField('n=0012', true)).toEqual(['n', '0012']);
     expect(parseField('n=12', false)).toEqual(['n', '12']);
     expect(() => parseField('novalue', true)).toThrow(/-F takes key=value/);

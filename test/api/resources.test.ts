@@ -7,7 +7,7 @@ import {
   iterateCustomers,
   listCustomersPage,
 } from '../../src/api/customers.js';
-import type { ApiError } from '../../src/api/errors.js';
+import { type ApiError, UnconfirmedMoveError } from '../../src/api/errors.js';
 import {
   createOrder,
   createSingleOrderV1,
@@ -199,14 +199,18 @@ describe('orders', () => {
 
 describe('payments', () => {
   it('capture and refund send the amount under the payment root key; reverse sends no body', async () => {
+    const kinds: Record<string, string> = { refund: 'refund', capture: 'capture', reverse: 'reversal' };
     const { service, client } = await setup((req, res) => {
-      if (req.method === 'GET') json(res, 200, { payment: { id: 9, order_id: 4 } });
-      else json(res, 201, { payment: { id: 11, kind: 'refund', amount: '2.50' } });
+      if (req.method === 'GET') return json(res, 200, { payment: { id: 9, order_id: 4 } });
+      const action = req.path.split('/').at(-1) ?? '';
+      const asked = (JSON.parse(req.body || '{}') as { payment?: { amount?: string } }).payment?.amount;
+      const record = { kind: kinds[action], parent_id: 9, amount: asked ?? '5.00', status: 'succeeded' };
+      json(res, 201, { payment: { id: 11, ...record } });
     });
-    expect((await refundPayment(client, 9, { amount: '2.50' })).payment?.id).toBe(11);
-    await refundPayment(client, 9);
-    await capturePayment(client, 9, { amount: '1.00' });
-    await reversePayment(client, 9);
+    expect((await refundPayment(client, 9, { amount: '2.50', expected: '2.50' })).payment?.id).toBe(11);
+    await refundPayment(client, 9, { expected: '5.00' });
+    await capturePayment(client, 9, { amount: '1.00', expected: '1.00' });
+    await reversePayment(client, 9, { expected: '5.00' });
     expect((await getPayment(client, 9)).order_id).toBe(4);
     const [r1, r2, r3, r4] = service.received;
     expect(r1?.path).toBe('/api/v2/profiles/2/payments/9/refund');
@@ -216,6 +220,20 @@ describe('payments', () => {
     expect(bodyOf(r3)).toEqual({ payment: { amount: '1.00' } });
     expect(r4?.path).toBe('/api/v2/profiles/2/payments/9/reverse');
     expect(r4?.body).toBe('');
+  });
+
+  it('a 201 whose record is not the move asked is UnconfirmedMoveError (exit 8), naming what differs', async () => {
+    const { client } = await setup((_req, res) =>
+      json(res, 201, {
+        payment: { id: 12, kind: 'debit', parent_id: 8, amount: '0.01', status: 'declined' },
+      }),
+    );
+    const err = await refundPayment(client, 9, { amount: '1.00', expected: '1.00' }).catch((e) => e);
+    expect(err).toBeInstanceOf(UnconfirmedMoveError);
+    expect(err.exitCode).toBe(8);
+    expect(err.message).toBe(
+      'the service answered 201 to the refund of 1.00 on payment 9 as payment 12 whose kind "debit" (not refund), parent payment 8 (not 9), amount "0.01" (not 1.00), status "declined" (not succeeded); it is not confirmed',
+    );
   });
 });
 

@@ -260,7 +260,7 @@ describe('refusals', () => {
 });
 
 describe('property: random requests', () => {
-  it('never crashes and never forwards a delivery whose signature does not verify', async () => {
+  it('never crashes, and forwards only a verified body whose id is the X-Service-Delivery header', async () => {
     const { url } = await startReceiver({ forwardTo: app.url, maxBodyBytes: 4096 });
     const printable = fc.string({
       unit: fc.constantFrom(...' t=v1,0123456789abcdefx;-_.'.split('')),
@@ -279,14 +279,19 @@ describe('property: random requests', () => {
         signatureHeaderArb,
         fc.boolean(),
         fc.string({ unit: fc.constantFrom(...'abcdef0123_'.split('')), minLength: 1, maxLength: 12 }),
-        async (bytes, header, signItRight, id) => {
-          const body = Buffer.from(bytes);
+        fc.constantFrom('bytes', 'its event', 'another event'),
+        async (bytes, header, signItRight, id, shape) => {
+          const deliveryId = `evt_${id}_${Math.random()}`;
+          const body =
+            shape === 'bytes'
+              ? Buffer.from(bytes)
+              : Buffer.from(event(shape === 'its event' ? deliveryId : `${deliveryId}_other`));
           const before = app.received.length;
-          const headers: Record<string, string> = { 'X-Service-Delivery': `evt_${id}_${Math.random()}` };
+          const headers: Record<string, string> = { 'X-Service-Delivery': deliveryId };
           const sig = signItRight ? signatureHeader(SECRET, body) : header;
           if (sig !== undefined) headers['X-Service-Signature'] = sig;
           const answer = await post(url, body, headers);
-          const valid = sig !== undefined && verifySignature(body, sig, SECRET).ok;
+          const valid = sig !== undefined && verifySignature(body, sig, SECRET).ok && shape === 'its event';
           const forwarded = app.received.slice(before);
           if (valid) {
             expect(answer.status).toBe(200);
@@ -316,6 +321,24 @@ describe('pieces', () => {
     expect(ledger.isDone('b')).toBe(false);
     expect(ledger.isDone('a')).toBe(true);
     expect(ledger.isDone('d')).toBe(true);
+  });
+
+  it('keeps the done ids within a byte budget too; an id of 8 KB is kept as its hash', () => {
+    const ledger = new DeliveryLedger(10_000, 4096);
+    const long = (n: number) => `evt_${n}_${'x'.repeat(8 * 1024)}`;
+    for (let n = 0; n < 1_000; n++) {
+      ledger.markDone(long(n));
+      expect(ledger.bytes).toBeLessThanOrEqual(4096);
+    }
+    // 71 bytes an id ("sha256:" and 64 hex digits): 57 of the most recent fit in 4096.
+    expect(ledger.size).toBe(Math.floor(4096 / 71));
+    expect(ledger.isDone(long(999))).toBe(true);
+    expect(ledger.isDone(long(0))).toBe(false);
+    // Short ids count their own bytes, and the oldest go first when the budget is spent.
+    const small = new DeliveryLedger(10_000, 10);
+    for (const id of ['aaaa', 'bbbb', 'cccc']) small.markDone(id);
+    expect([small.isDone('aaaa'), small.isDone('bbbb'), small.isDone('cccc')]).toEqual([false, true, true]);
+    expect(small.bytes).toBe(8);
   });
 
   it('expands short forms of --forward-to as stripe listen does', () => {

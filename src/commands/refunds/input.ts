@@ -8,6 +8,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { JsonTextError, numberText, parseExactJson } from '../../domain/exact-json.js';
 import { AmountError, parsePositiveAmount } from '../../domain/money.js';
 import { UsageError } from '../../errors.js';
 import { singleLine } from '../../format/text.js';
@@ -152,9 +153,11 @@ function parseNdjson(text: string): Parsed {
       const line = at + 1;
       let value: unknown;
       try {
-        value = JSON.parse(content);
-      } catch {
-        problems.push({ line, what: 'not valid JSON' });
+        // Numbers stay their source text: 1.999999999999999999 is refused, not read as 2.00.
+        value = parseExactJson(content);
+      } catch (err) {
+        const twice = err instanceof JsonTextError && err.duplicateKey !== undefined;
+        problems.push({ line, what: twice ? 'a key appears twice' : 'not valid JSON' });
         return;
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -203,7 +206,8 @@ function topLevelKeyCount(json: string): number {
 /** The cell as text; undefined for what cannot be an id or an amount (an object, a boolean). */
 function asText(value: unknown): string | undefined {
   if (value === null) return '';
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  const digits = numberText(value);
+  if (digits !== undefined) return digits;
   return typeof value === 'string' ? value.trim() : undefined;
 }
 

@@ -16,8 +16,14 @@ import {
   sampleOrder,
   samplePreviousStatus,
 } from '../../webhooks/event.js';
-import { decodeBody, RecordFileError, readRecords } from '../../webhooks/recorder.js';
-import { type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
+import {
+  type DeliveryRecord,
+  decodeBody,
+  isVerifiedUnchanged,
+  RecordFileError,
+  readRecords,
+} from '../../webhooks/recorder.js';
+import { CREDENTIAL_HEADERS, type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../webhooks/signature.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
 import * as parse from '../args.js';
@@ -118,7 +124,12 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
 interface ReplayFlags {
   to: string;
   secret?: string;
+  /** Send records that were not verified, or changed since, as they are: unsigned and marked. */
+  sendUnverified?: boolean;
 }
+
+/** The header that marks a replayed delivery sent without a signature (--send-unverified). */
+export const UNVERIFIED_HEADER = 'X-Billing-Unverified';
 
 export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
   const url = target('--to', flags.to);
@@ -133,21 +144,40 @@ export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags):
       `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
     );
   }
+  // Re-signing vouches for a body: only one verified when recorded and unchanged since is.
+  // The others are refused before anything is sent, unless asked for as they are.
+  const trusted = new Set(records.filter((r) => isVerifiedUnchanged(r, secret.value)));
+  const untrusted = records.filter((r) => !trusted.has(r));
+  const first = untrusted[0];
+  if (first !== undefined && !flags.sendUnverified) {
+    const more = untrusted.length > 1 ? ` (and ${untrusted.length - 1} more)` : '';
+    throw new UsageError(
+      `${file} line ${first.line}${first.delivery_id ? ` (delivery ${first.delivery_id})` : ''} ${whyUntrusted(first)}${more}: replay re-signs only deliveries verified when recorded and unchanged since; nothing was sent`,
+      {
+        hint: `--send-unverified sends such records as they are: without a signature, marked ${UNVERIFIED_HEADER}: true`,
+      },
+    );
+  }
   const seen = new Set<string>();
   const sender = new Sender();
   const rows: ReturnType<typeof resultRow>[] = [];
   try {
     for (const record of records) {
       if (rt.signal.aborted) break;
-      const id = record.delivery_id ?? record.headers[DELIVERY_HEADER] ?? null;
+      const body = decodeBody(record);
+      const signed = trusted.has(record);
+      // A signed delivery is named by its body's id, as listen requires.
+      const id = (signed ? describeEvent(body).id : null) ?? record.delivery_id ?? null;
       // A recorded retry of the same delivery is sent once.
       if (id !== null && seen.has(id)) continue;
       if (id !== null) seen.add(id);
-      const body = decodeBody(record);
-      const headers: HeaderList = Object.entries(record.headers).filter(
-        ([name]) => !DROPPED_ON_REPLAY.has(name.toLowerCase()),
-      );
-      headers.push(['X-Service-Signature', signatureHeader(secret.value, body)]);
+      const headers: HeaderList = Object.entries(record.headers).filter(([name]) => {
+        const lower = name.toLowerCase();
+        return !DROPPED_ON_REPLAY.has(lower) && !CREDENTIAL_HEADERS.has(lower) && lower !== DELIVERY_HEADER;
+      });
+      if (id !== null) headers.push(['X-Service-Delivery', id]);
+      if (signed) headers.push(['X-Service-Signature', signatureHeader(secret.value, body)]);
+      else headers.push([UNVERIFIED_HEADER, 'true']);
       const result = await sender.post(url, body, headers, rt.signal);
       const row = resultRow(id, describeEvent(body).event, url, result);
       rows.push(row);
@@ -175,6 +205,14 @@ const DROPPED_ON_REPLAY = new Set([
   'trailer',
   'upgrade',
 ]);
+
+function whyUntrusted(record: DeliveryRecord): string {
+  if (record.verified !== true) return 'was recorded without verification (listen --skip-verify)';
+  if (typeof record.verified_digest !== 'string') {
+    return 'has no digest of what was verified (recorded by an older billing, or edited)';
+  }
+  return 'changed since it was recorded, or was recorded under another signing secret';
+}
 
 function signedHeaders(secret: string, body: string, id: string): HeaderList {
   return [
