@@ -30,6 +30,7 @@ export default function setup(): void {
   const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], {
     cwd: root,
     stdio: 'inherit',
+    timeout: 300_000,
   });
   if (built.status !== 0) throw new Error('the build failed: the tests would run a stale dist/');
 }
