@@ -48,7 +48,15 @@ export function parseSecret(value: string, where: string): string {
 
 const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+/** Names every JavaScript object answers to: never an environment's. */
+const RESERVED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 export function checkEnvName(name: string): string {
+  if (RESERVED.has(name)) {
+    throw new UsageError(`invalid environment name ${JSON.stringify(name)}: it is reserved`, {
+      hint: 'pick another name',
+    });
+  }
   if (!ENV_NAME.test(name)) {
     throw new UsageError(
       `invalid environment name ${JSON.stringify(name)}: use letters, digits, "-" and "_" (at most 64)`,

@@ -122,7 +122,7 @@ export async function sendTestEvent(
 function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown) {
   return adminCall(origin, method, path, {
     body,
-    startHint: 'billing emulator start --webhook-url URL',
+    startFlags: '--webhook-url URL',
     usage: { 409: 'for example: billing emulator start --webhook-url http://127.0.0.1:4242/webhooks' },
   });
 }
