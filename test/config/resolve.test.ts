@@ -56,9 +56,13 @@ describe('resolveContext: the environment name', () => {
     });
   });
 
-  it('ignores blank values', () => {
-    const ctx = resolveContext({ env: '' }, { BILLING_ENV: '  ' }, data({ current_env: 'local' }));
-    expect(ctx.envName).toBe('local');
+  it('a blank --env or BILLING_ENV is refused, naming it; a blank current_env in the file is unset', () => {
+    const d = data({ current_env: 'local' });
+    expect(() => resolveContext({ env: '' }, {}, d)).toThrow(/^--env is empty$/);
+    expect(() => resolveContext({}, { BILLING_ENV: '  ' }, d)).toThrow(/^BILLING_ENV is empty$/);
+    expect(() => resolveContext({ profile: ' ' }, {}, d)).toThrow(/^--profile is empty$/);
+    expect(() => resolveContext({}, { BILLING_BASE_URL: '' }, d)).toThrow(/^BILLING_BASE_URL is empty$/);
+    expect(resolveContext({}, {}, data({ current_env: '' })).envName).toBe('sandbox');
   });
 
   it('an unknown environment is a UsageError listing the known ones', () => {
