@@ -184,7 +184,7 @@ async function useAdvice(
   }
   if (await isLocalOrigin(rt, origin)) return `Use it with --env local (${preset}).`;
   const port = new URL(origin).port;
-  return `Make an environment for it: billing login --env emulator-${port} --emulator ${origin} (or start it with --env NAME).`;
+  return `Make an environment for it: billing login --env emulator-${port} --emulator ${origin} (or start it with --env NAME; ${preset}).`;
 }
 
 /**

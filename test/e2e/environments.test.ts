@@ -65,6 +65,7 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
     ['BILLING_BASE_URL_V1', ['orders', 'list'], { BILLING_BASE_URL_V1: ' ' }],
     ['BILLING_GATEWAY_URL', ['checkout', 'snippet', '1'], { BILLING_GATEWAY_URL: '' }],
     ['BILLING_CONFIG_DIR', ['status'], { BILLING_CONFIG_DIR: '' }],
+    ['BILLING_API_TOKEN', ['orders', 'list'], { BILLING_API_TOKEN: '' }],
     ['--file', ['orders', 'create', '--file', ''], {}],
     ['--data', ['emulator', 'start', '--data', '', '--port', '0'], {}],
   ];
