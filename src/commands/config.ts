@@ -2,7 +2,7 @@
 
 import { builtinEnvironment } from '../config/builtins.js';
 import { effectiveKind } from '../config/kind.js';
-import { maskToken, storedEnvironment } from '../config/resolve.js';
+import { canonicalEnvName, maskToken, storedEnvironment } from '../config/resolve.js';
 import { type EnvironmentConfig, SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { writeList } from '../format/index.js';
@@ -73,9 +73,10 @@ export async function unset(rt: Runtime, [key]: string[]): Promise<void> {
   rt.info(`Unset ${settable} for ${envName}.`);
 }
 
-export async function use(rt: Runtime, [envName]: string[]): Promise<void> {
+export async function use(rt: Runtime, [given]: string[]): Promise<void> {
   const store = await rt.config();
-  await store.setCurrent(envName ?? '');
+  const envName = canonicalEnvName((given ?? '').trim());
+  await store.setCurrent(envName);
   rt.info(`Now using ${envName}.`);
 }
 

@@ -64,7 +64,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   } catch (err) {
     if (/in use/i.test((err as Error).message)) {
       throw new UsageError(`port ${port} is already in use`, {
-        hint: 'pick another with --port, or stop what runs there',
+        hint: `pick another with --port, or stop what runs there (an emulator: ${emulatorStartCommand(origin, 'stop')})`,
       });
     }
     throw err;
@@ -139,7 +139,7 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   while (Date.now() < deadline && !exited) {
     if (await answers(origin)) {
       rt.io.stdout.write(`${origin}\n`);
-      const stop = `billing emulator stop${(await isLocalOrigin(rt, origin)) ? '' : ` --port ${flags.port}`}`;
+      const stop = emulatorStartCommand(origin, 'stop');
       rt.info(
         `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
         `${await useAdvice(rt, origin, envName, flags.webhookSecret)} Stop it with: ${stop}`,

@@ -104,6 +104,9 @@ describe('§1 environment names: built-ins without regard to case, own keys only
     );
     expect(login.code, login.stderr).toBe(0);
     expect(Object.keys(readConfig(env).environments)).toEqual(['production']);
+    const use = await runCli(['config', 'use', 'LOCAL'], { env });
+    expect(use.code, use.stderr).toBe(0);
+    expect(readConfig(env).current_env).toBe('local');
     const status = await runCli(['status', '--env', 'Production', '-o', 'json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ environment: 'production', kind: 'production' });
     const customer = await emulatorApi(emu.url, 'POST', '/api/v2/profiles/1/customers', {
