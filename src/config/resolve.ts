@@ -6,7 +6,7 @@ import { ConfigError, NotLoggedInError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV, isBuiltin } from './builtins.js';
 import { effectiveKind, type KindSource } from './kind.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
-import { checkEnvName, parseHttpUrl, parseProfileId } from './values.js';
+import { checkEnvName, moveOrigin, parseHttpUrl, parseProfileId } from './values.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -216,18 +216,6 @@ function followBaseUrl(
       ctx[field] = moved;
       ctx.sources[field] = base.source;
     }
-  }
-}
-
-/** `url` with the origin of `to`, when it has the origin of `from`; else undefined. */
-export function moveOrigin(url: string, from: string, to: string): string | undefined {
-  try {
-    const target = new URL(url);
-    if (target.origin !== new URL(from).origin) return undefined;
-    const rest = `${target.pathname === '/' ? '' : target.pathname}${target.search}`;
-    return `${new URL(to).origin}${rest}`;
-  } catch {
-    return undefined;
   }
 }
 

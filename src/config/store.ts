@@ -10,9 +10,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
-import { moveOrigin } from './resolve.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
-import { checkEnvName, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
+import { checkEnvName, moveOrigin, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 

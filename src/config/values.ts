@@ -64,3 +64,15 @@ export function checkEnvName(name: string): string {
   }
   return name;
 }
+
+/** `url` with the origin of `to`, when it has the origin of `from`; else undefined. */
+export function moveOrigin(url: string, from: string, to: string): string | undefined {
+  try {
+    const target = new URL(url);
+    if (target.origin !== new URL(from).origin) return undefined;
+    const rest = `${target.pathname === '/' ? '' : target.pathname}${target.search}`;
+    return `${new URL(to).origin}${rest}`;
+  } catch {
+    return undefined;
+  }
+}
