@@ -3,18 +3,17 @@
 // `billing checkout open` serves loads the widget from that emulator, and headless Chromium
 // pays it. (Before, the widget came from 127.0.0.1:4010 and the payment form never loaded.)
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import { hasChromium, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const SKIP = hasChromium ? '' : ` (skipped: ${CHROMIUM} is missing; apt-get install chromium — .ci/run does)`;
+const SKIP = SKIP_WITHOUT_CHROMIUM;
 const SHOTS = resolve(import.meta.dirname, '../artifacts/checkout');
 
 let t: TestEmulator;
@@ -25,19 +24,7 @@ beforeAll(async () => {
   if (!hasChromium) return;
   mkdirSync(SHOTS, { recursive: true });
   t = await startTestEmulator();
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -13,12 +13,11 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
@@ -34,15 +33,6 @@ const configFile = (env: Record<string, string | undefined>) => join(env.BILLING
 const readConfig = (env: Record<string, string | undefined>) =>
   // biome-ignore lint/suspicious/noExplicitAny: the file's shape is what is checked
   JSON.parse(readFileSync(configFile(env), 'utf8')) as any;
-
-/** A port where nothing listens: bound, then released. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** A fresh config whose `name` environment is logged in to the emulator at `url` (login --emulator). */
 async function withEmulatorEnv(url: string, name = 'emu'): Promise<Record<string, string | undefined>> {
