@@ -1,7 +1,7 @@
 // The errors of talking to the service: an answer that is not a success, no answer at all, an
 // aborted request. They are BillingErrors (src/errors.ts), rendered in the same one place.
 
-import { LOCAL_EMULATOR } from '../domain/local.js';
+import { emulatorStartCommand, isLoopback } from '../domain/local.js';
 import { BillingError, type ErrorDetail, type ErrorKind, EXIT } from '../errors.js';
 
 /** An answer of the service that is not a success, or a request that got no answer. */
@@ -301,8 +301,8 @@ export function errorFromNoAnswer(cause: unknown, init: NoAnswerInit): ApiError 
     (cause instanceof Error && cause.message ? cause.message : 'no answer');
   return new ApiError('network', EXIT.unavailable, `could not reach ${init.origin}: ${reason}`, {
     ...base,
-    hint: isLocalEmulator(init.origin)
-      ? 'is the emulator running? start it with "billing emulator start"'
+    hint: isLocalOrigin(init.origin)
+      ? `is the emulator running? start it with "${emulatorStartCommand(init.origin)}"`
       : 'check the address and your network connection',
   });
 }
@@ -311,8 +311,14 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-function isLocalEmulator(origin: string): boolean {
-  return origin === `http://${LOCAL_EMULATOR.host}:${LOCAL_EMULATOR.port}`;
+/** An http:// address on this machine: an emulator, most likely. */
+function isLocalOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' && isLoopback(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -23,6 +23,14 @@ environment in the config file, that over the built-in default):
 
 The environment "local" is the emulator (billing emulator start): its address, profile 1
 and its development token sk_local_dev_emulator are pre-set.
+
+A variable or flag that names something (environment, profile, address, file) and is set
+but empty is exit 2. Built-in names are matched without regard to case (PRODUCTION is
+production). An environment whose address is not this machine is guarded like production
+(confirmation, --yes in a script) unless saved as a sandbox: billing login --kind sandbox.
+billing config set base_url URL moves base_url_v1 and gateway_url along when they shared
+its origin; billing status checks all three addresses. For an emulator on another port:
+billing login --env NAME --emulator http://127.0.0.1:PORT, or emulator start --env NAME.
 `,
   'exit-codes': `Exit codes:
 

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { Command, Option } from 'commander';
 import { BUILTIN_NAMES } from '../config/builtins.js';
 import { ConfigStore } from '../config/store.js';
+import { ENV_KINDS } from '../config/types.js';
 import { ORDER_EVENTS, ORDER_STATUSES } from '../domain/orders.js';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS } from '../format/formats.js';
@@ -128,6 +129,7 @@ function flagValues(option: Option, env: Record<string, string | undefined>): Va
   if (option.long === '--interval' && flags.includes('<code>')) return intervals;
   if (option.long === '--events') return events;
   if (option.long === '--seed') return () => ['demo', 'empty'];
+  if (option.long === '--kind') return () => [...ENV_KINDS];
   if (option.argChoices) return () => [...(option.argChoices ?? [])];
   if (/<(file|path)>/.test(flags) && option.long !== '--path') return 'files';
   return undefined;

@@ -1,7 +1,9 @@
 // billing config list | get | set | unset | use | path
 
-import { maskToken } from '../config/resolve.js';
-import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
+import { builtinEnvironment } from '../config/builtins.js';
+import { effectiveKind } from '../config/kind.js';
+import { canonicalEnvName, maskToken, storedEnvironment } from '../config/resolve.js';
+import { type EnvironmentConfig, SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
@@ -18,7 +20,7 @@ export async function list(rt: Runtime): Promise<void> {
   const { data, envName } = await selected(rt);
   const records = Object.entries(data.environments).map(([name, env]) => ({
     name,
-    kind: env.kind,
+    ...kindOf(name, env),
     base_url: env.base_url ?? null,
     base_url_v1: env.base_url_v1 ?? null,
     profile_id: env.profile_id ?? null,
@@ -32,9 +34,10 @@ export async function list(rt: Runtime): Promise<void> {
 
 export async function get(rt: Runtime, [key]: string[]): Promise<void> {
   const { data, envName } = await selected(rt);
-  const env = data.environments[envName];
+  const env = storedEnvironment(data, envName);
   if (!env) throw new UsageError(`unknown environment "${envName}"`);
-  const value = (env as unknown as Record<string, unknown>)[key ?? ''];
+  const value =
+    key === 'kind' ? kindOf(envName, env).kind : (env as unknown as Record<string, unknown>)[key ?? ''];
   if (key === undefined || (!SETTABLE.includes(key as SettableKey) && key !== 'token')) {
     throw new UsageError(`unknown key "${key}"`, {
       hint: `use one of: ${[...SETTABLE, 'token'].join(', ')}`,
@@ -54,8 +57,12 @@ export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
   }
   const settable = checkKey(key);
   const { store, envName } = await selected(rt);
-  await store.setValue(envName, settable, value ?? '');
-  rt.info(`Set ${settable} for ${envName}.`);
+  const moved = await store.setValue(envName, settable, value ?? '');
+  // Addresses that move together (docs/decisions.md): said, never silent.
+  rt.info(
+    `Set ${settable} for ${envName}.`,
+    ...moved.map((m) => `${m.key} moved with it to ${m.value} (set it on its own afterwards if it differs).`),
+  );
 }
 
 export async function unset(rt: Runtime, [key]: string[]): Promise<void> {
@@ -66,14 +73,25 @@ export async function unset(rt: Runtime, [key]: string[]): Promise<void> {
   rt.info(`Unset ${settable} for ${envName}.`);
 }
 
-export async function use(rt: Runtime, [envName]: string[]): Promise<void> {
+export async function use(rt: Runtime, [given]: string[]): Promise<void> {
   const store = await rt.config();
-  await store.setCurrent(envName ?? '');
+  const envName = canonicalEnvName((given ?? '').trim());
+  await store.setCurrent(envName);
   rt.info(`Now using ${envName}.`);
 }
 
 export async function path(rt: Runtime): Promise<void> {
   rt.io.stdout.write(`${(await rt.config()).path}\n`);
+}
+
+/** The kind the production guard goes by, and where it comes from (src/config/kind.ts). */
+function kindOf(name: string, env: EnvironmentConfig) {
+  const chosen =
+    env.kind === undefined
+      ? undefined
+      : ({ kind: env.kind, source: builtinEnvironment(name) ? 'built-in' : 'saved' } as const);
+  const kind = effectiveKind(chosen, [env.base_url, env.base_url_v1]);
+  return { kind: kind.kind, kind_source: kind.source };
 }
 
 function checkKey(key: string | undefined): SettableKey {

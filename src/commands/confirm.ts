@@ -33,11 +33,17 @@ export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<vo
 export async function confirmInProduction(rt: Runtime, what: string): Promise<void> {
   const ctx = await rt.context();
   if (ctx.kind !== 'production' || rt.flags.yes) return;
+  // An environment guarded by its address (src/config/kind.ts) says why, and how to say otherwise.
+  const byAddress = ctx.kindSource === 'address';
   if (!rt.canPrompt) {
     throw new UsageError(
-      `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
+      byAddress
+        ? `refusing to ${what} on environment "${ctx.envName}" without confirmation: its address is not this machine, so it is guarded like production`
+        : `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
       {
-        hint: 'pass --yes to confirm (there is no terminal to ask on)',
+        hint: byAddress
+          ? `pass --yes to confirm; if it is a sandbox, log in again with --kind sandbox`
+          : 'pass --yes to confirm (there is no terminal to ask on)',
       },
     );
   }

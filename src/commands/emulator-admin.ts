@@ -2,14 +2,15 @@
 // links commands. Not the service API: plain fetch, no token, loopback only.
 
 import { ApiError } from '../api/errors.js';
+import { emulatorStartCommand } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
 
 export interface AdminCall {
   body?: unknown;
   /** Default 5 s; moving the clock over a year of a busy emulator takes longer. */
   timeoutMs?: number;
-  /** Shown when no emulator answers: how to start one that has what this command needs. */
-  startHint?: string;
+  /** Shown when no emulator answers: the flags of `emulator start` this command needs (e.g. --webhook-url URL). */
+  startFlags?: string;
   /** Statuses that mean the caller asked for something wrong (exit 2), with a hint. */
   usage?: Record<number, string | undefined>;
 }
@@ -34,7 +35,7 @@ export async function adminCall<T = Record<string, unknown>>(
       status: 0,
       method,
       path: where,
-      hint: `start one with ${o.startHint ?? 'billing emulator start'} (add --detach to run it in the background)`,
+      hint: `start one with ${emulatorStartCommand(origin)}${o.startFlags ? ` ${o.startFlags}` : ''} (add --detach to run it in the background)`,
     });
   }
   const text = await res.text();

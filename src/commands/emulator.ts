@@ -6,13 +6,14 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../api/errors.js';
-import { LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
+import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
 import { textColumn, writeList } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
+import { emulatorAnswers as answers } from './emulator-advice.js';
 import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -43,7 +44,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   }
   const faults = await faultRules(flags.fault);
   const origin = `http://${flags.host}:${port}`;
-  if (flags.detach) return detach(rt, flags, origin);
+  const envName = await emulatorEnvName(rt);
+  if (flags.detach) return detach(rt, flags, origin, envName);
 
   const { startEmulator } = await import('../emulator/index.js');
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -62,14 +64,21 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   } catch (err) {
     if (/in use/i.test((err as Error).message)) {
       throw new UsageError(`port ${port} is already in use`, {
-        hint: 'pick another with --port, or stop what runs there',
+        hint: `pick another with --port, or stop what runs there (an emulator: ${emulatorStartCommand(origin, 'stop')})`,
       });
     }
     throw err;
   }
+  let advice: string;
+  try {
+    advice = await useAdvice(rt, origin, envName, flags.webhookSecret);
+  } catch (err) {
+    await emulator.close();
+    throw err;
+  }
   rt.info(
     `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).`,
-    `${await useAdvice(rt, origin)} Ctrl-C stops it.`,
+    `${advice} Ctrl-C stops it.`,
   );
   if (webhookUrls.length > 0) {
     rt.info(
@@ -85,10 +94,10 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
 }
 
 /** Starts `billing emulator start` again as a detached process and waits until it answers. */
-async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<void> {
+async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: string): Promise<void> {
   if (await answers(origin)) {
     throw new UsageError(`an emulator already answers at ${origin}`, {
-      hint: 'stop it with billing emulator stop',
+      hint: `stop it with ${emulatorStartCommand(origin, 'stop')}, or pick another --port`,
     });
   }
   const store = await rt.config();
@@ -130,10 +139,10 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string): Promise<v
   while (Date.now() < deadline && !exited) {
     if (await answers(origin)) {
       rt.io.stdout.write(`${origin}\n`);
-      const stop = `billing emulator stop${(await isLocalOrigin(rt, origin)) ? '' : ` --port ${flags.port}`}`;
+      const stop = emulatorStartCommand(origin, 'stop');
       rt.info(
         `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
-        `${await useAdvice(rt, origin)} Stop it with: ${stop}`,
+        `${await useAdvice(rt, origin, envName, flags.webhookSecret)} Stop it with: ${stop}`,
       );
       return;
     }
@@ -157,22 +166,50 @@ async function isLocalOrigin(rt: Runtime, origin: string): Promise<boolean> {
   return (await emulatorOrigin(rt, {})) === origin;
 }
 
-/** How to reach this emulator, as it was started: --env local, plus its addresses when not the usual ones. */
-async function useAdvice(rt: Runtime, origin: string): Promise<string> {
-  const urls = localBaseUrls(Number(new URL(origin).port), new URL(origin).hostname);
-  const flags = (await isLocalOrigin(rt, origin))
-    ? '--env local'
-    : `--env local --base-url ${urls.baseUrl} --base-url-v1 ${urls.baseUrlV1}`;
-  return `Use it with ${flags} (profile ${LOCAL_EMULATOR.profileId} and the development token ${LOCAL_EMULATOR.token} are pre-set).`;
+/**
+ * How to reach this emulator: --env local when local points at it; else, with `start --env
+ * NAME`, NAME made for it now; else the one command that makes an environment for it.
+ */
+async function useAdvice(
+  rt: Runtime,
+  origin: string,
+  envName: string | undefined,
+  webhookSecret: string | undefined,
+): Promise<string> {
+  const preset = `profile ${LOCAL_EMULATOR.profileId} and the development token ${LOCAL_EMULATOR.token} are pre-set`;
+  if (envName !== undefined) {
+    const { saveEmulatorEnvironment } = await import('./auth.js');
+    await saveEmulatorEnvironment(rt, envName, origin, { webhookSecret });
+    return `Environment ${envName} now uses it (${preset}): billing config use ${envName}, or --env ${envName}.`;
+  }
+  if (await isLocalOrigin(rt, origin)) return `Use it with --env local (${preset}).`;
+  const port = new URL(origin).port;
+  return `Make an environment for it: billing login --env emulator-${port} --emulator ${origin} (or start it with --env NAME; ${preset}).`;
 }
 
-async function answers(origin: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${origin}/__emulator/status`, { signal: AbortSignal.timeout(1000) });
-    return res.ok;
-  } catch {
-    return false;
+/**
+ * The environment `emulator start --env NAME` makes for the emulator: only from the flag (a
+ * BILLING_ENV of the shell never rewrites an environment), and only a new one, local, or one
+ * that already points at this machine: never sandbox, production or a remote environment.
+ */
+async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
+  if (rt.flags.env === undefined) return undefined;
+  const { canonicalEnvName, storedEnvironment } = await import('../config/resolve.js');
+  const { checkEnvName } = await import('../config/values.js');
+  const { effectiveKind } = await import('../config/kind.js');
+  const name = checkEnvName(canonicalEnvName(rt.flags.env.trim()));
+  const stored = storedEnvironment((await rt.config()).read(), name);
+  const kind = stored?.kind === undefined ? undefined : { kind: stored.kind, source: 'saved' as const };
+  const current = stored ? effectiveKind(kind, [stored.base_url, stored.base_url_v1]).kind : 'local';
+  if (current !== 'local') {
+    throw new UsageError(
+      `--env ${name}: environment "${name}" is ${current}; an emulator gets an environment of its own`,
+      {
+        hint: 'pick a new name for it, e.g. --env emulator',
+      },
+    );
   }
+  return name;
 }
 
 export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {

@@ -26,6 +26,7 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const positional = params.slice(0, cmd.registeredArguments.length) as string[];
     const args = positional.flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a]));
     const globals = cmd.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
+    refuseEmptyNames(cmd);
     // Loaded here, not at the top: `billing --help` never builds a runtime.
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
@@ -38,6 +39,26 @@ export function action(session: Session, load: () => Promise<Handler>) {
     if (query && !query.queryApplied())
       rt.info('warning: --query does not apply to what this command prints');
   };
+}
+
+/** Options whose value names something (an environment, a profile, an address, a file). */
+const NAMING = /^--(env|profile|base-url|base-url-v1|gateway-url|emulator)$|<(file|path)>/;
+
+/**
+ * An empty value for an option that names something is exit 2, naming the option: it never
+ * falls back to a default (`--env ''` is not the current environment).
+ */
+export function refuseEmptyNames(cmd: Command): void {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    for (const option of c.options) {
+      const value = c.getOptionValue(option.attributeName());
+      const values = Array.isArray(value) ? value : [value];
+      const named = NAMING.test(option.long ?? '') || NAMING.test(option.flags) ? option.long : undefined;
+      if (named && values.some((v) => typeof v === 'string' && v.trim() === '')) {
+        throw new UsageError(`${named} is empty`, { hint: `give ${named} a value, or leave it out` });
+      }
+    }
+  }
 }
 
 /**

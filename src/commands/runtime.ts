@@ -4,7 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
-import { UsageError } from '../errors.js';
+import { BillingError, UsageError } from '../errors.js';
 import {
   defaultFormat,
   OUTPUT_FORMATS,
@@ -99,8 +99,19 @@ export class Runtime {
     return selectEnv(this.flags.env, this.env, data).name;
   }
 
+  /** The environment's name; exit 2 when it is neither built in nor in the config file. */
+  async knownEnvName(): Promise<string> {
+    return (await this.context()).envName;
+  }
+
   async config(): Promise<ConfigStore> {
     if (!this.store) {
+      const dir = this.env.BILLING_CONFIG_DIR;
+      if (dir !== undefined && dir.trim() === '') {
+        throw new UsageError('BILLING_CONFIG_DIR is empty', {
+          hint: 'give it a directory, or unset BILLING_CONFIG_DIR to use the usual place',
+        });
+      }
       const { ConfigStore } = await import('../config/store.js');
       this.store = ConfigStore.open(this.env.BILLING_CONFIG_DIR);
     }
@@ -134,7 +145,7 @@ export class Runtime {
       const ctx = await this.context();
       const { requireBaseUrl } = await import('../config/resolve.js');
       const { NotLoggedInError } = await import('../errors.js');
-      const baseUrl = requireBaseUrl(ctx);
+      const baseUrl = await this.#baseUrlOrAdvice(ctx, requireBaseUrl);
       if (!ctx.token) throw new NotLoggedInError(ctx.envName);
       const { checkTokenTransport } = await import('../config/transport.js');
       const warning = checkTokenTransport([baseUrl, ctx.baseUrlV1], ctx.allowHttp);
@@ -152,6 +163,22 @@ export class Runtime {
       });
     }
     return this.apiClient;
+  }
+
+  /**
+   * The v2 base, or the error of its absence with one more hint when an emulator of a
+   * configured environment answers on this machine (after `npm run demo`, say).
+   */
+  async #baseUrlOrAdvice(ctx: Context, require: (ctx: Context) => string): Promise<string> {
+    try {
+      return require(ctx);
+    } catch (error) {
+      const { emulatorAdvice } = await import('./emulator-advice.js');
+      const advice = await emulatorAdvice((await this.config()).read(), ctx.envName);
+      if (advice && error instanceof BillingError)
+        error.hint = `${error.hint ? `${error.hint}; or ` : ''}${advice}`;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

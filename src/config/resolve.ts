@@ -3,9 +3,10 @@
 // built-in default. Pure: the caller passes the flags, the variables and the file data.
 
 import { ConfigError, NotLoggedInError, UsageError } from '../errors.js';
-import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV } from './builtins.js';
+import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV, isBuiltin } from './builtins.js';
+import { effectiveKind, type KindSource } from './kind.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
-import { parseHttpUrl, parseProfileId } from './values.js';
+import { checkEnvName, moveOrigin, parseHttpUrl, parseProfileId } from './values.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -25,7 +26,9 @@ type Sourced = 'env' | 'profileId' | 'token' | 'baseUrl' | 'baseUrlV1' | 'webhoo
 
 export interface Context {
   envName: string;
+  /** What the production guard goes by (kind.ts): production also for an address away from this machine. */
   kind: EnvKind;
+  kindSource: KindSource;
   baseUrl?: string;
   baseUrlV1?: string;
   profileId?: number;
@@ -43,20 +46,43 @@ export interface ResolveOptions {
   allowUnknownEnv?: boolean;
 }
 
-/** The environment a command works on: --env, BILLING_ENV, the config's current one, else sandbox. */
+/**
+ * The environment a command works on: --env, BILLING_ENV, the config's current one, else
+ * sandbox. A built-in's name is matched without regard to case (`PRODUCTION` is production).
+ */
 export function selectEnv(
   flag: string | undefined,
   env: Record<string, string | undefined>,
   data: Pick<ConfigData, 'current_env'>,
 ): { name: string; source: Source } {
   const found = pick([
-    ['flag', flag],
-    ['env', env.BILLING_ENV],
-    ['config', data.current_env],
+    ['flag', flag, '--env'],
+    ['env', env.BILLING_ENV, 'BILLING_ENV'],
+    ['config', data.current_env, 'current_env'],
   ]);
   return found
-    ? { name: found.value.trim(), source: found.source }
+    ? { name: canonicalEnvName(found.value.trim()), source: found.source }
     : { name: DEFAULT_ENV, source: 'default' };
+}
+
+function validEnvName(name: string): boolean {
+  try {
+    checkEnvName(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `Production` → `production`; any other name as it is. */
+export function canonicalEnvName(name: string): string {
+  const lower = name.toLowerCase();
+  return isBuiltin(lower) ? lower : name;
+}
+
+/** The stored environment of that name: an own key of the file's environments only. */
+export function storedEnvironment(data: ConfigData, name: string): EnvironmentConfig | undefined {
+  return Object.hasOwn(data.environments, name) ? data.environments[name] : undefined;
 }
 
 export function resolveContext(
@@ -71,17 +97,20 @@ export function resolveContext(
   sources.env = selected.source;
 
   const builtin = builtinEnvironment(envName);
-  const stored = data.environments[envName];
+  const stored = storedEnvironment(data, envName);
   if (!builtin && !stored && !options.allowUnknownEnv) {
     const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(data.environments)])];
     const where = { flag: '--env', env: 'BILLING_ENV', config: 'the config file', default: '' }[sources.env];
     throw new UsageError(`unknown environment "${envName}" (from ${where}; known: ${known.join(', ')})`, {
-      hint: `create it with "billing login --env ${envName} --base-url URL", or pick a known one`,
+      hint: validEnvName(envName)
+        ? `create it with "billing login --env ${envName} --base-url URL", or pick a known one`
+        : 'pick a known one',
     });
   }
   const ctx: Context = {
     envName,
-    kind: builtin?.kind ?? stored?.kind ?? 'sandbox',
+    kind: 'sandbox',
+    kindSource: 'address',
     allowHttp: stored?.allow_http === true,
     sources,
   };
@@ -93,8 +122,8 @@ export function resolveContext(
     variable: string,
   ): { value: string; source: Source; where: string } | undefined => {
     const fromArgs = pick([
-      ['flag', flag],
-      ['env', env[variable]],
+      ['flag', flag, flagName(key)],
+      ['env', env[variable], variable],
     ]);
     if (fromArgs) return { ...fromArgs, where: fromArgs.source === 'flag' ? flagName(key) : variable };
     const own = stored?.[key];
@@ -119,13 +148,24 @@ export function resolveContext(
     ['baseUrlV1', 'base_url_v1', flags.baseUrlV1, 'BILLING_BASE_URL_V1'],
     ['gatewayUrl', 'gateway_url', flags.gatewayUrl, 'BILLING_GATEWAY_URL'],
   ] as const;
-  for (const [field, key, flag, variable] of urls) {
-    const found = layer(key, flag, variable);
-    if (found) {
-      ctx[field] = parseHttpUrl(found.value, found.where);
-      sources[field] = found.source;
+  const found = Object.fromEntries(
+    urls.map(([field, key, flag, variable]) => [field, layer(key, flag, variable)]),
+  );
+  for (const [field] of urls) {
+    const one = found[field];
+    if (one) {
+      ctx[field] = parseHttpUrl(one.value, one.where);
+      sources[field] = one.source;
     }
   }
+  followBaseUrl(ctx, found, stored?.base_url ?? builtin?.base_url);
+  const chosen = builtin?.kind ?? stored?.kind;
+  const kind = effectiveKind(
+    chosen === undefined ? undefined : { kind: chosen, source: builtin ? 'built-in' : 'saved' },
+    [ctx.baseUrl, ctx.baseUrlV1],
+  );
+  ctx.kind = kind.kind;
+  ctx.kindSource = kind.source;
   const secret = layer('webhook_secret', flags.secret, 'BILLING_WEBHOOK_SECRET');
   if (secret) {
     ctx.webhookSecret = secret.value;
@@ -134,12 +174,49 @@ export function resolveContext(
   return ctx;
 }
 
-/** The first value that is set and not blank. */
-function pick(candidates: [Source, string | undefined][]): { value: string; source: Source } | undefined {
-  for (const [source, value] of candidates) {
-    if (value !== undefined && value.trim() !== '') return { value, source };
+/**
+ * The first value that is set. A flag or variable that is set but blank names nothing: it is
+ * refused (exit 2), never passed over for the next layer. A blank value in the file is unset.
+ */
+function pick(
+  candidates: [Source, string | undefined, string][],
+): { value: string; source: Source } | undefined {
+  for (const [source, value, where] of candidates) {
+    if (value === undefined) continue;
+    if (value.trim() !== '') return { value, source };
+    if (source !== 'config') {
+      throw new UsageError(`${where} is empty`, {
+        hint: `give it a value, or leave it out${source === 'env' ? ` (unset ${where})` : ''}`,
+      });
+    }
   }
   return undefined;
+}
+
+type UrlField = 'baseUrl' | 'baseUrlV1' | 'gatewayUrl';
+
+/**
+ * Addresses that move together: when the v2 base comes from a flag or variable and the v1
+ * base or gateway does not, those that shared the stored v2 base's origin follow it to the
+ * new origin (`--base-url http://127.0.0.1:4810/api/v2` on local moves all three to 4810).
+ */
+function followBaseUrl(
+  ctx: Context,
+  found: Record<string, { source: Source } | undefined>,
+  stored: string | undefined,
+): void {
+  const base = found.baseUrl;
+  if (!ctx.baseUrl || !stored || !base || (base.source !== 'flag' && base.source !== 'env')) return;
+  for (const field of ['baseUrlV1', 'gatewayUrl'] as const satisfies readonly UrlField[]) {
+    const own = found[field];
+    const value = ctx[field];
+    if (!own || own.source === 'flag' || own.source === 'env' || value === undefined) continue;
+    const moved = moveOrigin(value, stored, ctx.baseUrl);
+    if (moved !== undefined) {
+      ctx[field] = moved;
+      ctx.sources[field] = base.source;
+    }
+  }
 }
 
 function flagName(key: keyof EnvironmentConfig): string {

@@ -5,13 +5,13 @@
 // then, which replaces the file atomically with the mode we give it. The file is checked
 // before conf ever sees it, so a broken file is reported and never overwritten.
 
-import { chmodSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
-import { checkEnvName, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
+import { checkEnvName, moveOrigin, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -37,7 +37,10 @@ export interface LoginInput {
   base_url?: string;
   base_url_v1?: string;
   profile_id?: number | string;
+  /** Saved when given: the kind on purpose (kind.ts); a new environment without it goes by its addresses. */
   kind?: EnvKind;
+  gateway_url?: string;
+  webhook_secret?: string;
   /** Saved only when given at login: a login without it takes a previous one away. */
   allow_http?: boolean;
 }
@@ -77,11 +80,12 @@ export class ConfigStore {
   /** The file merged over the built-in environments; a missing file is fine. */
   read(): ConfigData {
     const raw = this.#load();
-    const environments: Record<string, EnvironmentConfig> = {};
+    // No prototype: a name like "toString" or "__proto__" is an own key or nothing.
+    const environments: Record<string, EnvironmentConfig> = Object.create(null);
     for (const name of BUILTIN_NAMES) environments[name] = builtinEnvironment(name)!;
     for (const [name, stored] of Object.entries(raw.environments ?? {})) {
       const builtin = builtinEnvironment(name);
-      const merged: EnvironmentConfig = { ...builtin, kind: builtin?.kind ?? 'sandbox' };
+      const merged: EnvironmentConfig = { ...builtin };
       for (const key of ['base_url', 'base_url_v1', 'token', 'webhook_secret', 'gateway_url'] as const) {
         if (typeof stored[key] === 'string') merged[key] = stored[key];
       }
@@ -100,22 +104,29 @@ export class ConfigStore {
     return Object.keys(this.read().environments);
   }
 
-  async setValue(env: string, key: SettableKey, value: string): Promise<void> {
+  /**
+   * Sets one value. A new base_url takes base_url_v1 and gateway_url along when they shared
+   * the old one's origin (addresses that move together); those moved are returned.
+   */
+  async setValue(env: string, key: SettableKey, value: string): Promise<Moved[]> {
     checkEnvName(env);
     const normalised = normalise(env, key, value);
+    let moved: Moved[] = [];
     await this.#update((raw) => {
       const entry = entryFor(raw, env);
-      if (entry[key] === normalised) return false;
+      moved = key === 'base_url' ? moveWithBase(env, entry, String(normalised), []) : [];
+      if (entry[key] === normalised && moved.length === 0) return false;
       entry[key] = normalised;
       return true;
     });
+    return moved;
   }
 
   async unsetValue(env: string, key: SettableKey): Promise<void> {
     if (!(SETTABLE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown key "${key}"`);
     await this.#update((raw) => {
       this.#requireKnown(raw, env);
-      const entry = raw.environments?.[env];
+      const entry = ownEntry(raw, env);
       if (!entry || !(key in entry)) return false;
       delete entry[key];
       return true;
@@ -133,16 +144,25 @@ export class ConfigStore {
   }
 
   /** Stores a token (and the addresses that go with it), creating the environment if new. */
-  async saveLogin(env: string, login: LoginInput): Promise<void> {
+  async saveLogin(env: string, login: LoginInput): Promise<Moved[]> {
     checkEnvName(env);
     const values: Record<string, string | number> = { token: parseSecret(login.token, 'the token') };
     if (login.base_url !== undefined) values.base_url = parseHttpUrl(login.base_url, 'base_url');
     if (login.base_url_v1 !== undefined) values.base_url_v1 = parseHttpUrl(login.base_url_v1, 'base_url_v1');
     if (login.profile_id !== undefined) values.profile_id = parseProfileId(login.profile_id, 'profile_id');
     if (login.kind !== undefined) values.kind = normalise(env, 'kind', login.kind);
+    if (login.gateway_url !== undefined) values.gateway_url = parseHttpUrl(login.gateway_url, 'gateway_url');
+    if (login.webhook_secret !== undefined) {
+      values.webhook_secret = parseSecret(login.webhook_secret, 'webhook_secret');
+    }
+    let moved: Moved[] = [];
     await this.#update((raw) => {
       const entry = entryFor(raw, env);
       let changed = false;
+      if (typeof values.base_url === 'string') {
+        moved = moveWithBase(env, entry, values.base_url, Object.keys(values));
+        changed = moved.length > 0;
+      }
       if (login.allow_http === true && entry.allow_http !== true) {
         entry.allow_http = true;
         changed = true;
@@ -158,13 +178,14 @@ export class ConfigStore {
       }
       return changed;
     });
+    return moved;
   }
 
   /** Removes the stored token; false when there was none in the file. */
   async removeToken(env: string): Promise<boolean> {
     let removed = false;
     await this.#update((raw) => {
-      const entry = raw.environments?.[env];
+      const entry = ownEntry(raw, env);
       if (!entry || !('token' in entry)) return false;
       delete entry.token;
       removed = true;
@@ -241,6 +262,27 @@ export class ConfigStore {
     }
   }
 
+  /**
+   * A config file that is a symbolic link is never written through: the token would land in
+   * a file this tool does not own (a dotfiles repository, a shared folder) and its mode would
+   * change. Reading through it stays allowed (docs/decisions.md).
+   */
+  #refuseLink(): void {
+    let target: string;
+    try {
+      if (!lstatSync(this.path).isSymbolicLink()) return;
+      target = readlinkSync(this.path);
+    } catch {
+      return;
+    }
+    throw new ConfigError(
+      `the config file ${this.path} is a symbolic link (to ${target}); refusing to write through it`,
+      {
+        hint: `nothing was changed; replace the link with a file of its own (cp --remove-destination "$(readlink -f '${this.path}')" '${this.path}'), or point BILLING_CONFIG_DIR at another directory`,
+      },
+    );
+  }
+
   #broken(what: string, cause?: unknown): ConfigError {
     return new ConfigError(`the config file ${this.path} ${what}`, {
       hint: `fix it, or remove it to start afresh (rm "${this.path}"); it was left unchanged`,
@@ -250,6 +292,7 @@ export class ConfigStore {
 
   /** conf replaces the file atomically (temporary file, then rename) with mode 0600. */
   async #write(raw: RawFile): Promise<void> {
+    this.#refuseLink();
     try {
       mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
       // conf cannot parse a file of white space only; #load read it as empty, so it goes.
@@ -325,15 +368,50 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The file's entry for `env`, created when missing (a new environment is a sandbox by default). */
+/** The file's entry for `env`, created when missing (without a kind: kind.ts works it out). */
 function entryFor(raw: RawFile, env: string): Record<string, unknown> {
   raw.environments ??= {};
-  let entry = raw.environments[env];
+  let entry = ownEntry(raw, env);
   if (!entry) {
-    entry = isBuiltin(env) ? {} : { kind: 'sandbox' };
+    // checkEnvName ran first: the name is no key of Object.prototype.
+    entry = {};
     raw.environments[env] = entry;
   }
   return entry;
+}
+
+function ownEntry(raw: RawFile, env: string): Record<string, unknown> | undefined {
+  const all = raw.environments;
+  return all && Object.hasOwn(all, env) ? all[env] : undefined;
+}
+
+/** An address that moved with the v2 base: its key and new value. */
+export interface Moved {
+  key: 'base_url_v1' | 'gateway_url';
+  value: string;
+}
+
+/**
+ * Moves base_url_v1 and gateway_url (stored or built in) to the origin of `next` when they
+ * had the origin of the current v2 base; `given` are keys the caller sets itself.
+ */
+function moveWithBase(env: string, entry: Record<string, unknown>, next: string, given: string[]): Moved[] {
+  const builtin = builtinEnvironment(env);
+  const current = (key: 'base_url' | 'base_url_v1' | 'gateway_url') =>
+    typeof entry[key] === 'string' ? (entry[key] as string) : builtin?.[key];
+  const before = current('base_url');
+  if (before === undefined || before === next) return [];
+  const moved: Moved[] = [];
+  for (const key of ['base_url_v1', 'gateway_url'] as const) {
+    const value = current(key);
+    if (given.includes(key) || value === undefined) continue;
+    const after = moveOrigin(value, before, next);
+    if (after !== undefined && after !== value) {
+      entry[key] = after;
+      moved.push({ key, value: after });
+    }
+  }
+  return moved;
 }
 
 function normalise(env: string, key: SettableKey, value: string): string | number {

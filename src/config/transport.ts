@@ -2,13 +2,11 @@
 // only to this machine (127.0.0.0/8, ::1, localhost: the emulator), unless the
 // environment was saved with an explicit --allow-http at login.
 
+import { isLoopback } from '../domain/local.js';
 import { UsageError } from '../errors.js';
 import { maskUrlCredentials } from '../format/terminal.js';
 
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
+export { isLoopback };
 
 /** True when a token sent to `url` would cross the network unencrypted. */
 export function isPlainHttpAway(url: string): boolean {

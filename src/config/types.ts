@@ -5,7 +5,8 @@ export type EnvKind = 'sandbox' | 'production' | 'local';
 export const ENV_KINDS: readonly EnvKind[] = ['sandbox', 'production', 'local'];
 
 export interface EnvironmentConfig {
-  kind: EnvKind;
+  /** Given on purpose (a built-in's, `login --kind`, `config set kind`); absent: worked out from the addresses (kind.ts). */
+  kind?: EnvKind;
   /** Version 2 base, ending in /api/v2. */
   base_url?: string;
   /** Version 1 base, ending in /api/v1. */

@@ -48,11 +48,31 @@ export function parseSecret(value: string, where: string): string {
 
 const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+/** Names every JavaScript object answers to: never an environment's. */
+const RESERVED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 export function checkEnvName(name: string): string {
+  if (RESERVED.has(name)) {
+    throw new UsageError(`invalid environment name ${JSON.stringify(name)}: it is reserved`, {
+      hint: 'pick another name',
+    });
+  }
   if (!ENV_NAME.test(name)) {
     throw new UsageError(
       `invalid environment name ${JSON.stringify(name)}: use letters, digits, "-" and "_" (at most 64)`,
     );
   }
   return name;
+}
+
+/** `url` with the origin of `to`, when it has the origin of `from`; else undefined. */
+export function moveOrigin(url: string, from: string, to: string): string | undefined {
+  try {
+    const target = new URL(url);
+    if (target.origin !== new URL(from).origin) return undefined;
+    const rest = `${target.pathname === '/' ? '' : target.pathname}${target.search}`;
+    return `${new URL(to).origin}${rest}`;
+  } catch {
+    return undefined;
+  }
 }

@@ -207,12 +207,31 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
   ],
   environment: [
     { key: 'name', header: 'Name', value: (r) => text(get(r, 'name')), fields: ['name'] },
-    { key: 'kind', header: 'Kind', value: (r) => text(get(r, 'kind')), fields: ['kind'] },
+    {
+      key: 'kind',
+      header: 'Kind',
+      // "production (by address)": guarded because an address is not this machine (src/config/kind.ts).
+      value: (r) => text(get(r, 'kind')),
+      display: (r) => `${text(get(r, 'kind'))}${get(r, 'kind_source') === 'address' ? ' (by address)' : ''}`,
+      fields: ['kind', 'kind_source'],
+    },
     {
       key: 'base_url',
       header: 'Base URL',
       value: (r) => first(get(r, 'base_url'), get(r, 'baseUrl')),
       fields: ['base_url', 'baseUrl'],
+    },
+    {
+      key: 'base_url_v1',
+      header: 'V1 base URL',
+      value: (r) => text(get(r, 'base_url_v1')),
+      fields: ['base_url_v1'],
+    },
+    {
+      key: 'gateway_url',
+      header: 'Gateway URL',
+      value: (r) => text(get(r, 'gateway_url')),
+      fields: ['gateway_url'],
     },
     {
       key: 'profile',

@@ -3,18 +3,17 @@
 // and a payment link opened from the emulator's outbox. Screenshots of every page visited
 // go to test/artifacts/checkout/ for a person to look at.
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const SKIP = hasChromium ? '' : ` (skipped: ${CHROMIUM} is missing; apt-get install chromium — .ci/run does)`;
+const SKIP = SKIP_WITHOUT_CHROMIUM;
 const SHOTS = resolve(import.meta.dirname, '../artifacts/checkout');
 
 let t: TestEmulator;
@@ -51,19 +50,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => merchant.listen(0, '127.0.0.1', () => r()));
   const address = merchant.address();
   merchantUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -56,9 +56,13 @@ describe('resolveContext: the environment name', () => {
     });
   });
 
-  it('ignores blank values', () => {
-    const ctx = resolveContext({ env: '' }, { BILLING_ENV: '  ' }, data({ current_env: 'local' }));
-    expect(ctx.envName).toBe('local');
+  it('a blank --env or BILLING_ENV is refused, naming it; a blank current_env in the file is unset', () => {
+    const d = data({ current_env: 'local' });
+    expect(() => resolveContext({ env: '' }, {}, d)).toThrow(/^--env is empty$/);
+    expect(() => resolveContext({}, { BILLING_ENV: '  ' }, d)).toThrow(/^BILLING_ENV is empty$/);
+    expect(() => resolveContext({ profile: ' ' }, {}, d)).toThrow(/^--profile is empty$/);
+    expect(() => resolveContext({}, { BILLING_BASE_URL: '' }, d)).toThrow(/^BILLING_BASE_URL is empty$/);
+    expect(resolveContext({}, {}, data({ current_env: '' })).envName).toBe('sandbox');
   });
 
   it('an unknown environment is a UsageError listing the known ones', () => {
@@ -271,5 +275,59 @@ describe('require helpers', () => {
     expect(() => requireBaseUrlV1(ctx)).toThrow(ConfigError);
     expect(() => requireToken(ctx)).toThrow(NotLoggedInError);
     expect(requireToken(resolveContext({}, { BILLING_API_TOKEN: 't1' }, data()))).toBe('t1');
+  });
+});
+
+describe('resolveContext: kind and addresses that move together (issue 17)', () => {
+  it('a built-in name in any case is the built-in; Object.prototype names are unknown', () => {
+    expect(resolveContext({ env: 'PRODUCTION' }, {}, data())).toMatchObject({
+      envName: 'production',
+      kind: 'production',
+    });
+    expect(resolveContext({}, { BILLING_ENV: 'Local' }, data()).envName).toBe('local');
+    for (const name of ['toString', 'constructor', 'valueOf', 'hasOwnProperty', '__proto__']) {
+      expect(() => resolveContext({ env: name }, {}, data())).toThrow(`unknown environment "${name}"`);
+    }
+  });
+
+  it('without a saved kind, the addresses decide: this machine is local, elsewhere is production', () => {
+    const d = data({
+      environments: {
+        near: { base_url: 'http://127.0.0.1:4810/api/v2' },
+        far: { base_url: 'https://far.example.com/api/v2' },
+        said: { kind: 'sandbox', base_url: 'https://far.example.com/api/v2' },
+      },
+    });
+    expect(resolveContext({ env: 'near' }, {}, d)).toMatchObject({ kind: 'local', kindSource: 'address' });
+    expect(resolveContext({ env: 'far' }, {}, d)).toMatchObject({
+      kind: 'production',
+      kindSource: 'address',
+    });
+    expect(resolveContext({ env: 'said' }, {}, d)).toMatchObject({ kind: 'sandbox', kindSource: 'saved' });
+    // A flag that sends the near one far away makes it guarded; local too.
+    const away = { baseUrl: 'https://far.example.com/api/v2' };
+    expect(resolveContext({ env: 'near', ...away }, {}, d).kind).toBe('production');
+    expect(resolveContext({ env: 'local', ...away }, {}, d).kind).toBe('production');
+    expect(resolveContext({ env: 'local' }, {}, d)).toMatchObject({ kind: 'local', kindSource: 'built-in' });
+  });
+
+  it('--base-url takes v1 and the gateway along when they shared the stored origin', () => {
+    const ctx = resolveContext({ env: 'local', baseUrl: 'http://127.0.0.1:4810/api/v2' }, {}, data());
+    expect(ctx).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4810/api/v2',
+      baseUrlV1: 'http://127.0.0.1:4810/api/v1',
+      gatewayUrl: 'http://127.0.0.1:4810/gateway',
+    });
+    // One given on its own stays; one on another origin stays.
+    const own = resolveContext(
+      { env: 'local', baseUrl: 'http://127.0.0.1:4810/api/v2', gatewayUrl: 'http://127.0.0.1:9/gateway' },
+      {},
+      data(),
+    );
+    expect(own.gatewayUrl).toBe('http://127.0.0.1:9/gateway');
+    const d = data({ environments: { staging } });
+    const moved = resolveContext({ env: 'staging', baseUrl: 'https://other.example.com/api/v2' }, {}, d);
+    expect(moved.baseUrlV1).toBe('https://other.example.com/api/v1');
+    expect(moved.gatewayUrl).toBe(staging.gateway_url);
   });
 });

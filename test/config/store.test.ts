@@ -55,7 +55,6 @@ describe('ConfigStore reading', () => {
     const data = store.read();
     expect(data.environments.local).toMatchObject({ profile_id: 2, token: LOCAL_EMULATOR.token });
     expect(data.environments.staging).toEqual({
-      kind: 'sandbox',
       token: 'tok_s',
       base_url: 'https://s.example.com/api/v2',
     });
@@ -171,17 +170,29 @@ describe('ConfigStore changes', () => {
     const store = ConfigStore.open(dir);
     await store.setValue('local', 'profile_id', ' 12 ');
     await store.setValue('local', 'base_url', 'http://localhost:9/api/v2/');
+    // base_url_v1 and gateway_url shared the old base's origin: they moved with it.
     expect(fileOf(store)).toEqual({
-      environments: { local: { profile_id: 12, base_url: 'http://localhost:9/api/v2' } },
+      environments: {
+        local: {
+          profile_id: 12,
+          base_url: 'http://localhost:9/api/v2',
+          base_url_v1: 'http://localhost:9/api/v1',
+          gateway_url: 'http://localhost:9/gateway',
+        },
+      },
     });
   });
 
-  it('a new named environment is a sandbox unless its kind is given', async () => {
+  it('a new named environment has a kind only when one is given (else kind.ts goes by its addresses)', async () => {
     const store = ConfigStore.open(dir);
     await store.setValue('staging', 'base_url', 'https://s.example.com/api/v2');
     await store.saveLogin('live2', { token: 'tok', kind: 'production' });
     const data = store.read();
-    expect(data.environments.staging?.kind).toBe('sandbox');
+    expect(data.environments.staging?.kind).toBeUndefined();
+    expect(resolveContext({ env: 'staging' }, {}, data)).toMatchObject({
+      kind: 'production',
+      kindSource: 'address',
+    });
     expect(data.environments.live2?.kind).toBe('production');
     await store.setValue('staging', 'kind', 'production');
     expect(store.read().environments.staging?.kind).toBe('production');

@@ -1,9 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
@@ -17,15 +16,6 @@ afterAll(async () => {
 
 function configFile(env: Record<string, string | undefined>): string {
   return join(env.BILLING_CONFIG_DIR!, 'config.json');
-}
-
-/** A port where nothing listens: bound, then released. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 describe('authentication errors', () => {

@@ -327,7 +327,8 @@ describe('§4 emulator start says how to reach it as it was started', () => {
         const r = await runCli(['emulator', 'start', '--port', port, '--detach', '--seed', 'empty'], { env });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).toContain(`Stop it with: billing emulator stop --port ${port}`);
-        expect(r.stderr).toContain(`--base-url http://127.0.0.1:${port}/api/v2`);
+        // One command makes an environment for it (issue 17 §4), not two address flags on every command.
+        expect(r.stderr).toContain(`--emulator http://127.0.0.1:${port}`);
         expect(r.stderr).toContain(LOCAL_EMULATOR.token);
         const log = /log: (\S+)\./.exec(r.stderr)?.[1] ?? '';
         expect(log.endsWith(`emulator-${port}.log`)).toBe(true);

@@ -2,15 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
+import { BIN, baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
 
 describe('billing emulator', () => {
   it('starts detached with demo data, answers the CLI, keeps its data across a restart, and stops', async () => {

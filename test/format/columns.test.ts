@@ -194,6 +194,7 @@ describe('other resources', () => {
       name: 'local',
       kind: 'local',
       base_url: 'http://127.0.0.1:4010/api/v2',
+      base_url_v1: 'http://127.0.0.1:4010/api/v1',
       profile_id: 1,
       token: 'sk_l…',
     };
@@ -201,6 +202,8 @@ describe('other resources', () => {
       name: 'local',
       kind: 'local',
       base_url: 'http://127.0.0.1:4010/api/v2',
+      base_url_v1: 'http://127.0.0.1:4010/api/v1',
+      gateway_url: '',
       profile: '1',
       token: 'sk_l…',
       current: '*',

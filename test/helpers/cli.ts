@@ -2,6 +2,7 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -83,4 +84,13 @@ export function parseNdjson(text: string): unknown[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
+}
+
+/** A port where nothing listens on 127.0.0.1: bound, then released. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
 }

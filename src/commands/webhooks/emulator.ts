@@ -1,7 +1,7 @@
 // billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
 
 import { ApiError } from '../../api/errors.js';
-import { LOCAL_EMULATOR } from '../../domain/local.js';
+import { emulatorStartCommand, LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { safeJson, safeText } from '../../format/terminal.js';
@@ -122,7 +122,9 @@ export async function sendTestEvent(
 function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown) {
   return adminCall(origin, method, path, {
     body,
-    startHint: 'billing emulator start --webhook-url URL',
-    usage: { 409: 'for example: billing emulator start --webhook-url http://127.0.0.1:4242/webhooks' },
+    startFlags: '--webhook-url URL',
+    usage: {
+      409: `for example: ${emulatorStartCommand(origin)} --webhook-url http://127.0.0.1:4242/webhooks`,
+    },
   });
 }

@@ -1,0 +1,432 @@
+// Issue 17 §1, §4 and §7c, run as a user runs them: the built `billing` against emulators over
+// real HTTP. An environment is what it says (empty names refused, built-in names case-blind,
+// own keys only, a remote address guarded like production unless saved as a sandbox); the
+// addresses of an environment move together and are each checked; a symlinked config file is
+// never written through.
+
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_EMULATOR } from '../../src/domain/local.js';
+import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo' });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+const configFile = (env: Record<string, string | undefined>) => join(env.BILLING_CONFIG_DIR!, 'config.json');
+const readConfig = (env: Record<string, string | undefined>) =>
+  // biome-ignore lint/suspicious/noExplicitAny: the file's shape is what is checked
+  JSON.parse(readFileSync(configFile(env), 'utf8')) as any;
+
+/** A fresh config whose `name` environment is logged in to the emulator at `url` (login --emulator). */
+async function withEmulatorEnv(url: string, name = 'emu'): Promise<Record<string, string | undefined>> {
+  const env = baseEnv();
+  const r = await runCli(['login', '--env', name, '--emulator', url], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return env;
+}
+
+describe('§1 an empty value that names something is exit 2, naming it', () => {
+  const cases: [string, string[], Record<string, string>][] = [
+    ['--env', ['orders', 'list', '--env', ''], {}],
+    ['--profile', ['orders', 'list', '--profile', ''], {}],
+    ['--base-url', ['orders', 'list', '--base-url', ' '], {}],
+    ['--base-url-v1', ['orders', 'list', '--base-url-v1', ''], {}],
+    ['--gateway-url', ['checkout', 'snippet', '1', '--gateway-url', ''], {}],
+    ['BILLING_ENV', ['orders', 'list'], { BILLING_ENV: '' }],
+    ['BILLING_PROFILE_ID', ['orders', 'list'], { BILLING_PROFILE_ID: '' }],
+    ['BILLING_BASE_URL', ['orders', 'list'], { BILLING_BASE_URL: '' }],
+    ['BILLING_BASE_URL_V1', ['orders', 'list'], { BILLING_BASE_URL_V1: ' ' }],
+    ['BILLING_GATEWAY_URL', ['checkout', 'snippet', '1'], { BILLING_GATEWAY_URL: '' }],
+    ['BILLING_CONFIG_DIR', ['status'], { BILLING_CONFIG_DIR: '' }],
+    ['BILLING_API_TOKEN', ['orders', 'list'], { BILLING_API_TOKEN: '' }],
+    ['--file', ['orders', 'create', '--file', ''], {}],
+    ['--data', ['emulator', 'start', '--data', '', '--port', '0'], {}],
+  ];
+  for (const [name, args, vars] of cases) {
+    it(`${name} ''`, async () => {
+      const r = await runCli(args, { env: emu.env(vars) });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^error: ${name} is empty\\n`));
+    });
+  }
+
+  it("login --env '' touches nothing: sandbox keeps its token and addresses", async () => {
+    const env = baseEnv();
+    const first = await runCli(
+      ['login', '--env', 'sandbox', '--with-token', '--base-url', `${emu.url}/api/v2`, '--profile', '1'],
+      { env, input: LOCAL_EMULATOR.token },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const before = readFileSync(configFile(env), 'utf8');
+    const r = await runCli(
+      ['login', '--env', '', '--with-token', '--base-url', `${emu.url}/api/v2`, '--profile', '2'],
+      { env, input: LOCAL_EMULATOR.limitedToken },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--env is empty');
+    expect(readFileSync(configFile(env), 'utf8')).toBe(before);
+  });
+});
+
+describe('§1 environment names: built-ins without regard to case, own keys only', () => {
+  it('PRODUCTION is production: its guard applies and login writes into production', async () => {
+    const env = baseEnv();
+    const login = await runCli(
+      ['login', '--env', 'PRODUCTION', '--with-token', '--base-url', `${emu.url}/api/v2`, '--profile', '1'],
+      { env, input: LOCAL_EMULATOR.token },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(Object.keys(readConfig(env).environments)).toEqual(['production']);
+    const use = await runCli(['config', 'use', 'LOCAL'], { env });
+    expect(use.code, use.stderr).toBe(0);
+    expect(readConfig(env).current_env).toBe('local');
+    const status = await runCli(['status', '--env', 'Production', '-o', 'json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ environment: 'production', kind: 'production' });
+    const customer = await emulatorApi(emu.url, 'POST', '/api/v2/profiles/1/customers', {
+      customer: { first_name: 'Case', last_name: 'Blind' },
+    });
+    const id = String(customer.body.customer.id);
+    const r = await runCli(['customers', 'delete', id, '--env', 'PRODUCTION'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing to delete customer \d+ on production/);
+    expect((await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).status).toBe(200);
+  });
+
+  for (const name of ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty']) {
+    it(`"${name}" is no environment: exit 2 as --env, BILLING_ENV and at login; nothing is written`, async () => {
+      const env = emu.env({ BILLING_ENV: undefined });
+      const flag = await runCli(['orders', 'list', '--env', name], { env });
+      expect(flag.code).toBe(2);
+      expect(flag.stderr).toContain(`unknown environment "${name}"`);
+      const variable = await runCli(['orders', 'list'], { env: { ...env, BILLING_ENV: name } });
+      expect(variable.code).toBe(2);
+      const login = await runCli(
+        ['login', '--env', name, '--with-token', '--base-url', `${emu.url}/api/v2`],
+        {
+          env,
+          input: LOCAL_EMULATOR.token,
+        },
+      );
+      expect(login.code).toBe(2);
+      expect(existsSync(configFile(env))).toBe(false);
+      const logout = await runCli(['logout', '--env', name], { env });
+      expect(logout.code).toBe(2);
+    });
+  }
+});
+
+/** An IPv4 address of this machine that is not loopback: "a host other than this machine" to the CLI. */
+function outwardAddress(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  throw new Error('this machine has no non-loopback IPv4 address: the remote-environment test cannot run');
+}
+
+describe('§1 a new environment away from this machine is guarded like production unless saved as a sandbox', () => {
+  let remote: TestEmulator;
+  let base: string;
+  beforeAll(async () => {
+    const host = outwardAddress();
+    remote = await startTestEmulator({ host });
+    base = `${remote.url}/api/v2`;
+    expect(new URL(base).hostname).toBe(host);
+  });
+  afterAll(async () => {
+    await remote?.close();
+  });
+
+  const customer = async () =>
+    String(
+      (
+        await emulatorApi(remote.url, 'POST', '/api/v2/profiles/1/customers', {
+          customer: { first_name: 'Far', last_name: 'Away' },
+        })
+      ).body.customer.id,
+    );
+
+  it('login --env staging: kind production by address; a delete in a script needs --yes', async () => {
+    const env = baseEnv();
+    const login = await runCli(
+      ['login', '--env', 'staging', '--with-token', '--allow-http', '--base-url', base, '--profile', '1'],
+      { env, input: LOCAL_EMULATOR.token },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain('guarded like production');
+    expect(login.stderr).toContain('billing login --env staging --kind sandbox');
+    const list = await runCli(['config', 'list', '-o', 'json'], { env });
+    expect(JSON.parse(list.stdout).find((e: { name: string }) => e.name === 'staging')).toMatchObject({
+      kind: 'production',
+      kind_source: 'address',
+    });
+    const table = await runCli(['config', 'list', '-o', 'table'], { env });
+    expect(table.stdout).toMatch(/staging\s+production \(by address\)/);
+    const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'address' });
+
+    const id = await customer();
+    const refused = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('guarded like production');
+    expect((await emulatorApi(remote.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).status).toBe(200);
+    const confirmed = await runCli(['customers', 'delete', id, '--env', 'staging', '--yes'], { env });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+  });
+
+  it('login --kind sandbox says it on purpose: no confirmation, and list and status say sandbox', async () => {
+    const env = baseEnv();
+    const login = await runCli(
+      [
+        'login',
+        '--env',
+        'staging',
+        '--kind',
+        'sandbox',
+        '--with-token',
+        '--allow-http',
+        '--base-url',
+        base,
+        '--profile',
+        '1',
+      ],
+      { env, input: LOCAL_EMULATOR.token },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(readConfig(env).environments.staging.kind).toBe('sandbox');
+    const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'sandbox', kind_source: 'saved' });
+    const id = await customer();
+    const r = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('the local environment pointed away from this machine is guarded too', async () => {
+    const env = remote.env({ BILLING_ENV: 'local' });
+    const id = await customer();
+    const r = await runCli(['customers', 'delete', id], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('guarded like production');
+  });
+});
+
+describe('§4 addresses that move together', () => {
+  it('config set base_url moves base_url_v1 and gateway_url that shared its origin, and says so', async () => {
+    const env = baseEnv();
+    const set = await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stderr).toContain(`base_url_v1 moved with it to ${emu.url}/api/v1`);
+    expect(set.stderr).toContain(`gateway_url moved with it to ${emu.url}/gateway`);
+    expect(readConfig(env).environments.local).toEqual({
+      base_url: `${emu.url}/api/v2`,
+      base_url_v1: `${emu.url}/api/v1`,
+      gateway_url: `${emu.url}/gateway`,
+    });
+    // One address set on its own stays where it is put.
+    const other = 'http://127.0.0.1:9/api/v1';
+    expect((await runCli(['config', 'set', 'base_url_v1', other, '--env', 'local'], { env })).code).toBe(0);
+    expect(readConfig(env).environments.local.base_url).toBe(`${emu.url}/api/v2`);
+    expect(readConfig(env).environments.local.base_url_v1).toBe(other);
+  });
+
+  it('--base-url alone takes v1 and the gateway along (the widget loads from the same emulator)', async () => {
+    const env = baseEnv({ BILLING_ENV: 'local' });
+    const status = await runCli(['status', '--base-url', `${emu.url}/api/v2`, '-o', 'json'], { env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      base_url_v1: `${emu.url}/api/v1`,
+      gateway_url: `${emu.url}/gateway`,
+      service: { ok: true },
+      service_v1: { ok: true },
+      gateway: { ok: true },
+    });
+    const order = await runCli(
+      [
+        'orders',
+        'create',
+        '--customer',
+        '1',
+        '--product',
+        '1',
+        '--currency',
+        'EUR',
+        '--invoice-id',
+        `ENV-${process.pid}`,
+        '--checkout',
+        '-o',
+        'json',
+      ],
+      { env: { ...env, BILLING_BASE_URL: `${emu.url}/api/v2` } },
+    );
+    expect(order.code, order.stderr).toBe(0);
+    const snippet = await runCli(['checkout', 'snippet', String(JSON.parse(order.stdout).id)], {
+      env: { ...env, BILLING_BASE_URL: `${emu.url}/api/v2` },
+    });
+    expect(snippet.code, snippet.stderr).toBe(0);
+    expect(snippet.stdout).toContain(`src="${emu.url}/gateway/paymentWidgets.js?checkoutId=`);
+  });
+
+  it('status checks v2, v1 and the gateway, and names the one that fails (exit 8)', async () => {
+    const env = await withEmulatorEnv(emu.url);
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    expect(
+      (await runCli(['config', 'set', 'base_url_v1', `${dead}/api/v1`, '--env', 'emu'], { env })).code,
+    ).toBe(0);
+    const r = await runCli(['status', '--env', 'emu'], { env });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^error: base_url_v1 of environment "emu" failed: could not reach http:\/\/127/);
+    expect(r.stderr).toContain('billing config set base_url_v1 URL --env emu');
+    expect(r.stdout).toMatch(/service_v1\s+could not reach/);
+    const json = await runCli(['status', '--env', 'emu', '-o', 'json'], { env });
+    expect(json.code).toBe(8);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      service: { ok: true },
+      service_v1: { ok: false },
+      gateway: { ok: true },
+    });
+    const gw = await runCli(['config', 'set', 'gateway_url', `${dead}/gateway`, '--env', 'emu'], { env });
+    expect(gw.code).toBe(0);
+    const both = await runCli(['status', '--env', 'emu'], { env });
+    expect(both.code).toBe(8);
+    expect(both.stderr).toContain('base_url_v1 and gateway_url of environment "emu" failed');
+    expect(both.stdout).toMatch(/service\s+ok/);
+  });
+
+  it('config list shows every address of every environment', async () => {
+    const env = await withEmulatorEnv(emu.url);
+    const table = await runCli(['config', 'list', '-o', 'table'], { env });
+    expect(table.stdout).toMatch(/V1 base URL/i);
+    expect(table.stdout).toMatch(/Gateway URL/i);
+    for (const path of ['/api/v2', '/api/v1', '/gateway'])
+      expect(table.stdout).toContain(`${emu.url}${path}`);
+    const json = JSON.parse((await runCli(['config', 'list', '-o', 'json'], { env })).stdout);
+    expect(json.find((e: { name: string }) => e.name === 'emu')).toMatchObject({
+      kind: 'local',
+      base_url: `${emu.url}/api/v2`,
+      base_url_v1: `${emu.url}/api/v1`,
+      gateway_url: `${emu.url}/gateway`,
+    });
+  });
+
+  it('a plain command with no base URL says so and names the environment whose emulator answers', async () => {
+    const env = baseEnv();
+    expect(
+      (await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env })).code,
+    ).toBe(0);
+    const r = await runCli(['orders', 'list'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no base URL for environment "sandbox"');
+    expect(r.stderr).toContain(`an emulator answers at ${emu.url}: billing config use local`);
+  });
+});
+
+describe('§4 the emulator command: one command makes an environment, and every hint carries the port', () => {
+  it('emulator start --port N offers one command; that command makes a working environment', async () => {
+    const env = baseEnv();
+    const port = await deadPort();
+    const origin = `http://127.0.0.1:${port}`;
+    const start = await runCli(['emulator', 'start', '--port', String(port), '--detach'], { env });
+    try {
+      expect(start.code, start.stderr).toBe(0);
+      const offered = new RegExp(
+        `billing login --env emulator-${port} --emulator ${origin.replaceAll('.', '\\.')}`,
+      );
+      expect(start.stderr).toMatch(offered);
+      expect(start.stderr).toContain(`billing emulator stop --port ${port}`);
+      const login = await runCli(['login', '--env', `emulator-${port}`, '--emulator', origin], { env });
+      expect(login.code, login.stderr).toBe(0);
+      const status = await runCli(['status', '--env', `emulator-${port}`, '-o', 'json'], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'local', gateway_url: `${origin}/gateway` });
+      const again = await runCli(['emulator', 'start', '--port', String(port), '--detach'], { env });
+      expect(again.code).toBe(2);
+      expect(again.stderr).toContain(`stop it with billing emulator stop --port ${port}`);
+    } finally {
+      await runCli(['emulator', 'stop', '--port', String(port)], { env });
+    }
+  });
+
+  it('emulator start --env NAME makes NAME for it at once; never sandbox or production', async () => {
+    const env = baseEnv();
+    const port = await deadPort();
+    const refused = await runCli(
+      ['emulator', 'start', '--port', String(port), '--detach', '--env', 'production'],
+      {
+        env,
+      },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('environment "production" is production');
+    const start = await runCli(['emulator', 'start', '--port', String(port), '--detach', '--env', 'mine'], {
+      env,
+    });
+    try {
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.stderr).toContain('Environment mine now uses it');
+      const list = await runCli(['orders', 'list', '--env', 'mine', '-o', 'json'], { env });
+      expect(list.code, list.stderr).toBe(0);
+      expect(readConfig(env).environments.mine).toMatchObject({
+        kind: 'local',
+        base_url: `http://127.0.0.1:${port}/api/v2`,
+        gateway_url: `http://127.0.0.1:${port}/gateway`,
+      });
+    } finally {
+      await runCli(['emulator', 'stop', '--port', String(port)], { env });
+    }
+  });
+
+  it('"no emulator" and "could not reach" hints name the port they are about', async () => {
+    const env = baseEnv();
+    const port = await deadPort();
+    const admin = await runCli(['emulator', 'status', '--port', String(port)], { env });
+    expect(admin.code).toBe(8);
+    expect(admin.stderr).toContain(`no emulator answers at http://127.0.0.1:${port}`);
+    expect(admin.stderr).toContain(`start one with billing emulator start --port ${port}`);
+    const api = await runCli(
+      ['orders', 'list', '--env', 'local', '--base-url', `http://127.0.0.1:${port}/api/v2`],
+      {
+        env,
+      },
+    );
+    expect(api.code).toBe(8);
+    expect(api.stderr).toContain(`start it with "billing emulator start --port ${port}"`);
+  });
+});
+
+describe('§7c a config file that is a symbolic link is never written through', () => {
+  it('set and login refuse (exit 2) and leave the target as it was; reading through it works', async () => {
+    const env = baseEnv();
+    const elsewhere = join(tempDir('billing-dotfiles-'), 'billing.json');
+    const content = `${JSON.stringify({ environments: { local: { profile_id: 2 } } })}\n`;
+    writeFileSync(elsewhere, content);
+    chmodSync(elsewhere, 0o644);
+    symlinkSync(elsewhere, configFile(env));
+    const set = await runCli(['config', 'set', 'profile_id', '1', '--env', 'local'], { env });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain('is a symbolic link');
+    expect(set.stderr).toContain('refusing to write through it');
+    const login = await runCli(['login', '--env', 'emu', '--emulator', emu.url], { env });
+    expect(login.code).toBe(2);
+    expect(readFileSync(elsewhere, 'utf8')).toBe(content);
+    expect(statSync(elsewhere).mode & 0o777).toBe(0o644);
+    expect(lstatSync(configFile(env)).isSymbolicLink()).toBe(true);
+    const get = await runCli(['config', 'get', 'profile_id', '--env', 'local'], { env });
+    expect(get.stdout).toBe('2\n');
+  });
+});

@@ -1,0 +1,27 @@
+// Debian's headless Chromium through playwright-core, launched the one way every browser test does.
+
+import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+/** Appended to a describe's name when Chromium is missing. */
+export const SKIP_WITHOUT_CHROMIUM = hasChromium
+  ? ''
+  : ` (skipped: ${CHROMIUM} is missing; apt-get install chromium — .ci/run does)`;
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
