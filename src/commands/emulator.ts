@@ -71,7 +71,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   }
   let advice: string;
   try {
-    advice = await useAdvice(rt, origin, envName, flags.webhookSecret);
+    // The bound address, not the asked one: --port 0 picks a free port.
+    advice = await useAdvice(rt, emulator.url, envName, flags.webhookSecret);
   } catch (err) {
     await emulator.close();
     throw err;

@@ -13,12 +13,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type RemoteEmulator, startRemoteEmulator } from '../helpers/netns.js';
 
 let emu: TestEmulator;
 
@@ -132,23 +132,15 @@ describe('§1 environment names: built-ins without regard to case, own keys only
   }
 });
 
-/** An IPv4 address of this machine that is not loopback: "a host other than this machine" to the CLI. */
-function outwardAddress(): string {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  throw new Error('this machine has no non-loopback IPv4 address: the remote-environment test cannot run');
-}
-
 describe('§1 a new environment away from this machine is guarded like production unless saved as a sandbox', () => {
-  let remote: TestEmulator;
+  // Another host: an emulator in a network namespace of the test's own (test/helpers/netns.ts).
+  let remote: RemoteEmulator;
   let base: string;
   beforeAll(async () => {
-    const host = outwardAddress();
-    remote = await startTestEmulator({ host });
+    remote = await startRemoteEmulator();
     base = `${remote.url}/api/v2`;
-    expect(new URL(base).hostname).toBe(host);
-  });
+    expect(new URL(base).hostname).toMatch(/^10\.213\./);
+  }, 30_000);
   afterAll(async () => {
     await remote?.close();
   });
@@ -218,7 +210,12 @@ describe('§1 a new environment away from this machine is guarded like productio
   });
 
   it('the local environment pointed away from this machine is guarded too', async () => {
-    const env = remote.env({ BILLING_ENV: 'local' });
+    const env = baseEnv({
+      BILLING_ENV: 'local',
+      BILLING_BASE_URL: base,
+      BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+      BILLING_PROFILE_ID: String(LOCAL_EMULATOR.profileId),
+    });
     const id = await customer();
     const r = await runCli(['customers', 'delete', id], { env });
     expect(r.code).toBe(2);
