@@ -57,6 +57,8 @@ export async function startRemoteEmulator(seed = 'empty'): Promise<RemoteEmulato
     {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, BILLING_CONFIG_DIR: undefined, CI: 'true' },
+      // A bound on the life of the test host: the tests that use it take seconds.
+      timeout: 180_000,
     },
   );
   const url = await listeningUrl(child).catch((err) => {
