@@ -32,19 +32,29 @@ export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<vo
 /** The same guard for a change that moves no money: "delete customer 3", "pause order 1042". */
 export async function confirmInProduction(rt: Runtime, what: string): Promise<void> {
   const ctx = await rt.context();
-  if (ctx.kind !== 'production' || rt.flags.yes) return;
+  if (ctx.kind !== 'production') return;
+  await confirmOrYes(rt, {
+    refusal: `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
+    question: `Production (${ctx.envName}): ${what}?`,
+  });
+}
+
+/**
+ * Asks at a terminal; without one, refuses (exit 2, nothing done) unless --yes was given.
+ * For anything a user may not mean: production money moves, another's emulator.
+ */
+export async function confirmOrYes(
+  rt: Runtime,
+  o: { refusal: string; question: string; cancelled?: string },
+): Promise<void> {
+  if (rt.flags.yes) return;
   if (!rt.canPrompt) {
-    throw new UsageError(
-      `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
-      {
-        hint: 'pass --yes to confirm (there is no terminal to ask on)',
-      },
-    );
+    throw new UsageError(o.refusal, { hint: 'pass --yes to confirm (there is no terminal to ask on)' });
   }
   const { confirm } = await import('@inquirer/prompts');
   const ok = await confirm(
-    { message: `Production (${ctx.envName}): ${what}?`, default: false },
+    { message: o.question, default: false },
     { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
   );
-  if (!ok) throw new UsageError('cancelled: nothing was sent');
+  if (!ok) throw new UsageError(o.cancelled ?? 'cancelled: nothing was sent');
 }
