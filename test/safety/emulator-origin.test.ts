@@ -161,6 +161,8 @@ describe('binding beyond loopback', () => {
     const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--host', '0.0.0.0', '--port', '0'], {
       env: baseEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+      killSignal: 'SIGKILL',
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -180,6 +182,8 @@ describe('binding beyond loopback', () => {
     const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0'], {
       env: baseEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+      killSignal: 'SIGKILL',
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -245,7 +249,7 @@ attack();
       const page = await browser.newPage();
       // localhost: another origin than the emulator's 127.0.0.1 (another host and port).
       await page.goto(`http://localhost:${sitePort}/`);
-      await page.waitForFunction(() => document.title === 'done', undefined, { timeout: 10_000 });
+      await page.waitForFunction("document.title === 'done'", undefined, { timeout: 10_000 });
     } finally {
       await browser.close();
     }

@@ -48,12 +48,15 @@ export function runRedirected(args: string[], o: Redirect = {}): Promise<CliResu
 export function fullTmpfs(): { dir: string; unmount: () => void } {
   const dir = tempDir('billing-full-');
   mkdirSync(dir, { recursive: true });
-  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { encoding: 'utf8' });
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (mount.status !== 0) {
     throw new Error(`could not mount a tmpfs at ${dir} (this test needs root): ${mount.stderr}`);
   }
   writeFileSync(`${dir}/log.json`, '');
   // dd stops at ENOSPC; the file system is then full.
-  spawnSync('dd', ['if=/dev/zero', `of=${dir}/filler`, 'bs=4k'], { encoding: 'utf8' });
-  return { dir, unmount: () => spawnSync('umount', ['-l', dir]) };
+  spawnSync('dd', ['if=/dev/zero', `of=${dir}/filler`, 'bs=4k'], { encoding: 'utf8', timeout: 10_000 });
+  return { dir, unmount: () => spawnSync('umount', ['-l', dir], { timeout: 10_000 }) };
 }

@@ -180,6 +180,8 @@ describe('the emulator and malformed URLs, stale temporary files (issue 17 §5)'
     const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0', '--data', data], {
       env: baseEnv(),
       stdio: 'ignore',
+      timeout: 30_000,
+      killSignal: 'SIGKILL',
     });
     await waitFor(() => existsSync(data));
     child.kill('SIGKILL');

@@ -115,6 +115,8 @@ async function foreignEmulator(o: {
     uid: o.uid,
     gid: o.uid,
     stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 30_000,
+    killSignal: 'SIGKILL',
   });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => {
