@@ -93,6 +93,7 @@ export class Sink {
     } catch (err) {
       if (!isClosedReader(err)) throw err;
       this.state.closed = true;
+      this.state.closedBy ??= err as Error;
       return false;
     }
     if (!flowing && !this.closed) await waitForDrain(this.stream);

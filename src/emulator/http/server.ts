@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { namesThisMachine } from '../../domain/hosts.js';
+import { isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
 import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
@@ -120,7 +120,7 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     return reply;
   }
   if (path.startsWith('/__emulator/')) {
-    if (!isLoopback(req.socket.remoteAddress)) {
+    if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
       throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
     }
     const refused = crossSite(req, rawBody);
@@ -206,9 +206,4 @@ function decode(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
