@@ -28,7 +28,7 @@ import {
 } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
 import { EXIT, InterruptedError } from './errors.js';
-import { watchOutput } from './format/sink.js';
+import { flushed, watchOutput } from './format/sink.js';
 import { version } from './version.js';
 
 function buildProgram(session: Session, argv: readonly string[]): Command {
@@ -137,7 +137,7 @@ export async function main(
         .map((word) => `${word}\n`)
         .join(''),
     );
-    return report(settleOutput(undefined, io, undefined));
+    return report(() => settleOutput(undefined, io, undefined));
   }
   let interrupts = 0;
   const onSigint = () => {
@@ -166,7 +166,7 @@ export async function main(
           caught.code === 'commander.executeSubCommandAsync'
         ) {
           const code = helped || caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
-          return code === EXIT.ok ? report(settleOutput(undefined, io, undefined)) : code;
+          return code === EXIT.ok ? report(() => settleOutput(undefined, io, undefined)) : code;
         }
         err = fromCommanderError(
           caught,
@@ -180,15 +180,17 @@ export async function main(
       // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.
       if (controller.signal.aborted) err = new InterruptedError();
     }
-    return report(settleOutput(err, io, session.runtime?.moved));
+    return report(() => settleOutput(err, io, session.runtime?.moved));
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     await session.runtime?.close();
   }
 
-  /** Writes the error (if any) on stderr and returns the exit code. */
-  async function report(err: unknown): Promise<number> {
+  /** Once stdout has taken what was written, writes the error (if any) on stderr; returns the exit code. */
+  async function report(settled: () => unknown): Promise<number> {
+    await flushed(io.stdout);
+    const err = settled();
     if (err === undefined) return EXIT.ok;
     const code = exitCodeOf(err, controller.signal);
     const { formatError } = await import('./format/index.js');

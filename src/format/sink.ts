@@ -125,6 +125,22 @@ export function watchOutput(stream: NodeJS.WritableStream): void {
   stateOf(stream);
 }
 
+/**
+ * Resolves once what was written before has been handed on, or has failed: a pipe's EPIPE
+ * arrives after the write that met it, and must be known before the exit code is.
+ */
+export function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  const w = stream as Inspectable;
+  if (w.destroyed || w.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    try {
+      stream.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
 /** How writing to a watched stream failed: a machine failure (ENOSPC, EIO), a closed reader, or not at all. */
 export function outputFailure(stream: NodeJS.WritableStream): { failed?: Error; closed?: Error } {
   const state = stateOf(stream);

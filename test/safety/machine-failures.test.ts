@@ -121,6 +121,27 @@ describe('a money move whose result cannot be written: exit 11 (issue 16 §4)', 
     );
   });
 
+  it('payments refund with its reader gone (a closed pipe): exit 11, made once', async () => {
+    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+    const payment = payments[0] as number;
+    const child = spawn(process.execPath, [BIN, 'payments', 'refund', String(payment), '--amount', '2.00'], {
+      env: emu.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+      killSignal: 'SIGKILL',
+    });
+    // Nobody reads stdout: its first write meets EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const code = await new Promise((r) => child.once('close', r));
+    expect(code, stderr).toBe(11);
+    expect(stderr).toContain(`Refunded 2.00 EUR of payment ${payment}`);
+    expect(refundsOf(emu.emulator.state, payment)).toEqual(['2.00']);
+  });
+
   it('with nothing moved, the same full stdout is exit 12 (a dry run)', async () => {
     const result = await runRedirected(['payments', 'refund', '1', '--amount', '1.00', '--dry-run'], {
       stdout: '/dev/full',
@@ -160,6 +181,20 @@ function rawGet(url: string, path: string): Promise<number> {
     req.end();
   });
 }
+
+describe('links url --qr with a link too long, known only once made', () => {
+  it('prints the link (it was made) and exits 2, never 1', async () => {
+    const long = `https://pay.example/${'y'.repeat(20_000)}`;
+    const h = await hostile((req, res) => {
+      if (req.method === 'POST') return send(res, 200, { payment_link: long });
+      return send(res, 200, { id: 12, status: 'draft' });
+    });
+    const result = await h.cli(['links', 'url', '12', '--qr']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('too long for a QR code; it was made and is printed above without one');
+    expect(result.stdout).toBe(`${long}\n`);
+  });
+});
 
 describe('the emulator and malformed URLs, stale temporary files (issue 17 §5)', () => {
   it('answers 400 to a malformed percent-escape on every route', async () => {
