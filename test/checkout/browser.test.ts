@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
@@ -51,19 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => merchant.listen(0, '127.0.0.1', () => r()));
   const address = merchant.address();
   merchantUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -2,13 +2,12 @@
 // machine (a forged Host is DNS rebinding), the admin API refuses cross-site requests, and a
 // page in a real browser on another origin cannot reset or stop the emulator.
 
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { makeCustomer, makeOrder, makeProduct, type RunningCli, startCli } from '../checkout/helpers.js';
-import { BIN, baseEnv } from '../helpers/cli.js';
+import { launchChromium } from '../helpers/browser.js';
+import { baseEnv } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
@@ -157,50 +156,26 @@ describe('checkout open serves its page only to this machine', () => {
 });
 
 describe('binding beyond loopback', () => {
+  /** What a foreground `emulator start ARGS` says until it listens; then Ctrl-C. */
+  async function startSays(args: string[]): Promise<string> {
+    const cli = startCli(['emulator', 'start', '--port', '0', ...args], baseEnv());
+    await cli.waitFor('stderr', /Emulator listening/);
+    await cli.interrupt();
+    return cli.stderr();
+  }
+
   it('emulator start --host 0.0.0.0 warns that the development token is public there', async () => {
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--host', '0.0.0.0', '--port', '0'], {
-      env: baseEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 30_000,
-      killSignal: 'SIGKILL',
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const deadline = Date.now() + 15_000;
-    while (!stderr.includes('Emulator listening') && Date.now() < deadline && child.exitCode === null) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    child.kill('SIGINT');
-    await new Promise((r) => child.once('close', r));
+    const stderr = await startSays(['--host', '0.0.0.0']);
     expect(stderr).toContain('warning: listening on 0.0.0.0, beyond this machine');
     expect(stderr).toContain('development token');
   });
 
   it('on 127.0.0.1 there is no warning', async () => {
-    const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0'], {
-      env: baseEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 30_000,
-      killSignal: 'SIGKILL',
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const deadline = Date.now() + 15_000;
-    while (!stderr.includes('Emulator listening') && Date.now() < deadline && child.exitCode === null) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    child.kill('SIGINT');
-    await new Promise((r) => child.once('close', r));
+    const stderr = await startSays([]);
     expect(stderr).toContain('Emulator listening');
     expect(stderr).not.toContain('warning');
   });
 });
-
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('a page on another origin in headless Chromium', () => {
   let site: Server;
@@ -209,7 +184,6 @@ describe('a page on another origin in headless Chromium', () => {
   });
 
   it('cannot reset or shut down the emulator with a cross-site text/plain POST', async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is needed (apt-get install chromium)`).toBe(true);
     const before = orders();
     const target = emu.url;
     // The attacker's page: a no-cors fetch (text/plain needs no preflight) and a text/plain form.
@@ -234,17 +208,7 @@ attack();
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
     const address = site.address();
     const sitePort = typeof address === 'object' && address ? address.port : 0;
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       // localhost: another origin than the emulator's 127.0.0.1 (another host and port).

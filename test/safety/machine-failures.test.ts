@@ -13,7 +13,7 @@ import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { hostileServices, send } from '../hostile/service.js';
 import { refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
-import { fullTmpfs, runRedirected } from './helpers.js';
+import { fullTmpfs } from './helpers.js';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('a full stdout is exit 12 with one line (issue 17 §5)', () => {
   ];
   for (const [name, args] of cases) {
     it(`${name} > /dev/full`, async () => {
-      const result = await runRedirected(args, { stdout: '/dev/full', env: emu.env() });
+      const result = await runCli(args, { stdoutFile: '/dev/full', env: emu.env() });
       expect(result.code, result.stderr).toBe(12);
       oneErrorLine(result.stderr);
       expect(result.stderr).toContain('could not write to standard output: no space left on device (ENOSPC)');
@@ -49,8 +49,8 @@ describe('a full stdout is exit 12 with one line (issue 17 §5)', () => {
   }
 
   it('--debug shows the stack', async () => {
-    const result = await runRedirected(['orders', 'list', '--debug'], {
-      stdout: '/dev/full',
+    const result = await runCli(['orders', 'list', '--debug'], {
+      stdoutFile: '/dev/full',
       env: emu.env(),
     });
     expect(result.code).toBe(12);
@@ -58,7 +58,7 @@ describe('a full stdout is exit 12 with one line (issue 17 §5)', () => {
   });
 
   it('stderr on /dev/full keeps the exit code the command had (5, not 1)', async () => {
-    const result = await runRedirected(['orders', 'get', '99999'], { stderr: '/dev/full', env: emu.env() });
+    const result = await runCli(['orders', 'get', '99999'], { stderrFile: '/dev/full', env: emu.env() });
     expect(result.code).toBe(5);
   });
 
@@ -82,13 +82,10 @@ describe('a money move whose result cannot be written: exit 11 (issue 16 §4)', 
     const full = fullTmpfs();
     try {
       const log = join(full.dir, 'log.json');
-      const result = await runRedirected(
-        ['payments', 'refund', String(payment), '--amount', '5.00', '-o', 'json'],
-        {
-          stdout: log,
-          env: emu.env(),
-        },
-      );
+      const result = await runCli(['payments', 'refund', String(payment), '--amount', '5.00', '-o', 'json'], {
+        stdoutFile: log,
+        env: emu.env(),
+      });
       expect(result.code, result.stderr).toBe(11);
       // With -o json the error is one JSON line (README, "Errors").
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -106,8 +103,8 @@ describe('a money move whose result cannot be written: exit 11 (issue 16 §4)', 
   it('payments capture N > /dev/full: exit 11, the capture named, made once', async () => {
     const { payments } = await seedPayments(emu.url, 1, { preauth: true, amount: '30.00' });
     const payment = payments[0] as number;
-    const result = await runRedirected(['payments', 'capture', String(payment)], {
-      stdout: '/dev/full',
+    const result = await runCli(['payments', 'capture', String(payment)], {
+      stdoutFile: '/dev/full',
       env: emu.env(),
     });
     expect(result.code, result.stderr).toBe(11);
@@ -143,8 +140,8 @@ describe('a money move whose result cannot be written: exit 11 (issue 16 §4)', 
   });
 
   it('with nothing moved, the same full stdout is exit 12 (a dry run)', async () => {
-    const result = await runRedirected(['payments', 'refund', '1', '--amount', '1.00', '--dry-run'], {
-      stdout: '/dev/full',
+    const result = await runCli(['payments', 'refund', '1', '--amount', '1.00', '--dry-run'], {
+      stdoutFile: '/dev/full',
       env: emu.env(),
     });
     expect(result.code).toBe(12);
