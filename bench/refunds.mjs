@@ -40,6 +40,7 @@ Object.assign(env, {
 async function admin(path, body) {
   const res = await fetch(`${ORIGIN}/__emulator/${path}`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body ?? {}),
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);

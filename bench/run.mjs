@@ -162,6 +162,7 @@ async function admin(path, body) {
     try {
       const res = await fetch(`${ORIGIN}/__emulator/${path}`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body ?? {}),
       });
       if (!res.ok) throw new Error(`${path}: ${res.status}`);

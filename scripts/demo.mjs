@@ -1,25 +1,50 @@
-// npm run demo: start the emulator in the background with demo data (or reuse the one that
-// already runs on the local port), then show `billing orders list` working against it.
+// npm run demo: start an emulator in the background with demo data, then show
+// `billing orders list` working against it. It never resets or stops an emulator it did not
+// start: when the usual port (4010) is taken, by anyone's emulator or anything else, it starts
+// its own on a free port and says how to reach it.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+const DEFAULT_PORT = 4010;
 const bin = fileURLToPath(new URL('../bin/billing', import.meta.url));
 const billing = (args, stdio = 'inherit') =>
   spawnSync(process.execPath, [bin, ...args], { stdio, encoding: 'utf8' });
 
-const running = billing(['emulator', 'status'], 'pipe');
-if (running.status === 0) {
-  billing(['emulator', 'reset', '--seed', 'demo']);
-} else {
-  const started = billing(['emulator', 'start', '--seed', 'demo', '--detach']);
-  if (started.status !== 0) process.exit(started.status ?? 1);
+/** Listens on the port for a moment: the port when it was free, else undefined (0 picks one). */
+function tryPort(port) {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address();
+      server.close(() => resolve(bound));
+    });
+  });
 }
-console.error('\n$ billing --env local orders list --items 10');
-const list = billing(['--env', 'local', 'orders', 'list', '--items', '10', '-o', 'table']);
+
+let port = await tryPort(DEFAULT_PORT);
+if (port === undefined) {
+  port = await tryPort(0);
+  console.error(
+    `Port ${DEFAULT_PORT} is taken (another emulator, perhaps someone else's): it is left alone.\n` +
+      `Starting the demo's own emulator on port ${port}.`,
+  );
+}
+const started = billing(['emulator', 'start', '--seed', 'demo', '--detach', '--port', String(port)]);
+if (started.status !== 0) process.exit(started.status ?? 1);
+
+const origin = `http://127.0.0.1:${port}`;
+const reach =
+  port === DEFAULT_PORT
+    ? ['--env', 'local']
+    : ['--env', 'local', '--base-url', `${origin}/api/v2`, '--base-url-v1', `${origin}/api/v1`];
+console.error(`\n$ billing ${reach.join(' ')} orders list --items 10`);
+const list = billing([...reach, 'orders', 'list', '--items', '10', '-o', 'table']);
 console.error(
-  '\nThe emulator keeps running. Try:\n' +
-    '  ./bin/billing --env local orders list --status active\n' +
-    '  ./bin/billing --env local orders get <id>\n' +
-    '  ./bin/billing emulator stop\n',
+  `\nThe demo's emulator keeps running at ${origin}. Try:\n` +
+    `  ./bin/billing ${reach.join(' ')} orders list --status active\n` +
+    `  ./bin/billing ${reach.join(' ')} orders get <id>\n` +
+    `  ./bin/billing emulator stop --port ${port}\n`,
 );
 process.exit(list.status ?? 1);

@@ -18,9 +18,17 @@ import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
-import { action, exitCodeOf, fromCommanderError, isPromptInterrupt, type Session } from './commands/run.js';
+import {
+  action,
+  exitCodeOf,
+  fromCommanderError,
+  isPromptInterrupt,
+  type Session,
+  settleOutput,
+} from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
 import { EXIT, InterruptedError } from './errors.js';
+import { flushed, watchOutput } from './format/sink.js';
 import { version } from './version.js';
 
 function buildProgram(session: Session, argv: readonly string[]): Command {
@@ -117,10 +125,10 @@ export async function main(
 ): Promise<number> {
   const controller = new AbortController();
   const session: Session = { io, env, controller };
-  // A reader that went away (`billing … | head`) ends the output, not the program with a crash.
-  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  // A write error of ours (a reader that went away, a full disk) becomes a value that the end of
+  // main() reports, never an uncaught 'error' event: see settleOutput.
+  watchOutput(io.stdout);
+  watchOutput(io.stderr);
   const program = buildProgram(session, argv);
   if (argv[0] === '__complete') {
     const { completions } = await import('./commands/completion.js');
@@ -129,7 +137,7 @@ export async function main(
         .map((word) => `${word}\n`)
         .join(''),
     );
-    return EXIT.ok;
+    return report(() => settleOutput(undefined, io, undefined));
   }
   let interrupts = 0;
   const onSigint = () => {
@@ -145,26 +153,45 @@ export async function main(
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
-  } catch (caught) {
-    let err = caught;
-    if (caught instanceof CommanderError) {
-      if (caught.code === 'commander.helpDisplayed' || caught.code === 'commander.version') return EXIT.ok;
-      if (caught.code === 'commander.help' || caught.code === 'commander.executeSubCommandAsync') {
-        return caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    let err: unknown;
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (caught) {
+      err = caught;
+      if (caught instanceof CommanderError) {
+        const helped = ['commander.helpDisplayed', 'commander.version'].includes(caught.code);
+        if (
+          helped ||
+          caught.code === 'commander.help' ||
+          caught.code === 'commander.executeSubCommandAsync'
+        ) {
+          const code = helped || caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
+          return code === EXIT.ok ? report(() => settleOutput(undefined, io, undefined)) : code;
+        }
+        err = fromCommanderError(
+          caught,
+          findCommand(
+            program,
+            argv.filter((a) => !a.startsWith('-')),
+          ).cmd,
+        );
       }
-      err = fromCommanderError(
-        caught,
-        findCommand(
-          program,
-          argv.filter((a) => !a.startsWith('-')),
-        ).cmd,
-      );
+      if (isPromptInterrupt(caught)) controller.abort();
+      // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.
+      if (controller.signal.aborted) err = new InterruptedError();
     }
-    if (isPromptInterrupt(caught)) controller.abort();
-    // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.
-    if (controller.signal.aborted) err = new InterruptedError();
+    return report(() => settleOutput(err, io, session.runtime?.moved));
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    await session.runtime?.close();
+  }
+
+  /** Once stdout has taken what was written, writes the error (if any) on stderr; returns the exit code. */
+  async function report(settled: () => unknown): Promise<number> {
+    await flushed(io.stdout);
+    const err = settled();
+    if (err === undefined) return EXIT.ok;
     const code = exitCodeOf(err, controller.signal);
     const { formatError } = await import('./format/index.js');
     const rt = session.runtime;
@@ -176,9 +203,5 @@ export async function main(
       }),
     );
     return code;
-  } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-    await session.runtime?.close();
   }
 }

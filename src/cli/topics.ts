@@ -52,6 +52,11 @@ billing login --env NAME --emulator http://127.0.0.1:PORT, or emulator start --e
   13   another run holds the journal (its lock); nothing was sent
   130  interrupted (Ctrl-C), at a prompt, a spinner, a list or a batch
 
+1 is only ever a bug. A full or closed stdout is 12 with one error line (11 once money
+moved, naming the payment, the refund or capture id and the amount); a reader that goes
+away (| head) is not a failure; a failure to write stderr keeps the code the command had.
+A link from the service that is not https (or http to this machine) is 8, naming the field.
+
 Commands that run until stopped end 0 after their summary when Ctrl-C stops them:
 billing webhooks listen, billing checkout open and a foreground billing emulator start.
 `,

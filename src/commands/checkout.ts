@@ -5,6 +5,7 @@ import { ApiError } from '../api/errors.js';
 import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
 import { isRecord } from '../api/records.js';
 import type { Checkout, Order } from '../api/types.js';
+import { namesThisMachine } from '../domain/hosts.js';
 import { BillingError, ConfigError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
@@ -12,6 +13,7 @@ import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { writeRecord, writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
+import { checkedLink, webLink } from './service-links.js';
 
 /** Checkout validity (interface document, Limits). */
 export const CHECKOUT_VALIDITY_MS = 25 * 60 * 1000;
@@ -78,6 +80,7 @@ export async function snippet(
       });
     }
   }
+  await checkedLink(rt, 'checkout.form_action', live.checkout.form_action);
   const html = snippetHtml(gatewayUrl, live.checkout, brands);
   if (rt.format === 'json' || rt.format === 'ndjson') {
     await writeRecord(rt, order, 'order', { checkout: live.checkout, snippet: html });
@@ -102,6 +105,7 @@ export function snippetHtml(gatewayUrl: string, checkout: Checkout, brands: stri
   if (!checkout.integrity || !checkout.form_action) {
     throw new BillingError('server', EXIT.unavailable, 'the checkout has no integrity or form_action');
   }
+  webLink('checkout.form_action', checkout.form_action);
   const src = `${gatewayUrl.replace(/\/+$/, '')}/paymentWidgets.js?checkoutId=${encodeURIComponent(checkout.id)}`;
   return (
     `<script src="${esc(src)}" integrity="${esc(checkout.integrity)}" crossorigin="anonymous"></script>\n` +
@@ -138,6 +142,7 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
   // Reuse the current checkout while it has a while left; else start with a new one.
   let live = await readCurrent(rt, orderId, { tolerateMissingRoute: true });
   if (!live || live.expiresAtMs - Date.now() < 2 * 60 * 1000) live = await renewLive(rt, orderId);
+  await checkedLink(rt, 'checkout.form_action', live.checkout.form_action);
 
   const server = await startPageServer(port, {
     orderId,
@@ -170,11 +175,15 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
       status = now;
       const current = await readCurrent(rt, orderId, { tolerateMissingRoute: true });
       // Another tool may have renewed it; follow the service.
-      if (current && current.checkout.id !== live.checkout.id) live = current;
-      else if (current) live.expiresAtMs = current.expiresAtMs;
+      if (current && current.checkout.id !== live.checkout.id) {
+        await checkedLink(rt, 'checkout.form_action', current.checkout.form_action);
+        live = current;
+      } else if (current) live.expiresAtMs = current.expiresAtMs;
       if (live.expiresAtMs <= Date.now() && PAYABLE.includes(status)) {
         const old = live.checkout.id;
-        live = await renewLive(rt, orderId);
+        const renewed = await renewLive(rt, orderId);
+        await checkedLink(rt, 'checkout.form_action', renewed.checkout.form_action);
+        live = renewed;
         rt.info(`Checkout ${old} expired; renewed: ${live.checkout.id}, valid for ${left(live)}.`);
       }
       warned = false;
@@ -216,6 +225,10 @@ async function startPageServer(
       res.writeHead(status, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-store' });
       res.end(body);
     };
+    // Only a request addressed to this machine: a page elsewhere cannot rebind a name of its own here.
+    if (!namesThisMachine(req.headers.host, '127.0.0.1')) {
+      return send(421, 'text/plain', 'this page answers only requests addressed to this machine\n');
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'GET only\n');
     if (path === '/') return send(200, 'text/html', checkoutPage(source));
     if (path === '/checkout.json') return send(200, 'application/json', JSON.stringify(source.state()));

@@ -32,25 +32,38 @@ export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<vo
 /** The same guard for a change that moves no money: "delete customer 3", "pause order 1042". */
 export async function confirmInProduction(rt: Runtime, what: string): Promise<void> {
   const ctx = await rt.context();
-  if (ctx.kind !== 'production' || rt.flags.yes) return;
+  if (ctx.kind !== 'production') return;
   // An environment guarded by its address (src/config/kind.ts) says why, and how to say otherwise.
   const byAddress = ctx.kindSource === 'address';
+  await confirmOrYes(rt, {
+    refusal: byAddress
+      ? `refusing to ${what} on environment "${ctx.envName}" without confirmation: its address is not this machine, so it is guarded like production`
+      : `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
+    hint: byAddress
+      ? 'pass --yes to confirm; if it is a sandbox, log in again with --kind sandbox'
+      : 'pass --yes to confirm (there is no terminal to ask on)',
+    question: `Production (${ctx.envName}): ${what}?`,
+  });
+}
+
+/**
+ * Asks at a terminal; without one, refuses (exit 2, nothing done) unless --yes was given.
+ * For anything a user may not mean: production money moves, another's emulator.
+ */
+export async function confirmOrYes(
+  rt: Runtime,
+  o: { refusal: string; question: string; hint?: string; cancelled?: string },
+): Promise<void> {
+  if (rt.flags.yes) return;
   if (!rt.canPrompt) {
-    throw new UsageError(
-      byAddress
-        ? `refusing to ${what} on environment "${ctx.envName}" without confirmation: its address is not this machine, so it is guarded like production`
-        : `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
-      {
-        hint: byAddress
-          ? `pass --yes to confirm; if it is a sandbox, log in again with --kind sandbox`
-          : 'pass --yes to confirm (there is no terminal to ask on)',
-      },
-    );
+    throw new UsageError(o.refusal, {
+      hint: o.hint ?? 'pass --yes to confirm (there is no terminal to ask on)',
+    });
   }
   const { confirm } = await import('@inquirer/prompts');
   const ok = await confirm(
-    { message: `Production (${ctx.envName}): ${what}?`, default: false },
+    { message: o.question, default: false },
     { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
   );
-  if (!ok) throw new UsageError('cancelled: nothing was sent');
+  if (!ok) throw new UsageError(o.cancelled ?? 'cancelled: nothing was sent');
 }

@@ -14,6 +14,7 @@ import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { emulatorAnswers as answers } from './emulator-advice.js';
+import { confirmTouchingEmulator, wideBindingWarning } from './emulator-owner.js';
 import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -45,6 +46,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   const faults = await faultRules(flags.fault);
   const origin = `http://${flags.host}:${port}`;
   const envName = await emulatorEnvName(rt);
+  const wide = wideBindingWarning(flags.host);
+  if (wide) rt.info(wide);
   if (flags.detach) return detach(rt, flags, origin, envName);
 
   const { startEmulator } = await import('../emulator/index.js');
@@ -222,6 +225,7 @@ export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Pro
 
 export async function stop(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
+  await confirmTouchingEmulator(rt, origin, 'stop');
   await adminCall(origin, 'POST', 'shutdown');
   rt.info(`Emulator at ${origin} stopped.`);
 }
@@ -240,6 +244,7 @@ export async function reset(
   const seed =
     flags.seed === undefined ? undefined : parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
   const origin = await emulatorOrigin(rt, flags);
+  await confirmTouchingEmulator(rt, origin, 'reset');
   const body = await adminCall(origin, 'POST', 'reset', { body: seed ? { seed } : {} });
   rt.info(`Emulator at ${origin} reset.`);
   await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));

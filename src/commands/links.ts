@@ -15,6 +15,7 @@ import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
 import { writeRecord, writeRows } from './result.js';
 import type { Runtime } from './runtime.js';
+import { checkedLink } from './service-links.js';
 
 const SENT_COLUMNS = [
   column('order_id', 'Order'),
@@ -43,7 +44,11 @@ async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms
   const status = statusOf(order);
   const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
   const to = typeof message.to === 'string' ? message.to : '';
-  const link = linkOf(result.raw);
+  const found = linkOf(result.raw);
+  const link =
+    found === undefined
+      ? undefined
+      : await checkedLink(rt, 'payment_link', found, sentHint(orderId, channel));
   if (rt.format === 'json' || rt.format === 'ndjson') {
     // The order, as `orders get` prints it, with what was sent under named keys.
     await writeRecord(rt, order, 'order', {
@@ -70,27 +75,55 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
   const client = await rt.client();
-  const before = await payableStatus(rt, orderId);
+  const current = await payableOrder(rt, orderId);
+  const before = statusOf(current);
+  // The link the order already has is the one a new request gives again, where the service
+  // says it: too long for a QR code is refused before the request moves the order.
+  const known = current.payment_link;
+  if (typeof known === 'string' && known !== '' && (flags.qr || flags.png !== undefined))
+    await checkQrSize(known, 'not made');
   const result = await paymentLink(client, orderId, { signal: rt.signal });
   if (!result.url) {
     throw new BillingError('server', EXIT.unavailable, 'the service answered without a payment link');
   }
+  const link = await checkedLink(rt, 'payment_link', result.url);
+  if (flags.qr || flags.png !== undefined) {
+    await checkQrSize(link, 'made', () => rt.io.stdout.write(`${safeLine(link)}\n`));
+  }
   const order = await orderAfter(rt, orderId);
   const status = statusOf(order);
   if (rt.format === 'json' || rt.format === 'ndjson') {
-    await writeRecord(rt, order, 'order', { payment_link: result.url });
+    await writeRecord(rt, order, 'order', { payment_link: link });
   } else {
-    if (flags.qr) rt.io.stdout.write(await qrText(result.url, rt.stdoutIsTTY));
-    rt.io.stdout.write(`${safeLine(result.url)}\n`);
+    if (flags.qr) rt.io.stdout.write(await qrText(link, rt.stdoutIsTTY));
+    rt.io.stdout.write(`${safeLine(link)}\n`);
   }
   if (flags.png !== undefined) {
-    await writePng(flags.png, result.url, Boolean(flags.force));
+    await writePng(flags.png, link, Boolean(flags.force));
     rt.info(`QR code of the payment link written to ${flags.png}.`);
   }
   if (flags.qr && (rt.format === 'json' || rt.format === 'ndjson')) {
     rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
   }
   rt.info(`Payment link of order ${orderId}. ${statusChange(orderId, before, status)}`);
+}
+
+/**
+ * Refuses (exit 2) a link too long for a QR code, by the QR library's own measure. `made`
+ * says whether the link was made already (then `shown` prints it, so that it is not lost).
+ */
+async function checkQrSize(link: string, made: 'made' | 'not made', shown?: () => void): Promise<void> {
+  const QRCode = (await import('qrcode')).default;
+  try {
+    QRCode.create(link);
+    return;
+  } catch {
+    shown?.();
+  }
+  throw new UsageError(
+    `the payment link (${link.length} characters) is too long for a QR code; ${made === 'made' ? 'it was made and is printed above without one' : 'no link was made'}`,
+    { hint: 'print the link without --qr/--png' },
+  );
 }
 
 /** On a terminal, compact half blocks with colours; in a pipe, the same blocks without escape codes. */
@@ -151,15 +184,25 @@ async function orderAfter(rt: Runtime, orderId: number): Promise<Order> {
 /** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
 const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
 
-/** The order's status before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
-async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
-  const status = statusOf(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+/** The order before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
+async function payableOrder(rt: Runtime, orderId: number): Promise<Order> {
+  const order = await getOrder(await rt.client(), orderId, { signal: rt.signal });
+  const status = statusOf(order);
   if (NOTHING_TO_PAY.includes(status)) {
     throw new UsageError(
       `order ${orderId} is ${status}: there is nothing to pay, so no link was made or sent`,
     );
   }
-  return status;
+  return order;
+}
+
+async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
+  return statusOf(await payableOrder(rt, orderId));
+}
+
+/** Said with a link that fails its check: the message was sent all the same. */
+function sentHint(orderId: number, channel: 'email' | 'sms'): string {
+  return `the service sent it to the customer by ${channel === 'email' ? 'email' : 'SMS'} all the same; tell the provider, and check order ${orderId}`;
 }
 
 /** The side effect of a link, said: a draft order becomes pending. */

@@ -20,6 +20,7 @@ import { type ListFlags, runList } from './list.js';
 import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from './prompt.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
+import { checkOrderLinks } from './service-links.js';
 
 export async function list(
   rt: Runtime,
@@ -80,6 +81,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
   if (created.recovered) {
     rt.info('warning: the service answered with an error, but the order had been created; not sent again');
   }
+  await checkOrderLinks(rt, created.order.id, { checkout: created.checkout });
   await writeRecord(rt, created.order, 'order', { checkout: created.checkout });
   rt.info(`Created order ${created.order.id} (${statusOf(created.order) ?? 'status unknown'}).`);
 }
@@ -183,6 +185,7 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
     scheduled_duration: payload.scheduled_duration,
     start_date: payload.start_date,
   };
+  await checkOrderLinks(rt, order.id, payload);
   const extras = {
     subscription,
     payment_link: payload.payment_link ?? undefined,

@@ -212,6 +212,12 @@ async function report(
     );
   }
   const payment = result.payment;
+  // Said before the result is written: if writing fails, main() still says what moved (exit 11).
+  const said = done(payment).replace(/\.$/, '');
+  rt.moved =
+    payment && !said.includes(`payment ${payment.id}`)
+      ? `${said} (${payment.kind ?? 'payment'} ${payment.id})`
+      : said;
   if (payment) await writeRecord(rt, payment, 'payment');
   else await writeResult(rt, result.raw, async () => {});
   rt.info(done(payment));

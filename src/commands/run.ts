@@ -2,7 +2,8 @@
 // calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
 
 import type { Command } from 'commander';
-import { BillingError, EXIT, UsageError } from '../errors.js';
+import { BillingError, EXIT, SystemError, UnreportedError, UsageError } from '../errors.js';
+import { isOutputError, outputError, outputFailure } from '../format/sink.js';
 import type { GlobalOptions, Runtime, Streams } from './runtime.js';
 import { exampleOf, missing, needArgument } from './wording.js';
 
@@ -35,7 +36,13 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const query = globals.query === undefined ? undefined : await import('../format/query.js');
     if (globals.query !== undefined) query?.compileQuery(globals.query);
     const handler = await load();
-    await handler(rt, args, cmd.opts() as never);
+    try {
+      await handler(rt, args, cmd.opts() as never);
+    } catch (err) {
+      if ((err as { status?: unknown } | null)?.status === 404)
+        await (await import('./not-found.js')).explainNotFound(rt, err);
+      throw err;
+    }
     if (query && !query.queryApplied())
       rt.info('warning: --query does not apply to what this command prints');
   };
@@ -69,6 +76,59 @@ export function refuseEmptyNames(cmd: Command): void {
 export function isPromptInterrupt(err: unknown): boolean {
   const name = (err as { name?: unknown } | null)?.name;
   return err instanceof Error && (name === 'ExitPromptError' || name === 'AbortPromptError');
+}
+
+/**
+ * What main() reports once a command has ended: its own error, or a failure to write its
+ * output. A full disk or a closed descriptor is a SystemError (exit 12) when the command had
+ * nothing else to say; a command that failed for its own reason keeps its code. Once money
+ * has moved (`moved`, said by the command), a result that could not be written, for any
+ * reason including a reader that went away, is an UnreportedError (exit 11) saying what moved.
+ */
+export function settleOutput(err: unknown, io: Streams, moved: string | undefined): unknown {
+  const { failed, closed } = outputFailure(io.stdout);
+  const ours = (e: unknown) =>
+    isOutputError(io.stdout, e) || (e instanceof SystemError && isOutputError(io.stdout, e.cause));
+  if (moved !== undefined && (failed || closed || ours(err))) {
+    const cause = failed ?? closed ?? (err instanceof SystemError ? err.cause : err);
+    const why =
+      cause instanceof Error ? outputError(cause).message.replace(/^could not write to /, '') : 'output';
+    return new UnreportedError(
+      `${moved}, but its result could not be written (${why}); do not send it again`,
+      {
+        cause,
+      },
+    );
+  }
+  if (err !== undefined) {
+    if (err instanceof BillingError) return err;
+    return ours(err) ? outputError(err as Error) : (machineError(err) ?? err);
+  }
+  return failed ? outputError(failed) : undefined;
+}
+
+/** Errors of the file system that say this machine failed, not that the code is wrong. */
+const MACHINE_CODES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EIO: 'input/output error',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'a file of that name is in the way',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files on this machine',
+};
+
+/** A file-system error that escaped a command (`mkdir` of a path that is a file) as one line, exit 12. */
+function machineError(err: unknown): SystemError | undefined {
+  const e = err as NodeJS.ErrnoException | null;
+  const reason = typeof e?.code === 'string' ? MACHINE_CODES[e.code] : undefined;
+  if (!(err instanceof Error) || !reason || typeof e?.syscall !== 'string') return undefined;
+  const path = typeof e.path === 'string' ? ` ${e.path}` : '';
+  return new SystemError(`could not ${e.syscall}${path}: ${reason} (${e.code})`, { cause: err });
 }
 
 export function exitCodeOf(err: unknown, signal: AbortSignal): number {

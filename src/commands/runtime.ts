@@ -49,6 +49,8 @@ export class Runtime {
   /** Prompts are allowed only with a TTY on both ends, no --no-input and no CI. */
   readonly canPrompt: boolean;
   readonly debugEnabled: boolean;
+  /** What a money move did, once done ("Refunded 5.00 EUR of payment 1 (refund 17)"); see settleOutput. */
+  moved?: string;
   private store?: ConfigStore;
   private resolved?: Context;
   private apiClient?: ApiClient;

@@ -7,7 +7,7 @@ import { watchStatusChanges } from './billing/lifecycle.js';
 import { parseFaultRules } from './faults/faults.js';
 import { isFailRate, isLatency } from './http/admin.js';
 import { requestListener } from './http/server.js';
-import { DataFileWriter, readDataFile } from './model/persist.js';
+import { DataFileWriter, readDataFile, removeStaleTemps } from './model/persist.js';
 import type { FaultRule, Runtime } from './model/runtime.js';
 import { applySeed } from './model/seed.js';
 import { EmulatorState } from './model/state.js';
@@ -77,6 +77,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
 
   const state = new EmulatorState();
   const dataFile = opts.dataFile ? resolve(opts.dataFile) : null;
+  if (dataFile) await removeStaleTemps(dataFile);
   const saved = dataFile ? await readDataFile(dataFile) : null;
   if (saved) state.restore(saved);
   else applySeed(state, startSeed);
@@ -116,7 +117,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   };
   const server = createServer(
     { keepAlive: true },
-    requestListener(runtime, () => closing !== null),
+    requestListener(runtime, () => closing !== null, host),
   );
   await listen(server, port, host);
 

@@ -70,9 +70,21 @@ function detailLine(d: ErrorDetail): string {
   return `${field}${oneLine(String(d.message ?? ''))}`;
 }
 
+/**
+ * A stack whose message is shown as one line: the message may be the service's, and a line
+ * break in it must not start a line that looks like one of ours (or like a stack frame).
+ */
+function stackOf(err: Error, fromService: boolean): string {
+  const frames = (err.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return [
+    `${oneLine(err.name || 'Error', false)}: ${oneLine(messageOf(err), fromService)}`,
+    ...frames.map(multiLine),
+  ].join('\n');
+}
+
 function debugLines(err: unknown): string[] {
   const lines: string[] = [];
-  if (err instanceof Error && err.stack) lines.push(multiLine(err.stack));
+  if (err instanceof Error && err.stack) lines.push(stackOf(err, apiFields(err).status > 0));
   const api = apiFields(err);
   if (api.method && api.path) {
     lines.push(
@@ -81,8 +93,8 @@ function debugLines(err: unknown): string[] {
   }
   let cause = err instanceof Error ? err.cause : undefined;
   for (let depth = 0; cause !== undefined && depth < 5; depth++) {
-    const text = cause instanceof Error ? (cause.stack ?? messageOf(cause)) : messageOf(cause);
-    lines.push(`caused by: ${multiLine(text)}`);
+    const text = cause instanceof Error ? stackOf(cause, true) : oneLine(messageOf(cause));
+    lines.push(`caused by: ${text}`);
     cause = cause instanceof Error ? cause.cause : undefined;
   }
   return lines;

@@ -2,9 +2,12 @@
 // the reader goes away (`billing orders list --all | head`).
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SystemError } from '../errors.js';
 
 interface StreamState {
   closed: boolean;
+  /** The closed reader's error (EPIPE): quiet for a listing, but a money move's result was lost. */
+  closedBy?: Error;
   /** An error that is not a closed reader (a full disk): the caller should hear of it. */
   error?: Error;
   reported?: Error;
@@ -40,6 +43,7 @@ function stateOf(stream: NodeJS.WritableStream): StreamState {
     stream.on('error', (err: Error) => {
       s.closed = true;
       if (!isClosedReader(err)) s.error ??= err;
+      else s.closedBy ??= err;
     });
     stream.on('close', () => {
       s.closed = true;
@@ -89,6 +93,7 @@ export class Sink {
     } catch (err) {
       if (!isClosedReader(err)) throw err;
       this.state.closed = true;
+      this.state.closedBy ??= err as Error;
       return false;
     }
     if (!flowing && !this.closed) await waitForDrain(this.stream);
@@ -96,13 +101,61 @@ export class Sink {
     return !this.closed;
   }
 
-  /** Throws a write error that was not a closed reader, once. */
+  /** Throws a write error that was not a closed reader, once, as a SystemError (exit 12). */
   check(): void {
-    const errored = (this.stream as Inspectable).errored;
-    const error = this.state.error ?? (errored instanceof Error ? errored : undefined);
-    if (error && !isClosedReader(error) && error !== this.state.reported) {
+    const error = failureOf(this.stream, this.state);
+    if (error && error !== this.state.reported) {
       this.state.reported = error;
-      throw error;
+      throw outputError(error);
     }
   }
+}
+
+function failureOf(stream: NodeJS.WritableStream, state: StreamState): Error | undefined {
+  const errored = (stream as Inspectable).errored;
+  const error = state.error ?? (errored instanceof Error ? errored : undefined);
+  return error && !isClosedReader(error) ? error : undefined;
+}
+
+/**
+ * Listens for a stream's write errors from its first write on: a full disk or a closed
+ * descriptor then becomes a value that main() reports (exit 12), never an uncaught 'error'.
+ */
+export function watchOutput(stream: NodeJS.WritableStream): void {
+  stateOf(stream);
+}
+
+/**
+ * Resolves once what was written before has been handed on, or has failed: a pipe's EPIPE
+ * arrives after the write that met it, and must be known before the exit code is.
+ */
+export function flushed(stream: NodeJS.WritableStream): Promise<void> {
+  const w = stream as Inspectable;
+  if (w.destroyed || w.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    try {
+      stream.write('', () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** How writing to a watched stream failed: a machine failure (ENOSPC, EIO), a closed reader, or not at all. */
+export function outputFailure(stream: NodeJS.WritableStream): { failed?: Error; closed?: Error } {
+  const state = stateOf(stream);
+  return { failed: failureOf(stream, state), closed: state.closedBy };
+}
+
+/** Whether an error is one of writing our output (the stream's own), not of the command. */
+export function isOutputError(stream: NodeJS.WritableStream, err: unknown): boolean {
+  const state = stateOf(stream);
+  return err !== undefined && (err === state.error || err === state.closedBy);
+}
+
+/** The one-line SystemError for output that could not be written. */
+export function outputError(err: Error, what = 'standard output'): SystemError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const reason = err.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+  return new SystemError(`could not write to ${what}: ${reason}${code ? ` (${code})` : ''}`, { cause: err });
 }

@@ -42,7 +42,8 @@ describe('billing emulator', () => {
       expect(kept.code, kept.stderr).toBe(0);
       expect(JSON.parse(kept.stdout).name).toBe('Kept');
 
-      const reset = await runCli(['emulator', 'reset', '--port', port, '--json'], { env });
+      // It keeps a --data file: a reset asks, or needs --yes in a script (issue 17 §3).
+      const reset = await runCli(['emulator', 'reset', '--port', port, '--json', '--yes'], { env });
       expect(reset.code, reset.stderr).toBe(0);
     } finally {
       await runCli(['emulator', 'stop', '--port', port], { env });

@@ -10,7 +10,9 @@ export const SKIP_WITHOUT_CHROMIUM = hasChromium
   ? ''
   : ` (skipped: ${CHROMIUM} is missing; apt-get install chromium — .ci/run does)`;
 
+/** Launches Chromium; throws (never skips) when it is not installed. */
 export async function launchChromium(): Promise<Browser> {
+  if (!hasChromium) throw new Error(`${CHROMIUM} is needed (apt-get install chromium)`);
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -1,7 +1,7 @@
 // Runs the built `billing` as a child process, the way a user or a script does.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,9 @@ export interface RunOptions {
   timeoutMs?: number;
   /** The working directory (default: the test process's). */
   cwd?: string;
+  /** A file stdout (or stderr) is appended to, as a shell's `>> FILE` does (`/dev/full`); default a pipe. */
+  stdoutFile?: string;
+  stderrFile?: string;
 }
 
 /** A clean environment: no BILLING_* from the machine, a fresh config dir, no slow CA bundle. */
@@ -52,18 +55,21 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
 /** Runs any executable the way runCli runs bin/billing (an installed package, the single executable). */
 export function runFile(file: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
   const started = performance.now();
+  const out = options.stdoutFile === undefined ? 'pipe' : openSync(options.stdoutFile, 'a');
+  const err = options.stderrFile === undefined ? 'pipe' : openSync(options.stderrFile, 'a');
   return new Promise((resolvePromise, reject) => {
     const child = spawn(file, args, {
       env: options.env ?? baseEnv(),
       cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', out, err],
     });
+    for (const fd of [out, err]) if (typeof fd === 'number') closeSync(fd);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
     });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
@@ -73,8 +79,8 @@ export function runFile(file: string, args: string[], options: RunOptions = {}):
       resolvePromise({ code, signal, stdout, stderr, ms: performance.now() - started });
     });
     // A command that exits before reading its input (a usage error) closes the pipe: not a failure.
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input ?? '');
   });
 }
 

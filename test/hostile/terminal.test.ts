@@ -106,17 +106,17 @@ describe('every writer, end to end', () => {
     expect(r.stderr).not.toMatch(RAW_CONTROL);
   });
 
-  it('links url: the link is printed escaped on stdout', async () => {
+  it('links url: a link with control characters is refused (exit 8), shown escaped on stderr', async () => {
     const link = `https://pay.example/x${'\u001b]8;;https://evil.example\u0007'}click\nhttps://fake.example`;
     h = await hostile((req, res) => {
       if (req.path.endsWith('/payment_link')) return send(res, 200, { payment_link: link });
       send(res, 200, { order: order(5) });
     });
     const r = await h.cli(['links', 'url', '5', '-o', 'tsv']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(
-      'https://pay.example/x\\x1b]8;;https://evil.example\\x07click\\nhttps://fake.example\n',
-    );
+    // Issue 17 §6: a link that holds control characters is not a link to print or draw.
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('https://pay.example/x\\x1b]8;;https://evil.example\\x07click\\nhttps://fake');
     expect(r.stderr).not.toMatch(RAW_CONTROL);
   });
 

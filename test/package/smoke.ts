@@ -99,6 +99,7 @@ export async function smoke(billing: string, env: Record<string, string | undefi
 
     const seeded = await fetch(`${origin}/__emulator/bulk-payments`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ count: 1, amount: '30.00' }),
     });
     const { payments } = (await seeded.json()) as { payments: number[] };

@@ -124,6 +124,7 @@ describe('emulator clock', () => {
 async function setDecline(customerId: number, decline: 'soft' | 'hard' | null, times?: number) {
   await fetch(`${billing.emulator.url}/__emulator/declines`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ customer_id: customerId, decline, times }),
   });
 }

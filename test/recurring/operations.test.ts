@@ -64,6 +64,7 @@ describe('scheduled payment operations', () => {
     const { emulator, orderId, customerId, entries } = await live();
     await fetch(`${emulator.url}/__emulator/declines`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ customer_id: customerId, decline: 'soft', times: 1 }),
     });
     const answer = await post(emulator, `/scheduled_payments/${entries[0].id}/execute`);

@@ -60,6 +60,8 @@ export function status(runtime: WebhookRuntime) {
     ok: true,
     url: runtime.origin,
     pid: process.pid,
+    // Who started it, so that `billing emulator stop|reset` can ask before touching another's.
+    started_by: { uid: process.getuid?.() ?? null, cwd: process.cwd() },
     started_at: runtime.startedAt,
     seed: runtime.state.seed,
     data_file: runtime.dataFile,

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
 import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
@@ -14,8 +15,18 @@ import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 
 export const INJECTED_FAULT_MESSAGE = 'payment gateway unavailable (injected fault)';
 
-export function requestListener(runtime: Runtime, isClosing: () => boolean): RequestListener {
+export function requestListener(
+  runtime: Runtime,
+  isClosing: () => boolean,
+  boundHost: string,
+): RequestListener {
   return (req, res) => {
+    const refused = refusal(req, boundHost);
+    if (refused) {
+      res.setHeader('Connection', 'close');
+      sendJson(res, refused.status, errorBody(refused.message));
+      return;
+    }
     handle(runtime, req, res, isClosing).catch((error: unknown) => {
       process.stderr.write(`emulator: ${(error as Error).stack ?? String(error)}\n`);
       if (!res.headersSent) {
@@ -25,6 +36,47 @@ export function requestListener(runtime: Runtime, isClosing: () => boolean): Req
       }
     });
   };
+}
+
+/**
+ * Checks every request passes before its route: a Host that names this machine (421 for any
+ * other: DNS rebinding), and a path whose percent-escapes decode (400).
+ */
+function refusal(req: IncomingMessage, boundHost: string): { status: number; message: string } | undefined {
+  if (!namesThisMachine(req.headers.host, boundHost)) {
+    return {
+      status: 421,
+      message: 'this emulator answers only requests addressed to this machine (Host: localhost or 127.0.0.1)',
+    };
+  }
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return { status: 400, message: 'the path has a malformed percent-escape' };
+  }
+  return undefined;
+}
+
+/**
+ * The admin API changes or wipes what the emulator holds: a web page's request (another
+ * origin, or a form's text/plain body, which needs no CORS preflight) is refused.
+ */
+function crossSite(req: IncomingMessage, rawBody: string): string | undefined {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+    return `the emulator admin API refuses requests from another origin (${origin})`;
+  }
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return `the emulator admin API refuses ${site} requests`;
+  }
+  const type = req.headers['content-type'];
+  const json = type !== undefined && /^application\/json\s*(?:;|$)/i.test(type);
+  if ((type !== undefined || rawBody !== '') && !json) {
+    return 'the emulator admin API takes only application/json bodies';
+  }
+  return undefined;
 }
 
 async function handle(
@@ -68,9 +120,11 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     return reply;
   }
   if (path.startsWith('/__emulator/')) {
-    if (!isLoopback(req.socket.remoteAddress)) {
+    if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
       throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
     }
+    const refused = crossSite(req, rawBody);
+    if (refused) throw new HttpError(403, refused);
     const reply = handleAdmin(runtime, method, path, rawBody);
     if (reply.changed) runtime.state.markChanged();
     return reply;
@@ -152,9 +206,4 @@ function decode(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

@@ -2,7 +2,7 @@
 // in the same directory and a rename, so a reader never sees half a file. Changes made in
 // the same tick share one write.
 
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isObject } from './reply.js';
 import { SNAPSHOT_FORMAT, type Snapshot } from './state.js';
@@ -31,6 +31,42 @@ export async function readDataFile(file: string): Promise<Snapshot | null> {
 }
 
 let tempCounter = 0;
+
+/**
+ * Removes the temporary files of `file` left by an emulator that died mid-write (kill -9):
+ * `.NAME.PID.N.tmp` beside it, whose PID runs no more. Those of a live process are its own.
+ */
+export async function removeStaleTemps(file: string): Promise<string[]> {
+  const prefix = `.${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(file));
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = name.startsWith(prefix)
+      ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length))?.[1]
+      : undefined;
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    await unlink(join(dirname(file), name)).then(
+      () => removed.push(name),
+      () => {},
+    );
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const dir = dirname(file);
