@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { allRefunds, journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
+import { allRefunds, journalHeader, journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
 
 let emu: TestEmulator;
 
@@ -309,7 +309,14 @@ describe('the journal', () => {
     const started = (payment: number, baseline: number[]) =>
       `${JSON.stringify({ v: 1, key: `${payment}|5.00`, state: 'started', payment_id: payment, amount: '5.00', baseline, at: '' })}\n`;
     // The run was killed after sending the first refund (which landed) and before the second was sent.
-    writeFileSync(`${file}.journal`, started(landed, []) + started(lost, []) + started(earlier, [old]));
+    const header = journalHeader(
+      [landed, lost, earlier].map((p, at) => [at + 2, `${p}|5.00`]),
+      file,
+    );
+    writeFileSync(
+      `${file}.journal`,
+      header + started(landed, []) + started(lost, []) + started(earlier, [old]),
+    );
     const ours = (await pay(landed, '5.00')).body.payment.id;
     // A torn last line, as a crash mid-write leaves it.
     appendFileSync(`${file}.journal`, '{"v":1,"key":"x","sta');
@@ -325,7 +332,7 @@ describe('the journal', () => {
     expect(result.stderr).not.toContain('unreadable');
   });
 
-  it('keeps a second run off a journal in use', async () => {
+  it('keeps a second run off a journal in use (the lock file of an earlier billing): exit 13', async () => {
     const { payments } = await seedPayments(emu.url, 1);
     const file = writeInput(csv([{ payment: payments[0] as number, amount: '' }]));
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], {
@@ -335,7 +342,7 @@ describe('the journal', () => {
     try {
       writeFileSync(`${file}.journal.lock`, String(sleeper.pid));
       const result = await cli(['payments', 'refund', '--file', file]);
-      expect(result.code).toBe(2);
+      expect(result.code).toBe(13);
       expect(result.stderr).toContain(`another run (pid ${sleeper.pid})`);
       expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
     } finally {
