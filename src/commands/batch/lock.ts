@@ -233,7 +233,8 @@ function inUse(journalPath: string, held: Exclude<Held, 'released' | 'gone'> | u
       },
     );
   }
-  return new InUseError(`another run (${who}) is using the journal ${journalPath}`, {
-    hint: `wait for it to finish; if no such run exists, run again with --break-lock (or remove ${lockDir})`,
-  });
+  // One line: this is what each of many runs started together by a scheduler prints.
+  return new InUseError(
+    `another run (${who}) is using the journal ${journalPath}; wait for it to finish (if there is no such run: --break-lock)`,
+  );
 }
