@@ -4,13 +4,16 @@
 // state. "started" is written before the move is sent, with the payments there were then
 // (the baseline), so that the next run can tell whether a move whose answer was lost landed.
 //
-// A record counts only once it is whole and synced: a short write is continued, the file is
-// fdatasync'd, and the path is checked to still be this file (a directory removed under a
-// run leaves writes going nowhere). The first write that fails stops all later ones: the
+// A record counts only once it is whole: a short write is continued, and the path is checked
+// to still be this file (a directory removed under a run leaves writes going nowhere). A
+// record that a request waits for (the header, "started") is also fdatasync'd first; the
+// others (done, failed, in doubt) ride on the next sync or the one at close: lost in a crash,
+// they cost the next run a check of the order's payments, never a second move. The first write that fails stops all later ones: the
 // run learns it from append() and sends nothing more. On reading, a torn last line (a crash
 // mid-write) is cut; any other unreadable line is reported by number, never skipped.
 
-import { type FileHandle, open, readFile, rename, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, type FileHandle, open, readFile, rename, stat } from 'node:fs/promises';
 import { SystemError, UsageError } from '../../errors.js';
 import type { RowList } from './rows.js';
 
@@ -165,6 +168,7 @@ function remember(history: Map<string, RowHistory>, record: JournalRecord): void
 
 interface Pending {
   text: string;
+  sync: boolean;
   resolve(): void;
   reject(error: Error): void;
 }
@@ -221,21 +225,26 @@ export class Journal {
   /** Writes a header (a new batch, or the amended rows of this one); resolves once on disk. */
   async writeHeader(header: Omit<BatchHeader, 'v' | 'type' | 'at'>): Promise<BatchHeader> {
     const full: BatchHeader = { v: 2, type: 'batch', ...header, at: new Date().toISOString() };
-    await this.write(`${JSON.stringify(full)}\n`);
+    await this.write(`${JSON.stringify(full)}\n`, true);
     this.content.header = full;
     return full;
   }
 
-  /** Resolves once the record is whole on disk; rejects with a JournalWriteError when it is not. */
+  /**
+   * Resolves once the record is whole in the file (and synced, for "started": the request
+   * waits for it); rejects with a JournalWriteError when it is not.
+   */
   append(record: Omit<JournalRecord, 'v' | 'at'>): Promise<void> {
     const full: JournalRecord = { v: 2, ...record, at: new Date().toISOString() };
-    return this.write(`${JSON.stringify(full)}\n`).then(() => remember(this.content.history, full));
+    return this.write(`${JSON.stringify(full)}\n`, full.state === 'started').then(() =>
+      remember(this.content.history, full),
+    );
   }
 
-  private write(text: string): Promise<void> {
+  private write(text: string, sync: boolean): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.pending.push({ text, resolve, reject });
+      this.pending.push({ text, sync, resolve, reject });
       this.flushing ??= this.flush();
     });
   }
@@ -246,7 +255,10 @@ export class Journal {
       const batch = this.pending.splice(0);
       try {
         if (this.failure) throw this.failure;
-        await this.writeWhole(Buffer.from(batch.map((p) => p.text).join(''), 'utf8'));
+        await this.writeWhole(
+          Buffer.from(batch.map((p) => p.text).join(''), 'utf8'),
+          batch.some((p) => p.sync),
+        );
         for (const p of batch) p.resolve();
       } catch (err) {
         this.failure ??=
@@ -259,15 +271,20 @@ export class Journal {
     this.flushing = null;
   }
 
-  private async writeWhole(bytes: Buffer): Promise<void> {
+  private async writeWhole(bytes: Buffer, sync: boolean): Promise<void> {
     let offset = 0;
     while (offset < bytes.length) {
       const { bytesWritten } = await this.file.write(bytes, offset, bytes.length - offset);
       if (bytesWritten <= 0) throw new Error(`short write (${offset} of ${bytes.length} bytes)`);
       offset += bytesWritten;
     }
-    await this.file.datasync();
-    // Written and synced, but to this path? A removed directory or a moved file takes the records with it.
+    if (sync) {
+      await this.file.datasync();
+      // Linux answers fsync on a filesystem turned read-only (ext4 errors=remount-ro) with
+      // success and writes nothing; access(W_OK) sees the read-only superblock, even as root.
+      await access(this.path, constants.W_OK);
+    }
+    // Written (and synced), but to this path? A removed directory or a moved file takes the records with it.
     const there = await stat(this.path).catch(() => undefined);
     if (there?.ino !== this.inode) {
       throw new JournalWriteError(
@@ -278,6 +295,7 @@ export class Journal {
 
   async close(): Promise<void> {
     await this.flushing;
+    if (!this.failure) await this.file.datasync().catch(() => {});
     await this.file.close().catch(() => {});
   }
 }
