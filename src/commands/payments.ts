@@ -37,6 +37,7 @@ import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags & JournalFlags): Promise<void> {
+  needJournal(flags);
   const paymentId = parse.recordId('payment', id ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
@@ -73,6 +74,7 @@ export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags & 
 }
 
 export async function reverse(rt: Runtime, [id]: string[], flags: DryRunFlag & JournalFlags): Promise<void> {
+  needJournal(flags);
   const paymentId = parse.recordId('payment', id ?? '');
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.reversePayment, paymentId, undefined)], true);
@@ -113,6 +115,7 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
     const { bulkRefund } = await import('./refunds/bulk.js');
     return bulkRefund(rt, { ...flags, file: flags.file });
   }
+  needJournal(flags);
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
   const paymentId = parse.recordId('payment', args[0]);
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
@@ -244,6 +247,18 @@ async function report(
   rt.info(done(payment));
 }
 
+/** --amend, --new-batch and --break-lock are about a journal: without one they would be ignored. */
+function needJournal(flags: JournalFlags): void {
+  if (flags.journal !== undefined) return;
+  const given = [
+    flags.amend && '--amend',
+    flags.newBatch && '--new-batch',
+    flags.breakLock && '--break-lock',
+  ];
+  const first = given.find(Boolean);
+  if (first) throw new UsageError(`${first} goes with --journal FILE (or --file)`);
+}
+
 /**
  * A single move with --journal FILE: a one-row batch through the batch engine, so that a
  * script that retries the same command never moves the money twice. A retry after the move
@@ -279,7 +294,8 @@ async function journaled<S, P extends MovePlan>(
   let outcome: Outcome<typeof row> | undefined;
   let stopped: Error | undefined;
   try {
-    if (opened.journal.get(row.key)?.last.state !== action.done) {
+    const ctx = await rt.context();
+    if (ctx.kind === 'production' && opened.journal.get(row.key)?.last.state !== action.done) {
       const payment = await getPayment(await rt.client(), paymentId, { signal: rt.signal });
       await confirmMoneyMove(rt, {
         action: action.name,

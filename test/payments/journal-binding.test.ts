@@ -250,6 +250,20 @@ describe('a single money move with --journal', () => {
     expect(refundsOf(emu.emulator.state, p)).toEqual(['5.00']);
   });
 
+  it('refuses journal flags without a journal, and a journal in a directory that does not exist (exit 2)', async () => {
+    const { payments } = await seedPayments(emu.url, 1);
+    const p = String(payments[0]);
+    const lone = await cli(['payments', 'refund', p, '--new-batch']);
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('--new-batch goes with --journal FILE');
+    const nowhere = join(tempDir(), 'missing', 'j.journal');
+    const missing = await cli(['payments', 'refund', p, '--journal', nowhere]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('its directory does not exist; nothing was sent');
+    expect(existsSync(dirname(nowhere))).toBe(false);
+    expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
+  });
+
   it('capture and reverse: retried, they move the money once', async () => {
     const { payments } = await seedPayments(emu.url, 2, { amount: '30.00', preauth: true });
     const [toCapture, toReverse] = payments as [number, number];

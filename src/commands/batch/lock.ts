@@ -22,7 +22,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { InUseError, SystemError } from '../../errors.js';
+import { InUseError, SystemError, UsageError } from '../../errors.js';
 
 export interface LockOwner {
   host: string;
@@ -52,9 +52,15 @@ export class JournalLock {
     const owner = self();
     await replaceLegacyLock(dir, journalPath);
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await mkdir(dir, { mode: 0o700 });
     } catch (err) {
-      throw lockFailure(dir, err);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new UsageError(
+          `cannot keep the journal ${journalPath}: its directory does not exist; nothing was sent`,
+        );
+      }
+      if (code !== 'EEXIST') throw lockFailure(dir, err);
     }
     for (let attempt = 0; attempt < 5; attempt++) {
       const numbers = await lockNumbers(dir);
