@@ -27,7 +27,7 @@ interface Finished {
   stderr: string;
 }
 
-export function start(
+function start(
   args: string[],
   env: Record<string, string | undefined>,
 ): { child: ChildProcess; done: Promise<Finished> } {
