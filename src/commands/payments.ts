@@ -290,12 +290,9 @@ async function journaled<S, P extends MovePlan>(
     amend: flags.amend,
     newBatch: flags.newBatch,
     breakLock: flags.breakLock,
-  });
-  let outcome: Outcome<typeof row> | undefined;
-  let stopped: Error | undefined;
-  try {
-    const ctx = await rt.context();
-    if (ctx.kind === 'production' && opened.journal.get(row.key)?.last.state !== action.done) {
+    confirm: async (isDone) => {
+      const ctx = await rt.context();
+      if (ctx.kind !== 'production' || rt.flags.yes || isDone(row.key)) return;
       const payment = await getPayment(await rt.client(), paymentId, { signal: rt.signal });
       await confirmMoneyMove(rt, {
         action: action.name,
@@ -303,7 +300,11 @@ async function journaled<S, P extends MovePlan>(
         amount: amount ?? payment.amount,
         currency: payment.currency,
       });
-    }
+    },
+  });
+  let outcome: Outcome<typeof row> | undefined;
+  let stopped: Error | undefined;
+  try {
     const run = runBatch({
       journal: opened.journal,
       action,

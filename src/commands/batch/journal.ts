@@ -13,7 +13,7 @@
 // mid-write) is cut; any other unreadable line is reported by number, never skipped.
 
 import { constants } from 'node:fs';
-import { access, type FileHandle, open, readFile, rename, stat } from 'node:fs/promises';
+import { access, type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { SystemError, UsageError } from '../../errors.js';
 import type { RowList } from './rows.js';
 
@@ -184,18 +184,24 @@ export class Journal {
     private content: JournalContent,
     private readonly file: FileHandle,
     private readonly inode: number,
+    /** The file did not exist before this run opened it. */
+    private readonly created: boolean,
   ) {}
 
   /** Opens for a run (the caller holds the lock): reads what earlier runs wrote, cuts a torn last line. */
   static async open(path: string): Promise<Journal> {
     let file: FileHandle | undefined;
     try {
+      const created = !(await stat(path).then(
+        () => true,
+        () => false,
+      ));
       file = await open(path, 'a+', 0o600);
       const text = (await file.readFile()).toString('utf8');
       const end = text.lastIndexOf('\n') + 1;
       if (end < text.length) await file.truncate(end);
       const { ino } = await file.stat();
-      return new Journal(path, parseJournal(text), file, ino);
+      return new Journal(path, parseJournal(text), file, ino, created);
     } catch (err) {
       await file?.close().catch(() => {});
       throw new SystemError(`cannot open the journal ${path}: ${(err as Error).message}; nothing was sent`);
@@ -278,12 +284,7 @@ export class Journal {
       if (bytesWritten <= 0) throw new Error(`short write (${offset} of ${bytes.length} bytes)`);
       offset += bytesWritten;
     }
-    if (sync) {
-      await this.file.datasync();
-      // Linux answers fsync on a filesystem turned read-only (ext4 errors=remount-ro) with
-      // success and writes nothing; access(W_OK) sees the read-only superblock, even as root.
-      await access(this.path, constants.W_OK);
-    }
+    if (sync) await this.file.datasync();
     // Written (and synced), but to this path? A removed directory or a moved file takes the records with it.
     const there = await stat(this.path).catch(() => undefined);
     if (there?.ino !== this.inode) {
@@ -291,6 +292,18 @@ export class Journal {
         `cannot write the journal ${this.path}: it is gone (its directory was removed or it was moved)`,
       );
     }
+    // A filesystem that turned read-only around the sync may have answered it without writing
+    // (ext4 errors=remount-ro): a sync counts only if the filesystem is still writable after it.
+    if (sync && (await readOnly(this.path, there.dev))) {
+      throw new JournalWriteError(`cannot write the journal ${this.path}: its filesystem turned read-only`);
+    }
+  }
+
+  /** Removes the file when this run created it and wrote nothing (a cancelled confirmation). */
+  async discardIfNew(): Promise<void> {
+    if (!this.created) return;
+    const info = await stat(this.path).catch(() => undefined);
+    if (info?.size === 0 && info.ino === this.inode) await unlink(this.path).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -298,6 +311,31 @@ export class Journal {
     if (!this.failure) await this.file.datasync().catch(() => {});
     await this.file.close().catch(() => {});
   }
+}
+
+/**
+ * Whether the filesystem holding `path` is read-only now: its superblock's options in
+ * /proc/self/mountinfo ("ro", ext4's "emergency_ro"); elsewhere, access(2).
+ */
+async function readOnly(path: string, dev: number): Promise<boolean> {
+  let table: string;
+  try {
+    table = await readFile('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return access(path, constants.W_OK).then(
+      () => false,
+      (err) => (err as NodeJS.ErrnoException).code === 'EROFS',
+    );
+  }
+  const id = `${(dev >> 8) & 0xfff}:${(dev & 0xff) | ((dev >> 12) & 0xfff00)}`;
+  for (const line of table.split('\n')) {
+    const fields = line.split(' ');
+    if (fields[2] !== id) continue;
+    // The superblock's options (last field): the same for every mount of this filesystem.
+    const options = (fields.at(-1) ?? '').split(',');
+    if (options.includes('ro') || options.includes('emergency_ro')) return true;
+  }
+  return false;
 }
 
 /** Moves a journal aside (--new-batch) to PATH.YYYYMMDDTHHMMSSZ; returns the new path. */

@@ -39,6 +39,11 @@ export interface BatchSpec {
   amend?: boolean;
   newBatch?: boolean;
   breakLock?: boolean;
+  /**
+   * Asked once the journal is read and found to be this input's, before it is written to
+   * (the production confirmation); throwing leaves the journal as it was.
+   */
+  confirm?(isDone: (key: string) => boolean): Promise<void>;
 }
 
 export interface OpenBatch {
@@ -75,6 +80,7 @@ export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch
     };
   } catch (err) {
     await journal?.close();
+    await journal?.discardIfNew();
     await lock.release();
     throw err;
   }
@@ -95,6 +101,8 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   }
   const hasContent = journal.header !== undefined || journal.legacy || journal.unreadable.length > 0;
   if (spec.newBatch && hasContent) {
+    // A new batch: nothing of the old journal counts as done.
+    await spec.confirm?.(() => false);
     await journal.close();
     const aside = await moveAside(path);
     nameDone(rt, spec, journal, `the earlier batch (its journal is now ${aside})`);
@@ -110,7 +118,10 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
         },
       );
     }
-    if (header.digest === digest) return journal;
+    if (header.digest === digest) {
+      if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
+      return journal;
+    }
     const changes = changedRows(header.rows, rows);
     if (!spec.amend) {
       rt.info(...describeChanges(spec, journal, changes));
@@ -121,6 +132,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       );
     }
     nameDone(rt, spec, journal, 'the journal');
+    await spec.confirm?.(doneIn(journal, spec.done));
     await journal.writeHeader({ ...strip(header), rows, digest, amended: true });
     await index(rt, spec, digest, header.batch, header.created);
     return journal;
@@ -136,6 +148,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       );
     }
     nameDone(rt, spec, journal, 'the journal');
+    await spec.confirm?.(doneIn(journal, spec.done));
     return start(rt, spec, journal, rows, digest);
   }
   // A new batch: have these rows been run before, under another journal?
@@ -145,7 +158,12 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     const content = await readJournal(entry.journal).catch(() => undefined);
     if (content) nameDone(rt, spec, content, `the batch of ${entry.created} (journal ${entry.journal})`);
   }
+  if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
   return start(rt, spec, journal, rows, digest);
+}
+
+function doneIn(journal: Journal, done: RowState): (key: string) => boolean {
+  return (key) => journal.get(key)?.last.state === done;
 }
 
 async function start(

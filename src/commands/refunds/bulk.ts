@@ -60,15 +60,10 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
     amend: flags.amend,
     newBatch: flags.newBatch,
     breakLock: flags.breakLock,
-  });
-  const { journal } = opened;
-  const outcomes: Outcome<PaymentRow>[] = [];
-  let stopped: BillingError | undefined;
-  const total = input.rows.length;
-  try {
-    const ctx = await rt.context();
-    if (ctx.kind === 'production' && !rt.flags.yes) {
-      const planned = input.rows.filter((row) => journal.get(row.key)?.last.state !== 'refunded');
+    confirm: async (isDone) => {
+      const ctx = await rt.context();
+      if (ctx.kind !== 'production' || rt.flags.yes) return;
+      const planned = input.rows.filter((row) => !isDone(row.key));
       const skipped = input.rows.length - planned.length;
       const currencies = await currenciesOf(await rt.client(), planned, { signal: rt.signal, concurrency });
       await confirmMoneyMove(rt, {
@@ -77,7 +72,13 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
           `${input.rows.length} rows of ${input.name} (${describeTotals(planned, currencies)}` +
           `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})`,
       });
-    }
+    },
+  });
+  const { journal } = opened;
+  const outcomes: Outcome<PaymentRow>[] = [];
+  let stopped: BillingError | undefined;
+  const total = input.rows.length;
+  try {
     const client = await rt.client();
     const counts = { refunded: 0, skipped: 0, failed: 0, in_doubt: 0 };
     const progress = await startProgress(rt, `0/${total} refunds…`);
