@@ -144,17 +144,8 @@ describe('a journal that cannot be written stops the run: exit 10, the rows in d
       const stopped = await run.done;
       // The kernel answers the write EROFS, or the sync EIO when its journal aborted mid-commit.
       expectStoppedTruthfully(stopped, journal, asks, /read-only file system|EROFS|EIO/);
-      const beforeRemount = readFileSync(journal, 'utf8');
       disk.remount();
-      const afterRemount = readFileSync(journal, 'utf8');
       const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-      if (process.env.SHOW) {
-        const doubled = asks.filter(([p]) => refundsOf(emu.emulator.state, p).length > 1).map(([p]) => p);
-        if (doubled.length > 0) {
-          const pick = (text: string) => text.split('\n').filter((l) => doubled.some((p) => l.includes(`"key":"${p}|`)));
-          console.log({ doubled, first: stopped.stderr, firstOut: stopped.stdout.split('\n').filter((l) => doubled.some((p) => l.includes(`"payment_id":${p},`))), before: pick(beforeRemount), after: pick(afterRemount), beforeLen: beforeRemount.length, afterLen: afterRemount.length, rerun: rerun.stderr });
-        }
-      }
       expect(rerun.code, rerun.stderr).toBe(0);
       expectEachOnce(asks);
     } finally {
