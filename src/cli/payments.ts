@@ -126,7 +126,7 @@ export function definePayments(program: Command, run: Run, full = true): void {
         GUARD +
         JOURNAL_HELP +
         '\nWith --file: one result per row, in the order of the input (payment_id, amount,\n' +
-        'status refunded|skipped|failed, refund_id, error); a summary on stderr; exit 9 when a row\n' +
+        'status refunded|skipped|failed|in_doubt, refund_id, error); a summary on stderr; exit 9 when a row\n' +
         'failed. The journal records each row before and after its refund: running the same file\n' +
         'again after a crash, Ctrl-C or network failure skips what was refunded, checks what was\n' +
         'in flight, and finishes the rest. A 502, a timeout or a lost connection is followed by\n' +
