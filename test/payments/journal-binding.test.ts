@@ -155,6 +155,37 @@ describe('a journal is bound to the rows it was written for', () => {
   });
 });
 
+describe('a journal written before journals were bound to their rows', () => {
+  it('is refused (exit 2) naming what it shows refunded; --amend adopts it and its done rows stay done', async () => {
+    const { payments } = await seedPayments(emu.url, 2);
+    const [a, b] = payments as [number, number];
+    const file = writeCsv(join(tempDir(), 'refunds.csv'), [
+      [a, '1.00'],
+      [b, '2.00'],
+    ]);
+    // What the earlier billing wrote after refunding a (version 1 records, no header).
+    await cli(['payments', 'refund', String(a), '--amount', '1.00']);
+    const v1 = (state: string) =>
+      JSON.stringify({ v: 1, key: `${a}|1.00`, state, payment_id: a, amount: '1.00', at: '' });
+    writeFileSync(`${file}.journal`, `${v1('started')}\n${v1('refunded')}\n`);
+    const refused = await cli(['payments', 'refund', '--file', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'was written by an earlier billing and does not say which rows it belongs to',
+    );
+    expect(refused.stderr).toContain(`note: the journal shows payment ${a} refunded 1.00`);
+    expect(refundsOf(emu.emulator.state, b)).toEqual([]);
+    const adopted = await cli(['payments', 'refund', '--file', file, '--amend', '-o', 'ndjson']);
+    expect(adopted.code).toBe(0);
+    expect((parseNdjson(adopted.stdout) as { status: string }[]).map((r) => r.status)).toEqual([
+      'skipped',
+      'refunded',
+    ]);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['2.00']);
+  });
+});
+
 describe('the same rows under a second journal', () => {
   it('a copy, a symlink or another --journal is refused in a script; --new-batch names what was refunded and goes on', async () => {
     const state = tempDir('billing-state-');

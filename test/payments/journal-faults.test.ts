@@ -247,6 +247,49 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
 });
 
 describe('one run at a time', () => {
+  it('a run in another pid namespace (a container sharing the folder) holds its lock: the host run exits 13, refunds nothing', async () => {
+    const { file, asks } = await batch(2);
+    await slowRefunds(1500);
+    try {
+      // A real second pid namespace: the run inside sees itself as pid 1 or 2.
+      const inside = spawn(
+        'unshare',
+        [
+          '--pid',
+          '--fork',
+          '--mount-proc',
+          process.execPath,
+          BIN,
+          'payments',
+          'refund',
+          '--file',
+          file,
+          '--concurrency',
+          '1',
+        ],
+        { env: emu.env(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
+      );
+      let insideErr = '';
+      inside.stderr.setEncoding('utf8').on('data', (d: string) => {
+        insideErr += d;
+      });
+      const insideDone = new Promise<number | null>((resolve) => inside.on('close', (code) => resolve(code)));
+      await waitFor(() => journalLines(`${file}.journal`).some((l) => l.state === 'started'));
+      const host = await runCli(['payments', 'refund', '--file', file], {
+        env: emu.env(),
+        timeoutMs: 30_000,
+      });
+      expect(host.code, host.stderr).toBe(13);
+      expect(host.stderr).toContain('is locked by a run on another host or pid namespace');
+      expect(host.stderr).toContain('--break-lock');
+      await slowRefunds(0);
+      expect(await insideDone, `unshare: ${insideErr}`).toBe(0);
+      expectEachOnce(asks);
+    } finally {
+      await slowRefunds(0);
+    }
+  }, 60_000);
+
   it('50 runs started together on a stale lock: each payment refunded once, every loser exits 13 with one line', async () => {
     const { file, asks } = await batch(8);
     // The lock of a run killed with kill -9: a pid that is gone, on this host.
