@@ -11,7 +11,7 @@ import { tempDir } from './cli.js';
 
 function run(file: string, args: string[], what: string): string {
   try {
-    return execFileSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    return execFileSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 30_000 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     throw new Error(`${what} failed (this test needs root and ${file}): ${(e.stderr || e.message).trim()}`);

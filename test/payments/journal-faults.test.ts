@@ -293,7 +293,7 @@ describe('one run at a time', () => {
   it('50 runs started together on a stale lock: each payment refunded once, every loser exits 13 with one line', async () => {
     const { file, asks } = await batch(8);
     // The lock of a run killed with kill -9: a pid that is gone, on this host.
-    const gone = spawn(process.execPath, ['-e', '0']);
+    const gone = spawn(process.execPath, ['-e', '0'], { timeout: 10_000 });
     await new Promise((r) => gone.on('close', r));
     mkdirSync(`${file}.journal.lock`);
     writeFileSync(
