@@ -221,7 +221,7 @@ export function describeDoubt<R extends BatchRow>(o: Outcome<R>, what: string, d
   const head = `in doubt: line ${o.row.line}, ${what} ${id}${o.amount ? `, ${o.amount}` : ''}`;
   if (o.status === 'in_doubt') return `${head}: sent, outcome not confirmed (${o.error})`;
   if (o.status === 'done') {
-    return `${head}: ${done}${o.resultId === null ? '' : ` (${o.resultId})`}, but the journal does not say so`;
+    return `${head}: ${done}${o.resultId === null ? '' : ` (id ${o.resultId})`}, but the journal does not say so`;
   }
   return `${head}: ${o.status}${o.error ? ` (${o.error})` : ''}, but the journal does not say so`;
 }
