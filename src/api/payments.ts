@@ -4,7 +4,7 @@
 
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { ApiError } from './errors.js';
+import { ApiError, UnconfirmedMoveError } from './errors.js';
 import { confirmMove, type MoveAsked, type MoveKind } from './moves.js';
 import { listOrderPayments } from './orders.js';
 import { checkedOptional, checkedRecord, recordId } from './records.js';
@@ -90,6 +90,9 @@ async function act(
 
 /** An error after which the service may still have applied the request. */
 export function mayHaveApplied(err: unknown): boolean {
+  // A 2xx whose record does not show the move is an answer, not a lost one: checking the
+  // order's payments and sending again could move the money twice. It goes up as it is.
+  if (err instanceof UnconfirmedMoveError) return false;
   return err instanceof ApiError && ['gateway', 'server', 'timeout', 'network'].includes(err.kind);
 }
 

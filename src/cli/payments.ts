@@ -4,6 +4,32 @@ import type { Command } from 'commander';
 import { examples, type Run } from './shared.js';
 
 const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
+/** The journal flags of a money move (src/commands/batch/open.ts says what each does). */
+function journalOptions(command: Command, single: string): Command {
+  return command
+    .option('--journal <path>', single)
+    .option(
+      '--amend',
+      'go on with the batch of this journal using the rows as they are now (rows done stay done)',
+    )
+    .option('--new-batch', 'move the journal aside and start a new batch, even of rows run before')
+    .option(
+      '--break-lock',
+      "take the journal's lock even when it may be held from another host or container",
+    );
+}
+
+const JOURNAL_HELP =
+  '\nJournal: the journal records the rows it belongs to (their lines, ids and amounts) and each\n' +
+  'move before it is sent. A re-run whose rows differ is refused (exit 2) and names them:\n' +
+  '  --amend       go on with the same batch using the edited rows; rows done stay done\n' +
+  '  --new-batch   move the old journal aside and start over (what it shows done is named first)\n' +
+  'The same rows under a second journal (a copy of the file, another --journal) are refused\n' +
+  'in a script and asked about at a terminal, unless --new-batch. One run at a time holds a\n' +
+  'journal (exit 13 for the others); --break-lock takes a lock that may be held from another\n' +
+  'host or container. Exit 10: the run stopped because it could not write the journal, or a\n' +
+  'row is in doubt; run the same command again to check those rows and finish.\n';
+
 const GUARD =
   '\nOn a production environment this asks for confirmation at a terminal; without one it\n' +
   'refuses (exit 2) unless --yes is given.\n';
@@ -30,25 +56,47 @@ export function definePayments(program: Command, run: Run, full = true): void {
       examples(['billing payments list --order 1042', 'billing payments list --order 1042 -o csv']),
     )
     .action(run(async () => (await load()).list));
-  payments
+  const capture = payments
     .command('capture')
     .description('capture a successful pre-authorisation, in full or in part')
     .argument('<id>', 'payment id of the pre-authorisation')
     .option('--amount <amount>', 'capture only this much, like 12.50 (default: all that was authorised)')
-    .option(...DRY_RUN)
+    .option(...DRY_RUN);
+  journalOptions(
+    capture,
+    'record the capture in this journal: a retry of the same command captures nothing twice',
+  )
     .addHelpText(
       'after',
-      examples(['billing payments capture 311', 'billing payments capture 311 --amount 40.00']) + GUARD,
+      examples([
+        'billing payments capture 311',
+        'billing payments capture 311 --amount 40.00',
+        'billing payments capture 311 --journal capture-311.journal   # safe to retry',
+      ]) +
+        GUARD +
+        JOURNAL_HELP,
     )
     .action(run(async () => (await load()).capture));
-  payments
+  const reverse = payments
     .command('reverse')
     .description('release the funds of a pre-authorisation that was not captured')
     .argument('<id>', 'payment id of the pre-authorisation')
-    .option(...DRY_RUN)
-    .addHelpText('after', examples(['billing payments reverse 311']) + GUARD)
+    .option(...DRY_RUN);
+  journalOptions(
+    reverse,
+    'record the reversal in this journal: a retry of the same command reverses nothing twice',
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'billing payments reverse 311',
+        'billing payments reverse 311 --journal reverse-311.journal',
+      ]) +
+        GUARD +
+        JOURNAL_HELP,
+    )
     .action(run(async () => (await load()).reverse));
-  payments
+  const refund = payments
     .command('refund')
     .description('refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file')
     .argument('[id]', 'payment id (without --file)')
@@ -58,8 +106,11 @@ export function definePayments(program: Command, run: Run, full = true): void {
       'CSV with the header payment_id,amount (amount empty: full refund) or NDJSON; - for stdin',
     )
     .option('--concurrency <n>', `refunds in flight at once with --file (1 to 64)`, '4')
-    .option('--journal <path>', 'journal of a --file run (default: <file>.journal; needed with --file -)')
-    .option(...DRY_RUN)
+    .option(...DRY_RUN);
+  journalOptions(
+    refund,
+    'journal of the run (with --file: default <file>.journal, needed with --file -; with one id: a retry refunds nothing twice)',
+  )
     .addHelpText(
       'after',
       examples([
@@ -67,10 +118,15 @@ export function definePayments(program: Command, run: Run, full = true): void {
         'billing payments refund 312 --amount 5.00',
         'billing payments refund --file refunds.csv -o csv > results.csv',
         'cat refunds.ndjson | billing payments refund --file - --journal refunds.journal --yes -o ndjson',
+        'billing payments refund 312 --amount 5.00 --journal refund-312.journal   # safe to retry',
+        'billing payments refund --file refunds.csv --amend       # the file was edited: go on',
+        'billing payments refund --file refunds.csv --new-batch   # a new file under the same name',
+        'billing payments refund --file refunds.csv --break-lock  # its lock is from a gone container',
       ]) +
         GUARD +
+        JOURNAL_HELP +
         '\nWith --file: one result per row, in the order of the input (payment_id, amount,\n' +
-        'status refunded|skipped|failed, refund_id, error); a summary on stderr; exit 9 when a row\n' +
+        'status refunded|skipped|failed|in_doubt, refund_id, error); a summary on stderr; exit 9 when a row\n' +
         'failed. The journal records each row before and after its refund: running the same file\n' +
         'again after a crash, Ctrl-C or network failure skips what was refunded, checks what was\n' +
         'in flight, and finishes the rest. A 502, a timeout or a lost connection is followed by\n' +

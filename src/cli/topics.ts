@@ -15,6 +15,7 @@ environment in the config file, that over the built-in default):
   BILLING_GATEWAY_URL   the card gateway's script host (--gateway-url)
   BILLING_WEBHOOK_SECRET  webhook signing secret
   BILLING_CONFIG_DIR    where the config file lives (billing config path shows it)
+  BILLING_STATE_DIR     where the index of batches run lives (default $XDG_STATE_HOME/billing)
   BILLING_TIMEOUT       seconds before a request times out (default 30)
   BILLING_MAX_RESPONSE_MB  the largest answer read, in MB (default 64); a larger one is exit 8
   BILLING_CODE_CACHE    0 turns off the compiled-code cache in ~/.cache/billing/v8
@@ -45,7 +46,8 @@ billing login --env NAME --emulator http://127.0.0.1:PORT, or emulator start --e
   8    the service or its gateway failed or could not be reached (also 429 and timeouts)
   9    a batch finished with some items failed
   10   a run of money moves stopped because it could not record one: some rows are in doubt
-       (the summary names them; a re-run checks them against the order's payments)
+       (the summary names them; a re-run checks them against the order's payments);
+       also a batch with a row whose answer did not confirm the move (journaled in doubt)
   11   the money moved, but its result could not be written (stdout full or closed);
        stderr names what was done: do not retry blindly
   12   this machine failed (a full disk, a closed output, a path that is a file); nothing moved

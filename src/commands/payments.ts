@@ -20,14 +20,16 @@ import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
 import { fromMinor } from '../domain/money.js';
-import { UsageError } from '../errors.js';
+import { InDoubtError, InterruptedError, UsageError } from '../errors.js';
 import { COLUMNS, type Column, writeList, writeOne } from '../format/index.js';
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
+import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
 import {
   type AmountFlags,
   type DryRunFlag,
+  type JournalFlags,
   previewBase,
   type RefundFlags,
   writePreviews,
@@ -35,11 +37,23 @@ import {
 import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
-export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags): Promise<void> {
+export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags & JournalFlags): Promise<void> {
+  needJournal(flags);
   const paymentId = parse.recordId('payment', id ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.capturePayment, paymentId, amount)], true);
+  }
+  if (flags.journal !== undefined) {
+    const { captureAction } = await import('./moves.js');
+    return journaled(
+      rt,
+      captureAction(await rt.client()),
+      paymentId,
+      amount,
+      flags,
+      (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`,
+    );
   }
   const client = await rt.client();
   const payment = await getPayment(client, paymentId, { signal: rt.signal });
@@ -63,10 +77,22 @@ export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags): 
   await report(rt, result, (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`);
 }
 
-export async function reverse(rt: Runtime, [id]: string[], flags: DryRunFlag): Promise<void> {
+export async function reverse(rt: Runtime, [id]: string[], flags: DryRunFlag & JournalFlags): Promise<void> {
+  needJournal(flags);
   const paymentId = parse.recordId('payment', id ?? '');
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.reversePayment, paymentId, undefined)], true);
+  }
+  if (flags.journal !== undefined) {
+    const { reverseAction } = await import('./moves.js');
+    return journaled(
+      rt,
+      reverseAction(await rt.client()),
+      paymentId,
+      undefined,
+      flags,
+      (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`,
+    );
   }
   const client = await rt.client();
   const payment = await getPayment(client, paymentId, { signal: rt.signal });
@@ -96,7 +122,7 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
     const { bulkRefund } = await import('./refunds/bulk.js');
     return bulkRefund(rt, { ...flags, file: flags.file });
   }
-  if (flags.journal !== undefined) throw new UsageError('--journal goes with --file');
+  needJournal(flags);
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
   const paymentId = parse.recordId('payment', args[0]);
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
@@ -105,6 +131,17 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
     if (amount === undefined)
       rt.info('A full refund is sent with the amount left, read just before sending.');
     return;
+  }
+  if (flags.journal !== undefined) {
+    const { refundAction } = await import('./moves.js');
+    return journaled(
+      rt,
+      refundAction(await rt.client()),
+      paymentId,
+      amount,
+      flags,
+      (p) => `Refunded ${money(p)} of payment ${paymentId}.`,
+    );
   }
   const client = await rt.client();
   const state = await readRefundState(client, paymentId, { signal: rt.signal });
@@ -221,6 +258,106 @@ async function report(
   if (payment) await writeRecord(rt, payment, 'payment');
   else await writeResult(rt, result.raw, async () => {});
   rt.info(done(payment));
+}
+
+/** --amend, --new-batch and --break-lock are about a journal: without one they would be ignored. */
+function needJournal(flags: JournalFlags): void {
+  if (flags.journal !== undefined) return;
+  const given = [
+    flags.amend && '--amend',
+    flags.newBatch && '--new-batch',
+    flags.breakLock && '--break-lock',
+  ];
+  const first = given.find(Boolean);
+  if (first) throw new UsageError(`${first} goes with --journal FILE (or --file)`);
+}
+
+/**
+ * A single move with --journal FILE: a one-row batch through the batch engine, so that a
+ * script that retries the same command never moves the money twice. A retry after the move
+ * was made prints the record it made and exits 0.
+ */
+async function journaled<S, P extends MovePlan>(
+  rt: Runtime,
+  action: MoveAction<import('./moves.js').PaymentRow, S, P>,
+  paymentId: number,
+  amount: string | undefined,
+  flags: JournalFlags,
+  done: (payment: Payment | undefined) => string,
+): Promise<void> {
+  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
+  const [{ commandRow }, { openBatch, journalPathOf }, { runBatch, describeDoubt }] = await Promise.all([
+    import('./moves.js'),
+    import('./batch/open.js'),
+    import('./batch/engine.js'),
+  ]);
+  const row = commandRow(paymentId, amount);
+  const journalPath = await journalPathOf(flags.journal as string);
+  const opened = await openBatch(rt, {
+    action: action.name,
+    done: action.done,
+    what: 'payment',
+    rows: [row],
+    input: 'the command line',
+    journalPath,
+    amend: flags.amend,
+    newBatch: flags.newBatch,
+    breakLock: flags.breakLock,
+    confirm: async (isDone) => {
+      const ctx = await rt.context();
+      if (ctx.kind !== 'production' || rt.flags.yes || isDone(row.key)) return;
+      const payment = await getPayment(await rt.client(), paymentId, { signal: rt.signal });
+      await confirmMoneyMove(rt, {
+        action: action.name,
+        paymentId,
+        amount: amount ?? payment.amount,
+        currency: payment.currency,
+      });
+    },
+  });
+  let outcome: Outcome<typeof row> | undefined;
+  let stopped: Error | undefined;
+  try {
+    const run = runBatch({
+      journal: opened.journal,
+      action,
+      rows: [row],
+      concurrency: 1,
+      signal: rt.signal,
+      laneOf: () => undefined,
+    });
+    for await (const o of run.outcomes) outcome = o;
+    stopped = run.stopped;
+  } finally {
+    await opened.close();
+  }
+  if (!outcome) {
+    if (stopped) throw stopped;
+    throw new InterruptedError();
+  }
+  if (outcome.status === 'failed' || outcome.status === 'in_doubt') {
+    if (outcome.unrecorded) rt.info(describeDoubt(outcome, 'payment', action.done));
+    throw outcome.cause;
+  }
+  let record = outcome.record;
+  if (outcome.status === 'skipped') {
+    rt.info(`Already ${action.done} by an earlier run (journal ${opened.journal.path}); nothing was sent.`);
+    if (outcome.resultId !== null)
+      record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal });
+  } else if (outcome.recovered) {
+    rt.info('warning: the change had been applied by an earlier try; it was not sent again');
+  }
+  if (record) await writeRecord(rt, record, 'payment');
+  if (outcome.status !== 'skipped') rt.info(done(record));
+  if (outcome.unrecorded) {
+    rt.info(describeDoubt(outcome, 'payment', action.done));
+    throw new InDoubtError(
+      `${stopped?.message ?? 'the journal could not be written'}; the ${action.name} was made`,
+      {
+        hint: `run the same command again: it checks the payment's order before anything is sent again`,
+      },
+    );
+  }
 }
 
 async function preview(rt: Runtime, route: Route, paymentId: number, amount: string | undefined) {

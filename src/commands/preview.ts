@@ -12,9 +12,16 @@ export interface AmountFlags extends DryRunFlag {
   amount?: string;
 }
 
-export interface RefundFlags extends AmountFlags {
-  file?: string;
+/** How a run binds to its journal (src/commands/batch/open.ts). */
+export interface JournalFlags {
   journal?: string;
+  amend?: boolean;
+  newBatch?: boolean;
+  breakLock?: boolean;
+}
+
+export interface RefundFlags extends AmountFlags, JournalFlags {
+  file?: string;
   concurrency: string;
 }
 

@@ -27,7 +27,11 @@ export interface RunOptions {
   stderrFile?: string;
 }
 
-/** A clean environment: no BILLING_* from the machine, a fresh config dir, no slow CA bundle. */
+/**
+ * A clean environment: no BILLING_* from the machine, a fresh config dir and state dir (the
+ * index of batches: a test that means two runs to share it passes its own BILLING_STATE_DIR),
+ * no slow CA bundle.
+ */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -41,7 +45,12 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     }
     env[key] = value;
   }
-  return { ...env, BILLING_CONFIG_DIR: tempDir('billing-config-'), ...extra };
+  return {
+    ...env,
+    BILLING_CONFIG_DIR: tempDir('billing-config-'),
+    BILLING_STATE_DIR: tempDir('billing-state-'),
+    ...extra,
+  };
 }
 
 export function tempDir(prefix = 'billing-test-'): string {

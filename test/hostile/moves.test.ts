@@ -226,8 +226,13 @@ describe('a bulk run against the same service', () => {
     for (const amount of ['1.00', '2.00', '3.00']) {
       expect(journal.filter((l) => l.amount === amount && l.state === 'refunded')).toEqual([]);
     }
-    // needs the batch engine's in-doubt rule: these rows are then "in doubt" (exit 10 or 8 as
-    // the engine documents) and the journal checks them against the order's payments on the
-    // next run; today's runner records them "failed" (exit 9), which this test allows.
+    // They are in doubt: journaled so, never done nor failed, so the next run checks them
+    // against the order's payments; the run ends with exit 10 naming them.
+    expect(r.code).toBe(10);
+    for (const amount of ['1.00', '2.00', '3.00']) {
+      expect(row(amount)).toMatch(/,in_doubt,/);
+      expect(journal.some((l) => l.amount === amount && l.state === 'in_doubt')).toBe(true);
+      expect(r.stderr).toMatch(new RegExp(`in doubt: line \\d+, payment 1, ${amount.replace('.', '\\.')}`));
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Shared by the payments tests: setting up payments on an emulator and reading what it holds.
 
 import { readFileSync } from 'node:fs';
+import { digestOf, type RowList } from '../../src/commands/batch/rows.js';
 import type { EmulatorState } from '../../src/emulator/index.js';
 import { emulatorApi } from '../helpers/emulator.js';
 
@@ -27,6 +28,7 @@ export function allRefunds(state: EmulatorState): number {
   return [...state.payments.values()].filter((p) => p.kind === 'refund').length;
 }
 
+/** The row records of a journal (its header lines, "type": "batch", left out). */
 export function journalLines(path: string): Record<string, unknown>[] {
   let text = '';
   try {
@@ -39,7 +41,8 @@ export function journalLines(path: string): Record<string, unknown>[] {
     .filter((line) => line.trim() !== '')
     .flatMap((line) => {
       try {
-        return [JSON.parse(line) as Record<string, unknown>];
+        const record = JSON.parse(line) as Record<string, unknown>;
+        return record.type === 'batch' ? [] : [record];
       } catch {
         return [];
       }
@@ -52,4 +55,21 @@ export async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A journal header line for these [line, key] rows, as a run of billing writes it. */
+export function journalHeader(rows: RowList, input: string, action = 'refund'): string {
+  const created = new Date().toISOString();
+  const header = {
+    v: 2,
+    type: 'batch',
+    batch: 'b_test',
+    action,
+    input,
+    rows,
+    digest: digestOf(rows),
+    created,
+    at: created,
+  };
+  return `${JSON.stringify(header)}\n`;
 }

@@ -4,8 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/commands/refunds/journal.js';
-import { runInOrder } from '../../src/commands/refunds/runner.js';
+import { Journal } from '../../src/commands/batch/journal.js';
+import { JournalLock } from '../../src/commands/batch/lock.js';
+import { runInOrder } from '../../src/commands/batch/runner.js';
 import { tempDir } from '../helpers/cli.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -87,21 +88,21 @@ describe('Journal', () => {
     const path = join(tempDir(), 'j.journal');
     const first = await Journal.open(path);
     await Promise.all([
-      first.append({ key: '1|full', state: 'started', payment_id: 1, amount: '10.00', baseline: [4] }),
-      first.append({ key: '2|5.00', state: 'started', payment_id: 2, amount: '5.00', baseline: [] }),
+      first.append({ key: '1|full', state: 'started', id: 1, amount: '10.00', baseline: [4] }),
+      first.append({ key: '2|5.00', state: 'started', id: 2, amount: '5.00', baseline: [] }),
     ]);
-    await first.append({ key: '1|full', state: 'failed', payment_id: 1, error: 'timeout' });
-    await first.append({ key: '2|5.00', state: 'refunded', payment_id: 2, amount: '5.00', refund_id: 9 });
+    await first.append({ key: '1|full', state: 'failed', id: 1, error: 'timeout' });
+    await first.append({ key: '2|5.00', state: 'refunded', id: 2, amount: '5.00', result_id: 9 });
     await first.close();
     writeFileSync(path, `${readFileSync(path, 'utf8')}{"v":1,"key":"3|full","state":"ref`);
 
     const second = await Journal.open(path);
     expect(second.get('1|full')?.last.state).toBe('failed');
     expect(second.get('1|full')?.started?.baseline).toEqual([4]);
-    expect(second.get('2|5.00')?.last).toMatchObject({ state: 'refunded', refund_id: 9 });
+    expect(second.get('2|5.00')?.last).toMatchObject({ state: 'refunded', result_id: 9 });
     expect(second.get('3|full')).toBeUndefined();
-    expect(second.unreadable).toBe(0);
-    await second.append({ key: '3|full', state: 'started', payment_id: 3, amount: '1.00', baseline: [] });
+    expect(second.unreadable).toEqual([]);
+    await second.append({ key: '3|full', state: 'started', id: 3, amount: '1.00', baseline: [] });
     await second.close();
     const lines = readFileSync(path, 'utf8').split('\n');
     expect(lines.pop()).toBe('');
@@ -111,9 +112,10 @@ describe('Journal', () => {
 
   it('takes over the lock of a run that is gone', async () => {
     const path = join(tempDir(), 'j.journal');
+    // The lock file of a billing before numbered locks, its pid gone.
     writeFileSync(`${path}.lock`, '999999999');
-    const journal = await Journal.open(path);
-    await journal.close();
-    await expect(Journal.open(path).then((j) => j.close())).resolves.toBeUndefined();
+    const lock = await JournalLock.take(path);
+    await lock.release();
+    await expect(JournalLock.take(path).then((l) => l.release())).resolves.toBeUndefined();
   });
 });

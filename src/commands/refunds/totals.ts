@@ -7,8 +7,8 @@ import { getPayment } from '../../api/payments.js';
 import { fromMinor, toMinor } from '../../domain/money.js';
 import { InterruptedError } from '../../errors.js';
 import { singleLine } from '../../format/text.js';
+import { runInOrder } from '../batch/runner.js';
 import type { RefundRow } from './input.js';
-import { runInOrder } from './runner.js';
 
 const UNKNOWN = 'in an unknown currency';
 

@@ -1,0 +1,60 @@
+// The per-user index of the batches run on this machine, so that the same rows run under a
+// second journal (another --journal, a copy or a symlink of the input, a deleted journal) are
+// noticed. One file per batch under STATE/batches/DIGEST/, where STATE is BILLING_STATE_DIR,
+// else $XDG_STATE_HOME/billing, else ~/.local/state/billing. It is a safety net: when it
+// cannot be written the run goes on with a warning.
+
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface BatchEntry {
+  batch: string;
+  action: string;
+  journal: string;
+  input: string;
+  created: string;
+}
+
+export function stateDir(env: Record<string, string | undefined>): string {
+  if (env.BILLING_STATE_DIR) return resolve(env.BILLING_STATE_DIR);
+  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'billing');
+}
+
+function folder(env: Record<string, string | undefined>, digest: string): string {
+  return join(stateDir(env), 'batches', digest.replace(/^sha256:/, ''));
+}
+
+/** Batches run before with these rows (other than `except`), oldest first. */
+export async function batchesWith(
+  env: Record<string, string | undefined>,
+  digest: string,
+  except?: string,
+): Promise<BatchEntry[]> {
+  const dir = folder(env, digest);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const entries: BatchEntry[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    try {
+      const entry = JSON.parse(await readFile(join(dir, name), 'utf8')) as BatchEntry;
+      if (typeof entry.journal === 'string' && entry.batch !== except) entries.push(entry);
+    } catch {}
+  }
+  return entries.sort((a, b) => String(a.created).localeCompare(String(b.created)));
+}
+
+/** Adds the batch under its rows' digest; returns a warning when the index cannot be written. */
+export async function remember(
+  env: Record<string, string | undefined>,
+  digest: string,
+  entry: BatchEntry,
+): Promise<string | undefined> {
+  const dir = folder(env, digest);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dir, `${entry.batch}.json`), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    return undefined;
+  } catch (err) {
+    return `warning: the index of batches (${stateDir(env)}) could not be written (${(err as Error).message}); a copy of this input under another journal will not be noticed`;
+  }
+}

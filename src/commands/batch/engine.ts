@@ -1,0 +1,264 @@
+// The batch engine: a list of money moves (rows), each made at most once, results in input
+// order. Per row: skip it when the journal says it is done; else read its state (GETs); when
+// an earlier run started it (or left it in doubt), see whether that move landed; else journal
+// "started" with the baseline — whole and synced — and only then send, and journal the
+// outcome. A move whose outcome cannot be confirmed (an answer that does not show it, a lost
+// answer the payments check cannot settle) is journaled in doubt, never done, and checked on
+// the next run. When a record cannot be written, nothing new is sent: the moves in flight
+// finish, their outcomes are kept and printed, and the run ends with exit 10 naming the rows
+// in doubt. What a row does (refund, capture, reverse) is a MoveAction.
+
+import { UnconfirmedMoveError } from '../../api/errors.js';
+import { confirmMove, type MoveKind } from '../../api/moves.js';
+import { OutcomeUnknownError } from '../../api/payments.js';
+import type { Payment } from '../../api/types.js';
+import { BillingError, InDoubtError } from '../../errors.js';
+import { type Journal, type JournalRecord, JournalWriteError, type RowState } from './journal.js';
+import type { BatchRow } from './rows.js';
+import { runInOrder } from './runner.js';
+
+export interface MovePlan {
+  /** The amount to move (resolved for the full amount). */
+  amount: string;
+  /** Ids of the records of this kind there were before sending: what "landed" is checked against. */
+  baseline: number[];
+}
+
+/** What one kind of row does. S: what is read before the move; P: what is sent. */
+export interface MoveAction<R extends BatchRow, S, P extends MovePlan = MovePlan> {
+  /** refund, capture, reverse: the journal header's action. */
+  name: string;
+  /** The kind of record the move makes (src/api/moves.ts): what a landed record must show. */
+  kind: MoveKind;
+  /** The journal state of a row done, and the result's status: refunded, captured, reversed. */
+  done: RowState;
+  /** The payment (or order) the row acts on. */
+  idOf(row: R): number;
+  /** Reads what the move needs (GET requests only). */
+  read(row: R): Promise<S>;
+  currencyOf(state: S): string | null;
+  /** After an earlier run started the row: the record that shows the move landed, if any. */
+  landed(state: S, started: JournalRecord): Payment | undefined;
+  /** What to send; throws a BillingError when the move cannot be made (the row fails). */
+  plan(state: S, row: R): P;
+  /** Sends the move (with the check before any retry). */
+  send(state: S, plan: P): Promise<{ payment?: Payment; recovered: boolean }>;
+  /** A row's error as the results show it ("unknown payment 12"). */
+  describeError?(err: BillingError, row: R): string;
+}
+
+export type OutcomeStatus = 'done' | 'skipped' | 'failed' | 'in_doubt';
+
+export interface Outcome<R extends BatchRow> {
+  row: R;
+  status: OutcomeStatus;
+  amount?: string;
+  currency: string | null;
+  resultId: number | null;
+  error: string | null;
+  /** The error of a failed or in-doubt row, for a single command to exit with. */
+  cause?: BillingError;
+  /** The record the move made (or found landed), when the answer carried one. */
+  record?: Payment;
+  recovered?: boolean;
+  /** The outcome is known here but not in the journal (its record could not be written). */
+  unrecorded?: boolean;
+}
+
+export interface BatchRun<R extends BatchRow> {
+  /** The outcomes in input order; rows never sent (stopped, interrupted) are left out. */
+  outcomes: AsyncGenerator<Outcome<R>>;
+  /** Set once a journal record could not be written. */
+  readonly stopped: JournalWriteError | undefined;
+}
+
+export function runBatch<R extends BatchRow, S, P extends MovePlan>(o: {
+  journal: Journal;
+  action: MoveAction<R, S, P>;
+  rows: readonly R[];
+  concurrency: number;
+  signal: AbortSignal;
+  laneOf(row: R): string | undefined;
+  onOutcome?(outcome: Outcome<R>): void;
+}): BatchRun<R> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  o.signal.addEventListener('abort', onAbort, { once: true });
+  if (o.signal.aborted) stop.abort();
+  const run = {
+    stopped: undefined as JournalWriteError | undefined,
+    outcomes: (async function* () {
+      try {
+        const outcomes = runInOrder(o.rows, {
+          concurrency: o.concurrency,
+          signal: stop.signal,
+          laneOf: o.laneOf,
+          work: async (row) => {
+            const outcome = await moveRow(o.journal, o.action, row, (err) => {
+              run.stopped ??= err;
+              stop.abort();
+            });
+            if (outcome) o.onOutcome?.(outcome);
+            return outcome;
+          },
+        });
+        for await (const outcome of outcomes) if (outcome) yield outcome;
+      } finally {
+        o.signal.removeEventListener('abort', onAbort);
+      }
+    })(),
+  };
+  return run;
+}
+
+/** One row; undefined when it was not sent because the journal could not record it. */
+async function moveRow<R extends BatchRow, S, P extends MovePlan>(
+  journal: Journal,
+  action: MoveAction<R, S, P>,
+  row: R,
+  onJournalFailure: (err: JournalWriteError) => void,
+): Promise<Outcome<R> | undefined> {
+  const { key } = row;
+  const id = action.idOf(row);
+  const history = journal.get(key);
+  const base = { row, currency: null as string | null, resultId: null as number | null, error: null };
+  if (history?.last.state === action.done) {
+    const amount = history.last.amount ?? row.amount;
+    return {
+      ...base,
+      status: 'skipped',
+      resultId: history.last.result_id ?? null,
+      ...(amount ? { amount } : {}),
+    };
+  }
+  /** Journals the outcome; when that fails the outcome is kept, marked unrecorded. */
+  const settle = async (
+    outcome: Outcome<R>,
+    record: Omit<JournalRecord, 'v' | 'at' | 'key' | 'id'>,
+  ): Promise<Outcome<R>> => {
+    try {
+      await journal.append({ key, id, ...record });
+      return outcome;
+    } catch (err) {
+      if (!(err instanceof JournalWriteError)) throw err;
+      onJournalFailure(err);
+      return { ...outcome, unrecorded: true };
+    }
+  };
+  let amount = row.amount;
+  let currency: string | null = null;
+  let sent = false;
+  try {
+    const state = await action.read(row);
+    currency = action.currencyOf(state);
+    const started = history?.started;
+    if (started?.amount !== undefined && started.baseline !== undefined) {
+      const found = action.landed(state, started);
+      if (found) {
+        // Held to the rule of an answer's record: a pending or declined one leaves the row in doubt.
+        const landed = confirmMove(
+          found,
+          { kind: action.kind, paymentId: id, amount: started.amount },
+          {
+            status: 200,
+            method: 'GET',
+            path: `/orders/${found.order_id ?? '?'}/payments`,
+            ...(typeof found.order_id === 'number' ? { foundOnOrder: found.order_id } : {}),
+          },
+        );
+        return settle(
+          {
+            ...base,
+            status: 'done',
+            amount: started.amount,
+            currency,
+            resultId: landed.id,
+            record: landed,
+            recovered: true,
+          },
+          { state: action.done, amount: started.amount, result_id: landed.id },
+        );
+      }
+    }
+    const plan = action.plan(state, row);
+    amount = plan.amount;
+    try {
+      await journal.append({
+        key,
+        id,
+        state: 'started',
+        amount: plan.amount,
+        line: row.line,
+        baseline: plan.baseline,
+      });
+    } catch (err) {
+      if (!(err instanceof JournalWriteError)) throw err;
+      onJournalFailure(err);
+      return undefined;
+    }
+    sent = true;
+    const result = await action.send(state, plan);
+    const resultId = result.payment?.id ?? null;
+    return settle(
+      {
+        ...base,
+        status: 'done',
+        amount: plan.amount,
+        currency,
+        resultId,
+        recovered: result.recovered,
+        ...(result.payment ? { record: result.payment } : {}),
+      },
+      { state: action.done, amount: plan.amount, ...(resultId === null ? {} : { result_id: resultId }) },
+    );
+  } catch (err) {
+    // Anything that is not an answer about this row is a bug: it stops the run.
+    if (!(err instanceof BillingError)) throw err;
+    const error = action.describeError?.(err, row) ?? err.message;
+    // An earlier run that started the row sent it too, as far as anyone can tell.
+    const mayHaveMoved = sent || history?.started !== undefined;
+    const doubt = mayHaveMoved && (err instanceof UnconfirmedMoveError || err instanceof OutcomeUnknownError);
+    const status = doubt ? 'in_doubt' : 'failed';
+    return settle(
+      { ...base, status, error, currency, cause: err, ...(amount ? { amount } : {}) },
+      { state: status, error, ...(amount ? { amount } : {}) },
+    );
+  }
+}
+
+/** Rows whose outcome the journal does not hold for sure: checked on the next run. */
+export function inDoubt<R extends BatchRow>(outcomes: readonly Outcome<R>[]): Outcome<R>[] {
+  return outcomes.filter((o) => o.status === 'in_doubt' || o.unrecorded);
+}
+
+/** One line per row in doubt: what is known of it. */
+export function describeDoubt<R extends BatchRow>(o: Outcome<R>, what: string, done: string): string {
+  const [id] = o.row.key.split('|');
+  const head = `in doubt: line ${o.row.line}, ${what} ${id}${o.amount ? `, ${o.amount}` : ''}`;
+  if (o.status === 'in_doubt') return `${head}: sent, outcome not confirmed (${o.error})`;
+  if (o.status === 'done') {
+    return `${head}: ${done}${o.resultId === null ? '' : ` (id ${o.resultId})`}, but the journal does not say so`;
+  }
+  return `${head}: ${o.status}${o.error ? ` (${o.error})` : ''}, but the journal does not say so`;
+}
+
+/** The error a run with rows in doubt ends with (exit 10). */
+export function inDoubtError(o: {
+  stopped: JournalWriteError | undefined;
+  doubtful: number;
+  notStarted: number;
+  total: number;
+}): InDoubtError {
+  const settle =
+    'run the same command again: it checks each row in doubt against its order’s payments before anything is sent again';
+  if (o.stopped) {
+    return new InDoubtError(
+      `stopped: ${o.stopped.message}; ${o.doubtful} row${o.doubtful === 1 ? '' : 's'} in doubt, ${o.notStarted} not started`,
+      { hint: `free the disk or restore the journal's directory, then ${settle}` },
+    );
+  }
+  return new InDoubtError(
+    `${o.doubtful} of ${o.total} row${o.total === 1 ? '' : 's'} in doubt (the service's answer did not confirm the move)`,
+    { hint: settle },
+  );
+}

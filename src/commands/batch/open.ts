@@ -1,0 +1,252 @@
+// Opening a batch: the lock, then the journal, then whether the journal is this input's.
+// Before any request: a journal with unreadable lines (other than a torn last one) is
+// refused; a journal of other rows (a changed, added or removed row) is refused, naming the
+// rows and what the journal recorded, unless --amend (the same batch goes on with the rows
+// as they are now; rows done stay done) or --new-batch (the journal is moved aside and a new
+// batch starts); a new batch whose rows were run before under another journal is refused in
+// a script and asked about at a terminal, unless --new-batch. Whatever way on, a payment an
+// earlier journal shows done is named before anything is sent.
+
+import { randomBytes } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../runtime.js';
+import { type BatchEntry, batchesWith, remember } from './batches.js';
+import { Journal, type JournalContent, moveAside, type RowState, readJournal } from './journal.js';
+import { JournalLock } from './lock.js';
+import {
+  type BatchRow,
+  changedRows,
+  describeKey,
+  digestOf,
+  idOfKey,
+  type RowChange,
+  rowList,
+} from './rows.js';
+
+export interface BatchSpec {
+  /** refund, capture, reverse. */
+  action: string;
+  /** The state of a row done: refunded. */
+  done: RowState;
+  /** What a row's id is: payment. */
+  what: string;
+  rows: readonly BatchRow[];
+  /** The input for messages and the header: "refunds.csv", "stdin", "the command line". */
+  input: string;
+  journalPath: string;
+  amend?: boolean;
+  newBatch?: boolean;
+  breakLock?: boolean;
+  /**
+   * Asked once the journal is read and found to be this input's, before it is written to
+   * (the production confirmation); throwing leaves the journal as it was.
+   */
+  confirm?(isDone: (key: string) => boolean): Promise<void>;
+}
+
+export interface OpenBatch {
+  journal: Journal;
+  /** When the batch started (an earlier run's date when this run goes on with it). */
+  created: string;
+  close(): Promise<void>;
+}
+
+/** The journal's path as given, or the real file when it is a symlink (one lock per journal). */
+export async function journalPathOf(given: string): Promise<string> {
+  const path = resolve(given);
+  return realpath(path).catch(() => path);
+}
+
+const WAYS_ON =
+  'to go on with this batch using the rows as they are now (rows done stay done), run again with --amend; ' +
+  'to start a new batch, run again with --new-batch (the journal is moved aside) or give another --journal';
+
+export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
+  const lock = await JournalLock.take(spec.journalPath, { breakLock: spec.breakLock });
+  let journal: Journal | undefined;
+  try {
+    journal = await Journal.open(spec.journalPath);
+    journal = await bind(rt, spec, journal);
+    const opened = journal;
+    return {
+      journal: opened,
+      created: opened.header?.created ?? new Date().toISOString(),
+      close: async () => {
+        await opened.close();
+        await lock.release();
+      },
+    };
+  } catch (err) {
+    await journal?.close();
+    await journal?.discardIfNew();
+    await lock.release();
+    throw err;
+  }
+}
+
+async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Journal> {
+  const rows = rowList(spec.rows);
+  const digest = digestOf(rows);
+  const path = spec.journalPath;
+  if (journal.unreadable.length > 0 && !spec.newBatch) {
+    const lines = journal.unreadable;
+    throw new UsageError(
+      `the journal ${path} has ${lines.length} unreadable line${lines.length === 1 ? '' : 's'} (line ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}); nothing was sent`,
+      {
+        hint: `only a crash's torn last line is cut; a damaged line in the middle may be a row's record. Restore the journal, or start a new batch with --new-batch (the journal is moved aside, and what it shows ${spec.done} is named first)`,
+      },
+    );
+  }
+  const hasContent = journal.header !== undefined || journal.legacy || journal.unreadable.length > 0;
+  if (spec.newBatch && hasContent) {
+    // A new batch: nothing of the old journal counts as done.
+    await spec.confirm?.(() => false);
+    await journal.close();
+    const aside = await moveAside(path);
+    nameDone(rt, spec, journal, `the earlier batch (its journal is now ${aside})`);
+    journal = await Journal.open(path);
+  }
+  const header = journal.header;
+  if (header !== undefined) {
+    if (header.action !== spec.action) {
+      throw new UsageError(
+        `${path} is the journal of a ${header.action} batch, not a ${spec.action}; nothing was sent`,
+        {
+          hint: 'give this batch its own --journal',
+        },
+      );
+    }
+    if (header.digest === digest) {
+      if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
+      return journal;
+    }
+    const changes = changedRows(header.rows, rows);
+    if (!spec.amend) {
+      rt.info(...describeChanges(spec, journal, changes));
+      nameDone(rt, spec, journal, 'the journal');
+      throw new UsageError(
+        `${spec.input} does not match its journal ${path} (batch of ${header.created}): ${changes.length} row${changes.length === 1 ? '' : 's'} differ${changes.length === 1 ? 's' : ''}; nothing was sent`,
+        { hint: WAYS_ON },
+      );
+    }
+    nameDone(rt, spec, journal, 'the journal');
+    await spec.confirm?.(doneIn(journal, spec.done));
+    await journal.writeHeader({ ...strip(header), rows, digest, amended: true });
+    await index(rt, spec, digest, header.batch, header.created);
+    return journal;
+  }
+  if (journal.legacy) {
+    if (!spec.amend) {
+      nameDone(rt, spec, journal, 'the journal');
+      throw new UsageError(
+        `the journal ${path} was written by an earlier billing and does not say which rows it belongs to; nothing was sent`,
+        {
+          hint: `if it is the journal of ${spec.input} as it is now, run again with --amend (rows it shows done stay done); to start a new batch, run again with --new-batch (the journal is moved aside)`,
+        },
+      );
+    }
+    nameDone(rt, spec, journal, 'the journal');
+    await spec.confirm?.(doneIn(journal, spec.done));
+    return start(rt, spec, journal, rows, digest);
+  }
+  // A new batch: have these rows been run before, under another journal?
+  const earlier = (await batchesWith(rt.env, digest)).filter((e) => e.action === spec.action);
+  if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier);
+  for (const entry of earlier) {
+    const content = await readJournal(entry.journal).catch(() => undefined);
+    if (content) nameDone(rt, spec, content, `the batch of ${entry.created} (journal ${entry.journal})`);
+  }
+  if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
+  return start(rt, spec, journal, rows, digest);
+}
+
+function doneIn(journal: Journal, done: RowState): (key: string) => boolean {
+  return (key) => journal.get(key)?.last.state === done;
+}
+
+async function start(
+  rt: Runtime,
+  spec: BatchSpec,
+  journal: Journal,
+  rows: [number, string][],
+  digest: string,
+): Promise<Journal> {
+  const batch = `b_${randomBytes(8).toString('hex')}`;
+  const created = new Date().toISOString();
+  await journal.writeHeader({ batch, action: spec.action, input: spec.input, rows, digest, created });
+  await index(rt, spec, digest, batch, created);
+  return journal;
+}
+
+async function index(rt: Runtime, spec: BatchSpec, digest: string, batch: string, created: string) {
+  const entry: BatchEntry = {
+    batch,
+    action: spec.action,
+    journal: spec.journalPath,
+    input: spec.input,
+    created,
+  };
+  const warning = await remember(rt.env, digest, entry);
+  if (warning) rt.info(warning);
+}
+
+function strip<T extends { v: unknown; type: unknown; at: unknown; amended?: unknown }>(h: T) {
+  const { v: _v, type: _type, at: _at, amended: _amended, ...rest } = h;
+  return rest;
+}
+
+async function askAboutEarlier(rt: Runtime, spec: BatchSpec, earlier: BatchEntry[]): Promise<void> {
+  const last = earlier.at(-1) as BatchEntry;
+  const what = `the same rows were run before as a batch of ${last.created} with the journal ${last.journal}${earlier.length > 1 ? ` (and ${earlier.length - 1} more)` : ''}`;
+  if (rt.canPrompt) {
+    const { confirm } = await import('@inquirer/prompts');
+    const ok = await confirm(
+      { message: `${what}. Run them again as a new batch (journal ${spec.journalPath})?`, default: false },
+      { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
+    );
+    if (ok) return;
+    throw new UsageError('cancelled: nothing was sent');
+  }
+  throw new UsageError(`${spec.input}: ${what}; nothing was sent`, {
+    hint: `to go on with that batch, give --journal ${last.journal}; to run these rows again as a new batch, add --new-batch`,
+  });
+}
+
+function describeChanges(spec: BatchSpec, journal: Journal, changes: RowChange[]): string[] {
+  const shown = changes.slice(0, 20).map((c) => {
+    const recorded = c.was === undefined ? undefined : journal.get(c.was)?.last;
+    const state = recorded
+      ? `${recorded.state}${recorded.result_id ? ` ${recorded.result_id}` : ''}`
+      : 'not started';
+    const was = c.was === undefined ? 'no row there' : `${describeKey(c.was, spec.what)} (${state})`;
+    const now = c.now === undefined ? 'no row (removed)' : describeKey(c.now, spec.what);
+    return `  line ${c.line}: now ${now}; the journal recorded ${was}`;
+  });
+  if (changes.length > 20) shown.push(`  … and ${changes.length - 20} more`);
+  return shown;
+}
+
+/** Names each payment of the rows that a journal shows done ("note: the journal shows payment 120 refunded 1.00, line 2"). */
+function nameDone(
+  rt: Runtime,
+  spec: BatchSpec,
+  journal: Pick<JournalContent, 'history'> | Journal,
+  source: string,
+): void {
+  const ids = new Set(spec.rows.map((r) => idOfKey(r.key)));
+  const histories = journal instanceof Journal ? [...journal.histories()] : [...journal.history.values()];
+  const lines: string[] = [];
+  for (const h of histories) {
+    if (h.last.state !== spec.done || !ids.has(String(h.last.id))) continue;
+    const line = h.started?.line ?? h.last.line;
+    lines.push(
+      `note: ${source} shows ${spec.what} ${h.last.id} ${spec.done} ${h.last.amount ?? ''}${h.last.result_id ? ` (${h.last.result_id})` : ''}${line ? `, line ${line}` : ''}`.replace(
+        /\s+,/g,
+        ',',
+      ),
+    );
+  }
+  if (lines.length > 0) rt.info(...lines);
+}

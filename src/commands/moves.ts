@@ -1,0 +1,134 @@
+// The money moves on one payment as batch actions (./batch/engine.ts): refund, capture and
+// reverse. Each reads the payment and its order's payments first (the baseline: the records
+// of its kind there were before), so that a move whose answer was lost can be found landed.
+
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { minorAmount } from '../api/moves.js';
+import { listOrderPayments } from '../api/orders.js';
+import { capturePayment, getPayment, reversePayment, sendChecked } from '../api/payments.js';
+import { recordId } from '../api/records.js';
+import {
+  landedRefund,
+  planRefund,
+  type RefundPlan,
+  type RefundState,
+  readRefundState,
+  sendRefund,
+} from '../api/refunds.js';
+import type { Payment } from '../api/types.js';
+import { fromMinor, isAmount, toMinor } from '../domain/money.js';
+import type { BillingError } from '../errors.js';
+import type { MoveAction, MovePlan } from './batch/engine.js';
+import type { BatchRow } from './batch/rows.js';
+
+/** A row that acts on one payment. */
+export interface PaymentRow extends BatchRow {
+  paymentId: number;
+}
+
+/** The one row of a single command (payments refund 12 --amount 5.00 --journal FILE). */
+export function commandRow(paymentId: number, amount: string | undefined): PaymentRow {
+  return {
+    index: 0,
+    line: 1,
+    paymentId,
+    key: `${paymentId}|${amount ?? 'full'}`,
+    ...(amount === undefined ? {} : { amount }),
+  };
+}
+
+function describeError(err: BillingError, row: PaymentRow): string {
+  if (err instanceof ApiError && err.kind === 'not_found') return `unknown payment ${row.paymentId}`;
+  return err.message;
+}
+
+export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundState, RefundPlan> {
+  return {
+    name: 'refund',
+    kind: 'refund',
+    done: 'refunded',
+    idOf: (row) => row.paymentId,
+    read: (row) => readRefundState(client, row.paymentId),
+    currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
+    landed: (state, started) =>
+      landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
+    plan: (state, row) => planRefund(state, row.amount),
+    send: (_state, plan) => sendRefund(client, plan),
+    describeError,
+  };
+}
+
+interface PreauthState {
+  payment: Payment;
+  orderId: number;
+  orderPayments: Payment[];
+}
+
+interface PreauthPlan extends MovePlan {
+  orderId: number;
+  /** The amount asked for (undefined: the service's full amount). */
+  asked?: string;
+}
+
+function preauthAction(
+  client: ApiClient,
+  name: 'capture' | 'reverse',
+  kind: 'capture' | 'reversal',
+): MoveAction<PaymentRow, PreauthState, PreauthPlan> {
+  const isOurs = (p: Payment, id: number, amount: string, baseline: readonly number[]) =>
+    p.parent_id === id &&
+    p.kind === kind &&
+    p.status !== 'failed' &&
+    !baseline.includes(p.id) &&
+    // A reversal releases what was authorised: its amount is the service's to say.
+    (kind === 'reversal' || amountIs(p, amount));
+  return {
+    name,
+    kind,
+    done: name === 'capture' ? 'captured' : 'reversed',
+    idOf: (row) => row.paymentId,
+    read: async (row) => {
+      const payment = await getPayment(client, row.paymentId);
+      const orderId = recordId('order', payment.order_id ?? '');
+      return { payment, orderId, orderPayments: await listOrderPayments(client, orderId) };
+    },
+    currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
+    landed: (state, started) =>
+      state.orderPayments.find((p) =>
+        isOurs(p, state.payment.id, started.amount ?? '', started.baseline ?? []),
+      ),
+    plan: (state, row) => ({
+      orderId: state.orderId,
+      // A full capture and a reversal move all there was: the pre-authorisation's amount.
+      amount: row.amount ?? fromMinor(minorAmount(state.payment)),
+      baseline: state.orderPayments
+        .filter((p) => p.parent_id === state.payment.id && p.kind === kind)
+        .map((p) => p.id),
+      ...(name === 'capture' && row.amount !== undefined ? { asked: row.amount } : {}),
+    }),
+    send: (state, plan) =>
+      sendChecked(client, {
+        orderId: plan.orderId,
+        isOurs: (p) => isOurs(p, state.payment.id, plan.amount, plan.baseline),
+        asked: { kind, paymentId: state.payment.id, amount: plan.amount },
+        send: () =>
+          name === 'capture'
+            ? capturePayment(client, state.payment.id, { amount: plan.asked, expected: plan.amount })
+            : reversePayment(client, state.payment.id, { expected: plan.amount }),
+      }),
+    describeError,
+  };
+}
+
+function amountIs(p: Payment, amount: string): boolean {
+  return (
+    typeof p.amount === 'string' &&
+    isAmount(p.amount) &&
+    isAmount(amount) &&
+    toMinor(p.amount) === toMinor(amount)
+  );
+}
+
+export const captureAction = (client: ApiClient) => preauthAction(client, 'capture', 'capture');
+export const reverseAction = (client: ApiClient) => preauthAction(client, 'reverse', 'reversal');
