@@ -50,15 +50,32 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .option('--forward-timeout <seconds>', 'how long the app may take to answer', '10')
     .option('--record <file>', 'append each delivery (headers and raw body) to this NDJSON file')
     .option('--tunnel <kind>', 'open a public address: ngrok (token in NGROK_AUTHTOKEN)')
+    .option(
+      '--print-secret',
+      "print only the signing secret on stdout and exit (the emulator's, when the environment is one)",
+    )
+    .option(
+      '--inspect',
+      'serve a page on 127.0.0.1 that shows each delivery live and replays it (or an edited copy) to the app',
+    )
+    .option('--inspect-port <port>', 'port of the --inspect page (0 picks a free one)', '0')
     .addHelpText(
       'after',
       examples([
         'billing --env local webhooks listen',
+        'export SECRET=$(billing --env local webhooks listen --print-secret)',
+        'billing --env local webhooks listen --forward-to 3000 --inspect',
+        'billing --env local webhooks listen --forward-to 3000 --events order.active,order.failed',
         'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
         'billing webhooks listen --secret "$SECRET" --forward-to 3000 --events order.active,order.failed',
         'billing --env local webhooks listen --json | jq -r .event',
         'billing webhooks listen --tunnel ngrok --forward-to 3000 --record deliveries.ndjson',
       ]) +
+        '\nAgainst an emulator (a local environment whose address answers /__emulator/status) listen\n' +
+        'registers its address as a webhook endpoint, prints the signing secret, and removes the endpoint\n' +
+        'when it stops; deliveries waiting for a retry there are sent at once. Against a service it says\n' +
+        'which address to paste into the dashboard. Events left out by --events are answered 200 and shown\n' +
+        'as skipped. Events sent by `webhooks trigger` without a state change behind them are marked synthetic.\n' +
         '\nA delivery the app does not accept (error status, no answer) is answered with an error too, so the\n' +
         'service retries it; a repeat of a delivery already accepted is answered 200 and not forwarded again.\n' +
         'Rejected (400): missing, malformed, wrong or stale signatures. 413: bodies over 1 MiB.\n',

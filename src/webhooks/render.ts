@@ -15,7 +15,7 @@ export interface RendererOptions {
   stderr: NodeJS.WritableStream;
   color: boolean;
   stderrColor: boolean;
-  /** Also show filtered events (on stderr). */
+  /** Kept for callers; skipped events are always shown (on stderr). */
   verbose?: boolean;
 }
 
@@ -52,11 +52,9 @@ export class Renderer {
         );
         return;
       case 'filtered':
-        if (this.o.verbose) {
-          this.o.stderr.write(
-            `${this.e.dim(clock(report.receivedAt))}  ${this.e.dim(`${clean(report.event ?? '?')} acknowledged, not in --events`)}\n`,
-          );
-        }
+        this.o.stderr.write(
+          `${this.e.dim(clock(report.receivedAt))}  ${this.e.dim(`${clean(report.event ?? '?')} skipped (not in --events): answered 200, not forwarded`)}\n`,
+        );
         return;
     }
   }

@@ -11,6 +11,8 @@ import { expandLocalUrl } from '../../webhooks/target.js';
 import { openTunnel, TUNNEL_KINDS, type Tunnel, TunnelError } from '../../webhooks/tunnel.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
+import { registerEndpoint, unregisterEndpoint } from './endpoints.js';
+import { findEmulator, type JoinedEmulator } from './join.js';
 import { webhookSecret } from './shared.js';
 
 export interface ListenFlags {
@@ -25,6 +27,9 @@ export interface ListenFlags {
   forwardTimeout: string;
   record?: string;
   tunnel?: string;
+  printSecret?: boolean;
+  inspect?: boolean;
+  inspectPort: string;
 }
 
 export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): Promise<void> {
@@ -50,13 +55,16 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
       hint: 'a public address without verification would show and forward whatever anyone sends it',
     });
   }
-  const secret = flags.skipVerify ? undefined : await webhookSecret(rt, flags.secret);
-  if (!flags.skipVerify && !secret) {
-    const ctx = await rt.context();
-    throw new UsageError(`no webhook signing secret for environment "${ctx.envName}"`, {
-      hint: 'pass --secret, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
-    });
+  // An emulator behind the environment: listen registers itself there and verifies with its secret.
+  const emulator = await findEmulator(rt);
+  const secret = flags.skipVerify ? undefined : await listenSecret(rt, flags.secret, emulator);
+  if (flags.printSecret) {
+    if (!secret) throw noSecret((await rt.context()).envName);
+    // For scripts: export SECRET=$(billing webhooks listen --print-secret). Printed as is, on purpose.
+    rt.io.stdout.write(`${secret.value}\n`);
+    return;
   }
+  if (!flags.skipVerify && !secret) throw noSecret((await rt.context()).envName);
 
   const recorder = flags.record ? new Recorder(flags.record) : undefined;
   if (recorder) {
@@ -93,6 +101,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   rt.io.stdout.on('error', onStdoutError);
 
   let tunnel: Tunnel | undefined;
+  let joined: Joined | undefined;
   try {
     let address: { port: number };
     try {
@@ -135,9 +144,19 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     }
     if (forwardTo)
       rt.info(`Forwarding each delivery to ${forwardTo}; the service is answered with what the app answers.`);
-    if (events) rt.info(`Showing only ${[...events].join(', ')}; other events are acknowledged and counted.`);
+    if (events)
+      rt.info(`Forwarding only ${[...events].join(', ')}; other events are answered 200 and shown as skipped.`);
     if (recorder) rt.info(`Recording deliveries to ${recorder.path}.`);
-    rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints. Ctrl-C stops.`);
+    if (emulator && !stop.signal.aborted) joined = await join(rt, emulator, local);
+    if (joined) {
+      rt.info(
+        `Ready: the emulator at ${joined.origin} sends order events to ${local}${joined.added ? ' until listen stops' : ''}. Ctrl-C stops.`,
+      );
+      // The secret itself, for the app's configuration (webhook secrets are not the API token).
+      rt.io.stderr.write(`Your webhook signing secret is ${joined.secret}\n`);
+    } else {
+      rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints. Ctrl-C stops.`);
+    }
 
     if (!stop.signal.aborted) {
       await new Promise<void>((resolve) =>
@@ -146,6 +165,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     }
   } finally {
     rt.signal.removeEventListener('abort', onAbort);
+    if (joined?.added) await leave(rt, joined);
     await tunnel?.close().catch(() => {});
     await receiver.close();
     await recorder?.close();
@@ -154,6 +174,49 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   renderer.summary(receiver.stats);
   if (recorder?.error)
     throw new UsageError(`could not write --record file ${recorder.path}: ${recorder.error.message}`);
+}
+
+interface Joined extends JoinedEmulator {
+  url: string;
+  /** Did listen add the endpoint (then it removes it when it stops), or was it there already? */
+  added: boolean;
+}
+
+async function join(rt: Runtime, emulator: JoinedEmulator, url: string): Promise<Joined> {
+  // Every order event: --events filters here, so that the others are seen as skipped.
+  const answer = await registerEndpoint(emulator.origin, url, undefined);
+  const waiting = answer.endpoint.waiting;
+  rt.info(
+    `Registered ${url} with the emulator at ${emulator.origin}${answer.added ? '' : ' (it was already an endpoint; it stays one after listen stops)'}.` +
+      (waiting > 0 ? ` ${waiting} ${waiting === 1 ? 'delivery' : 'deliveries'} waiting for a retry there ${waiting === 1 ? 'is' : 'are'} sent now.` : ''),
+  );
+  return { ...emulator, url, added: answer.added };
+}
+
+async function leave(rt: Runtime, joined: Joined): Promise<void> {
+  try {
+    await unregisterEndpoint(joined.origin, joined.url);
+    rt.info(`Removed ${joined.url} from the emulator's webhook endpoints.`);
+  } catch {
+    rt.info(`Could not remove ${joined.url} from the emulator at ${joined.origin} (stopped?).`);
+  }
+}
+
+/** --secret, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
+async function listenSecret(rt: Runtime, flag: string | undefined, emulator: JoinedEmulator | undefined) {
+  if (flag !== undefined || !emulator) return webhookSecret(rt, flag);
+  const configured = await webhookSecret(rt, undefined);
+  if (configured?.value === emulator.secret) return configured;
+  if (configured) {
+    rt.info(`note: the emulator at ${emulator.origin} signs with another secret than ${configured.origin}; using the emulator's.`);
+  }
+  return { value: emulator.secret, origin: `the emulator's webhook secret (${emulator.origin})` };
+}
+
+function noSecret(envName: string): UsageError {
+  return new UsageError(`no webhook signing secret for environment "${envName}"`, {
+    hint: 'pass --secret, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
+  });
 }
 
 function eventFormat(rt: Runtime): EventFormat {
