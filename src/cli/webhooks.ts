@@ -84,15 +84,23 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
 
   webhooks
     .command('trigger')
-    .description('send one signed event, built from a real order (--order) or a sample one')
+    .description(
+      'against an emulator: make the change happen on a real order, so the emulator sends the event; else send one synthetic signed event',
+    )
     .argument('<event>', 'event name, e.g. order.active or order.test')
-    .option('--to <url>', 'where to send it', 'http://127.0.0.1:4242/webhooks')
-    .option('--order <id>', 'build the event from this order, fetched through the API')
+    .option('--to <url>', 'send a synthetic event here (default http://127.0.0.1:4242/webhooks)')
+    .option(
+      '--order <id>',
+      'the order: changed for real on an emulator (default: a new one); else the event is built from it',
+    )
+    .option('--synthetic', 'send a made-up event even against an emulator (no order changes)')
     .option(...secretOption)
     .addHelpText(
       'after',
       examples([
         'billing --env local webhooks trigger order.active',
+        'billing --env local webhooks trigger order.failed --order 206',
+        'billing --env local webhooks trigger order.paused --synthetic',
         'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
         'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
       ]),

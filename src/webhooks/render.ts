@@ -79,6 +79,8 @@ export class Renderer {
     if (!r.verified) parts.push(c.bgRed.white(' UNVERIFIED '));
     let name = c.bold(clean(s.event ?? '(not an event)'));
     if (s.test) name += ` ${c.cyan('[test]')}`;
+    if (r.synthetic) name += ` ${c.magenta('[synthetic]')}`;
+    if (r.replay) name += ` ${c.cyan(r.replay.edited ? '[edited replay]' : '[replay]')}`;
     else if (s.event !== null && !s.known) name += ` ${c.yellow('[unknown event]')}`;
     parts.push(name);
     if (s.orderId !== null) parts.push(`order ${clean(s.orderId)}`);
@@ -132,6 +134,8 @@ export function eventJson(r: DeliveryReport) {
     test: s.test,
     verified: r.verified,
     duplicate: r.duplicate,
+    synthetic: r.synthetic,
+    replay: r.replay ? { of: r.replay.of, edited: r.replay.edited, signed: r.replay.signed } : null,
     order_id: s.orderId !== null && /^\d+$/.test(s.orderId) ? Number(s.orderId) : s.orderId,
     previous_status: s.previousStatus,
     status: s.status,
@@ -185,6 +189,7 @@ function tsvFields(r: DeliveryReport): string[] {
     String(r.answer),
     fwd && fwd.result.status !== 0 ? String(fwd.result.status) : '',
     fwd ? String(Math.round(fwd.result.latencyMs)) : '',
+    r.synthetic ? 'synthetic' : r.replay ? (r.replay.edited ? 'edited_replay' : 'replay') : '',
   ];
 }
 

@@ -19,7 +19,7 @@ interface Attempt {
   duration_ms: number;
 }
 
-interface Delivery {
+export interface Delivery {
   id: string;
   event: string;
   endpoint: string;
@@ -38,7 +38,7 @@ const lastAnswer = (d: Record<string, unknown>): string => {
   return last.status === null ? (last.error ?? 'no answer') : String(last.status);
 };
 
-const DELIVERY_COLUMNS = [
+export const DELIVERY_COLUMNS = [
   column('id', 'Delivery'),
   column('event', 'Event'),
   column('order_id', 'Order'),

@@ -29,7 +29,12 @@ import { expandLocalUrl } from '../../webhooks/target.js';
 import * as parse from '../args.js';
 import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
+import { findEmulator } from './join.js';
 import { requireSecret } from './shared.js';
+import { triggerOnEmulator } from './trigger-real.js';
+
+/** Marks an event not backed by a state change; listen shows it as synthetic. */
+export const SYNTHETIC_HEADER = 'X-Billing-Synthetic';
 
 /** Where `webhooks listen` takes deliveries by default. */
 export const DEFAULT_TARGET = 'http://127.0.0.1:4242/webhooks';
@@ -46,6 +51,8 @@ interface TriggerFlags {
   to?: string;
   order?: string;
   secret?: string;
+  /** Send a made-up event even against an emulator. */
+  synthetic?: boolean;
 }
 
 export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags): Promise<void> {
@@ -60,12 +67,17 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
       `warning: ${event} is not an event of the interface; sent anyway (receivers must answer 2xx to events they do not know)`,
     );
   }
-  const url = target('--to', flags.to ?? DEFAULT_TARGET);
-  const secret = await requireSecret(rt, flags.secret);
-  const ctx = await rt.context();
   // order.<status> carries that status; order.test and events we do not know keep the order's.
   const named = event.startsWith('order.') ? event.slice('order.'.length) : '';
   const eventStatus = isOrderStatus(named) ? named : undefined;
+  // Against an emulator the change happens for real; only it can say so of its events.
+  if (eventStatus && flags.to === undefined && !flags.synthetic) {
+    const emulator = await findEmulator(rt);
+    if (emulator) return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order);
+  }
+  const url = target('--to', flags.to ?? DEFAULT_TARGET);
+  const secret = await requireSecret(rt, flags.secret);
+  const ctx = await rt.context();
   const id = newDeliveryId();
   const occurredAt = new Date().toISOString();
 
@@ -112,12 +124,15 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
   const sender = new Sender();
   let result: SendResult;
   try {
-    result = await sender.post(url, body, signedHeaders(secret.value, body, id), rt.signal);
+    const headers = signedHeaders(secret.value, body, id);
+    headers.push([SYNTHETIC_HEADER, 'true']);
+    result = await sender.post(url, body, headers, rt.signal);
   } finally {
     await sender.close();
   }
   const row = resultRow(id, event, url, result);
-  await writeRows(rt, [row], RESULT_COLUMNS, { ...row, event_document: document });
+  await writeRows(rt, [row], RESULT_COLUMNS, { ...row, synthetic: true, event_document: document });
+  rt.info(`Sent a synthetic ${event} (no order changed; marked ${SYNTHETIC_HEADER}: true).`);
   failUnlessAccepted(url, result);
 }
 
