@@ -100,6 +100,7 @@ export class Renderer {
     const ms = `${Math.round(fwd.result.latencyMs)} ms`;
     if (fwd.result.ok) return c.green(`→ app ${fwd.result.status} (${ms})`);
     const why = 'error' in fwd.result ? fwd.result.error : `app ${fwd.result.status}`;
+    if (r.replay) return c.red(`→ ${clean(why)} (${ms})`);
     return c.red(`→ ${clean(why)} (${ms}); answered ${r.answer} so the service retries`);
   }
 

@@ -3,8 +3,18 @@
 import { ApiError } from '../../api/errors.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { isKnownEvent } from '../../webhooks/describe.js';
-import { PortInUseError, WebhookReceiver } from '../../webhooks/receiver.js';
+import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
+import { Inspector, InspectorError, type ReplayRequest } from '../../webhooks/inspector.js';
+import {
+  answerFor,
+  type DeliveryReport,
+  PortInUseError,
+  type Report,
+  WebhookReceiver,
+} from '../../webhooks/receiver.js';
+import { encodeBody } from '../../webhooks/recorder.js';
+import { replayHeaders } from '../../webhooks/replay.js';
+import { Sender } from '../../webhooks/sender.js';
 import { Recorder } from '../../webhooks/recorder.js';
 import { type EventFormat, Renderer } from '../../webhooks/render.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
@@ -37,6 +47,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   const path = webhookPath(flags.path);
   const toleranceS = parse.positiveInt('--tolerance', flags.tolerance);
   const forwardTimeoutMs = parse.positiveInt('--forward-timeout', flags.forwardTimeout) * 1000;
+  const inspectPort = flags.inspect ? parse.port(flags.inspectPort) : undefined;
   const format = eventFormat(rt);
   const events = eventFilter(rt, flags.events ?? []);
   const tunnelKind =
@@ -90,8 +101,67 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     forwardTo,
     forwardTimeoutMs,
     recorder,
-    onReport: (report) => renderer.report(report),
+    onReport: (report) => show(report),
   });
+  const replaySender = flags.inspect && forwardTo ? new Sender({ timeoutMs: forwardTimeoutMs }) : undefined;
+  const inspector =
+    inspectPort === undefined
+      ? undefined
+      : new Inspector({
+          host: '127.0.0.1',
+          port: inspectPort,
+          canReplay: forwardTo !== undefined,
+          replay: (entry, original, edited) => replayToApp(entry, original, edited),
+        });
+  function show(report: Report): void {
+    renderer.report(report);
+    inspector?.add(report);
+  }
+  /**
+   * The inspector's Replay: the delivery (or an edited copy) to the app. Re-signed only when
+   * what it replays was verified on arrival (as `webhooks replay` does with verified_digest);
+   * an edit is marked X-Billing-Edited, an unsigned replay X-Billing-Unverified.
+   */
+  const replayToApp: ReplayRequest = async (entry, original, editedText) => {
+    if (!forwardTo || !replaySender) throw new InspectorError(409, 'listen has no --forward-to: no app to replay to');
+    const body = editedText === undefined ? original : Buffer.from(editedText, 'utf8');
+    const edited = (entry.replay?.edited ?? false) || !body.equals(original);
+    const vouched = entry.kind === 'replay' ? (entry.replay?.signed ?? false) : entry.signature.checked && entry.signature.ok;
+    const signWith = vouched ? secret?.value : undefined;
+    const summary = describeEvent(body);
+    const deliveryId = summary.id ?? entry.delivery_id;
+    const headers = replayHeaders(entry.headers, body, { id: deliveryId, signWith, edited });
+    const result = await replaySender.post(forwardTo, body, headers, stop.signal);
+    const sentHeaders = Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), value]));
+    const report: DeliveryReport = {
+      kind: 'delivery',
+      receivedAt: new Date(),
+      deliveryId,
+      summary,
+      verified: signWith !== undefined,
+      duplicate: false,
+      synthetic: entry.synthetic,
+      headers: sentHeaders,
+      body,
+      forward: { url: forwardTo, result },
+      answer: answerFor(result),
+      bytes: body.length,
+      replay: { of: entry.id, edited, signed: signWith !== undefined },
+    };
+    recorder?.append({
+      received_at: report.receivedAt.toISOString(),
+      delivery_id: deliveryId,
+      method: 'POST',
+      path: forwardTo,
+      verified: false,
+      duplicate: false,
+      ...(entry.synthetic ? { synthetic: true } : {}),
+      ...(edited ? { edited: true } : {}),
+      headers: sentHeaders,
+      ...encodeBody(body),
+    });
+    show(report);
+  };
 
   // Ctrl-C, or a reader of stdout that went away (`listen --json | head -3`), ends listening.
   const stop = new AbortController();
@@ -147,6 +217,17 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     if (events)
       rt.info(`Forwarding only ${[...events].join(', ')}; other events are answered 200 and shown as skipped.`);
     if (recorder) rt.info(`Recording deliveries to ${recorder.path}.`);
+    if (inspector) {
+      const page = await inspector.start().catch((err: NodeJS.ErrnoException) => {
+        throw new UsageError(
+          err.code === 'EADDRINUSE'
+            ? `--inspect-port ${inspectPort} on 127.0.0.1 is already in use`
+            : `cannot serve the inspector: ${err.message}`,
+          { hint: '--inspect-port 0 picks a free port' },
+        );
+      });
+      rt.info(`Inspect deliveries at ${page} (this machine only; the address carries this run's token).`);
+    }
     if (emulator && !stop.signal.aborted) joined = await join(rt, emulator, local);
     if (joined) {
       rt.info(
@@ -167,6 +248,8 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     rt.signal.removeEventListener('abort', onAbort);
     if (joined?.added) await leave(rt, joined);
     await tunnel?.close().catch(() => {});
+    await inspector?.close();
+    await replaySender?.close();
     await receiver.close();
     await recorder?.close();
     rt.io.stdout.off('error', onStdoutError);

@@ -23,8 +23,9 @@ import {
   RecordFileError,
   readRecords,
 } from '../../webhooks/recorder.js';
-import { CREDENTIAL_HEADERS, type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
-import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../webhooks/signature.js';
+import { replayHeaders, UNVERIFIED_HEADER } from '../../webhooks/replay.js';
+import { type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
+import { signatureHeader } from '../../webhooks/signature.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
 import * as parse from '../args.js';
 import { writeRows } from '../result.js';
@@ -143,8 +144,6 @@ interface ReplayFlags {
   sendUnverified?: boolean;
 }
 
-/** The header that marks a replayed delivery sent without a signature (--send-unverified). */
-export const UNVERIFIED_HEADER = 'X-Billing-Unverified';
 
 export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
   const url = target('--to', flags.to);
@@ -186,13 +185,10 @@ export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags):
       // A recorded retry of the same delivery is sent once.
       if (id !== null && seen.has(id)) continue;
       if (id !== null) seen.add(id);
-      const headers: HeaderList = Object.entries(record.headers).filter(([name]) => {
-        const lower = name.toLowerCase();
-        return !DROPPED_ON_REPLAY.has(lower) && !CREDENTIAL_HEADERS.has(lower) && lower !== DELIVERY_HEADER;
+      const headers = replayHeaders(record.headers, body, {
+        id,
+        ...(signed ? { signWith: secret.value } : {}),
       });
-      if (id !== null) headers.push(['X-Service-Delivery', id]);
-      if (signed) headers.push(['X-Service-Signature', signatureHeader(secret.value, body)]);
-      else headers.push([UNVERIFIED_HEADER, 'true']);
       const result = await sender.post(url, body, headers, rt.signal);
       const row = resultRow(id, describeEvent(body).event, url, result);
       rows.push(row);
@@ -207,19 +203,6 @@ export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags):
     throw new BatchFailedError(`${failed} of ${rows.length} deliveries were not accepted by ${url}`);
   rt.info(`Replayed ${rows.length} deliveries to ${url}.`);
 }
-
-const DROPPED_ON_REPLAY = new Set([
-  SIGNATURE_HEADER,
-  'host',
-  'connection',
-  'keep-alive',
-  'content-length',
-  'transfer-encoding',
-  'expect',
-  'te',
-  'trailer',
-  'upgrade',
-]);
 
 function whyUntrusted(record: DeliveryRecord): string {
   if (record.verified !== true) return 'was recorded without verification (listen --skip-verify)';
