@@ -5,8 +5,16 @@
 // emulator's admin status route, which raises the same webhook as a payment or the clock.
 
 import { listCustomersPage } from '../../api/customers.js';
-import { cancelOrder, createOrder, getOrder, pauseOrder, resumeOrder } from '../../api/orders.js';
+import {
+  cancelOrder,
+  createOrder,
+  createSubscriptionOrder,
+  getOrder,
+  pauseOrder,
+  resumeOrder,
+} from '../../api/orders.js';
 import { listProductsPage } from '../../api/products.js';
+import { toDayFirst } from '../../domain/dates.js';
 import type { OrderStatus } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import * as parse from '../args.js';
@@ -14,6 +22,9 @@ import { adminCall } from '../emulator-admin.js';
 import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import { DELIVERY_COLUMNS, type Delivery } from './emulator.js';
+
+/** Statuses only an order with a payment schedule reaches (pause, suspension): a new one is a subscription. */
+const NEEDS_SCHEDULE: readonly OrderStatus[] = ['paused', 'suspended'];
 
 /** Statuses an order is brought through (from draft) before the one asked, as a real order would be. */
 const BEFORE: Partial<Record<OrderStatus, readonly OrderStatus[]>> = {
@@ -37,16 +48,20 @@ export async function triggerOnEmulator(
   const client = await rt.client();
   const before = new Set((await deliveries(origin)).map((d) => d.id));
   const orderId =
-    orderFlag === undefined ? await newOrder(rt) : parse.recordId('--order', orderFlag);
+    orderFlag === undefined
+      ? await newOrder(rt, NEEDS_SCHEDULE.includes(status))
+      : parse.recordId('--order', orderFlag);
   let current = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
   if (current === status) {
     throw new UsageError(`order ${orderId} is already ${status}: nothing would change, so no ${event} is sent`, {
       hint: 'leave out --order to trigger on a new order, or --synthetic to send a made-up event',
     });
   }
-  // A new (draft) order is walked through what comes before, each step raising its own event.
-  if (current === 'draft') {
-    for (const step of BEFORE[status] ?? []) {
+  // An order on its way (draft, pending) is walked through what comes before, each step raising its own event.
+  const steps = BEFORE[status] ?? [];
+  const from = current === 'draft' ? 0 : steps.indexOf(current as OrderStatus) + 1;
+  if (from > 0 || current === 'draft') {
+    for (const step of steps.slice(from)) {
       await move(rt, origin, orderId, current, step);
       current = step;
     }
@@ -72,8 +87,8 @@ async function move(rt: Runtime, origin: string, id: number, from: string | unde
   return adminCall(origin, 'POST', `orders/${id}/status`, { body: { status: to } });
 }
 
-/** An order for the trigger: the profile's first customer and product, through the public API. */
-async function newOrder(rt: Runtime): Promise<number> {
+/** An order for the trigger (a monthly subscription when asked): the profile's first customer and product, through the public API. */
+async function newOrder(rt: Runtime, subscription: boolean): Promise<number> {
   const client = await rt.client();
   const [customer] = (await listCustomersPage(client, { items: 1, signal: rt.signal })).records;
   const [product] = (await listProductsPage(client, { items: 1, signal: rt.signal })).records;
@@ -83,18 +98,41 @@ async function newOrder(rt: Runtime): Promise<number> {
     });
   }
   const currency = String((product as { currency?: unknown }).currency ?? 'EUR');
-  const created = await createOrder(
-    client,
-    {
-      currency,
-      customer_id: Number(customer.id),
-      invoice_id: `TRIGGER-${Date.now().toString(36)}`,
-      order_products: [{ product_id: Number(product.id) }],
-    },
-    { signal: rt.signal },
+  const o = { signal: rt.signal };
+  const id = subscription
+    ? Number(
+        (
+          await createSubscriptionOrder(
+            client,
+            {
+              currency,
+              customer_id: Number(customer.id),
+              recurring_collection_interval: 'MONTH',
+              start_date: toDayFirst(new Date()),
+              order_product: { product_id: Number(product.id) },
+            },
+            o,
+          )
+        ).payload.order.id,
+      )
+    : Number(
+        (
+          await createOrder(
+            client,
+            {
+              currency,
+              customer_id: Number(customer.id),
+              invoice_id: `TRIGGER-${Date.now().toString(36)}`,
+              order_products: [{ product_id: Number(product.id) }],
+            },
+            o,
+          )
+        ).order.id,
+      );
+  rt.info(
+    `Created ${subscription ? 'subscription ' : ''}order ${id} for customer ${customer.id} (product ${product.id}).`,
   );
-  rt.info(`Created order ${created.order.id} for customer ${customer.id} (product ${product.id}).`);
-  return Number(created.order.id);
+  return id;
 }
 
 /** The deliveries this trigger caused, once each has had its first attempt (at most 15 s). */
