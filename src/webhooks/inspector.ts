@@ -134,6 +134,8 @@ export class Inspector {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
     });
+    // A comment first, so that the page learns at once that the stream is open.
+    res.write(': live\n\n');
     for (const entry of this.entries) res.write(`data: ${JSON.stringify(entry)}\n\n`);
     this.streams.add(res);
     res.on('close', () => this.streams.delete(res));
