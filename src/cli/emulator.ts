@@ -145,11 +145,7 @@ The clock only moves forward; time passing by itself runs nothing.
 }
 
 /** billing emulator webhooks add|list|remove: endpoints of a running emulator. */
-function defineEndpointCommands(
-  emulator: Command,
-  run: Run,
-  portOption: readonly [string, string],
-): void {
+function defineEndpointCommands(emulator: Command, run: Run, portOption: readonly [string, string]): void {
   const endpoints = async () => import('../commands/webhooks/endpoints.js');
   const group = emulator
     .command('webhooks')
@@ -170,7 +166,12 @@ function defineEndpointCommands(
     )
     .argument('<url>', 'the endpoint, e.g. http://localhost:3000/webhooks')
     .option(...portOption)
-    .option('--events <names>', 'only these order events (comma-separated or repeated; default: all)', collect, [])
+    .option(
+      '--events <names>',
+      'only these order events (comma-separated or repeated; default: all)',
+      collect,
+      [],
+    )
     .addHelpText(
       'after',
       examples([
@@ -183,7 +184,10 @@ function defineEndpointCommands(
     .command('list')
     .description('the endpoints, their events, and how many deliveries wait for a retry')
     .option(...portOption)
-    .addHelpText('after', examples(['billing emulator webhooks list', 'billing emulator webhooks list --json']))
+    .addHelpText(
+      'after',
+      examples(['billing emulator webhooks list', 'billing emulator webhooks list --json']),
+    )
     .action(run(async () => (await endpoints()).list));
   group
     .command('remove')

@@ -59,9 +59,7 @@ export class Inspector {
   private readonly server: Server;
   private next = 1;
 
-  constructor(
-    private readonly o: { host: string; port: number; canReplay: boolean; replay: ReplayRequest },
-  ) {
+  constructor(private readonly o: { host: string; port: number; canReplay: boolean; replay: ReplayRequest }) {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) send(res, 500, { error: { message: (err as Error).message } });
@@ -118,7 +116,9 @@ export class Inspector {
     const token = url.searchParams.get('token') ?? headerOf(req, 'x-inspector-token');
     if (!sameToken(token, this.token)) {
       return send(res, 403, {
-        error: { message: 'open the inspector with the address webhooks listen printed (it carries a token)' },
+        error: {
+          message: 'open the inspector with the address webhooks listen printed (it carries a token)',
+        },
       });
     }
     if (route === 'GET /') return sendText(res, 'text/html', INSPECTOR_HTML);
@@ -143,10 +143,15 @@ export class Inspector {
 
   private async replay(res: ServerResponse, id: number, rawBody: string): Promise<void> {
     const entry = this.entries.find((e) => e.id === id);
-    if (!entry) return send(res, 404, { error: { message: `no entry ${id} (the inspector keeps the last ${KEEP})` } });
+    if (!entry)
+      return send(res, 404, { error: { message: `no entry ${id} (the inspector keeps the last ${KEEP})` } });
     if (!entry.replayable) {
       return send(res, 409, {
-        error: { message: this.o.canReplay ? 'only deliveries can be replayed' : 'listen has no --forward-to: there is no app to replay to' },
+        error: {
+          message: this.o.canReplay
+            ? 'only deliveries can be replayed'
+            : 'listen has no --forward-to: there is no app to replay to',
+        },
       });
     }
     let edited: string | undefined;
@@ -155,14 +160,18 @@ export class Inspector {
       try {
         parsed = JSON.parse(rawBody);
       } catch {
-        return send(res, 400, { error: { message: 'the request body must be JSON: {"body": "…"} or nothing' } });
+        return send(res, 400, {
+          error: { message: 'the request body must be JSON: {"body": "…"} or nothing' },
+        });
       }
       const body = (parsed as { body?: unknown } | null)?.body;
       if (body !== undefined && typeof body !== 'string') {
         return send(res, 400, { error: { message: 'body must be the edited delivery body, as text' } });
       }
       if (typeof body === 'string' && Buffer.byteLength(body) > MAX_EDIT_BYTES) {
-        return send(res, 413, { error: { message: `an edited body may be at most ${MAX_EDIT_BYTES} bytes` } });
+        return send(res, 413, {
+          error: { message: `an edited body may be at most ${MAX_EDIT_BYTES} bytes` },
+        });
       }
       edited = body;
     }

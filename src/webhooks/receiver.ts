@@ -202,7 +202,14 @@ export class WebhookReceiver {
 
     const body = await this.readBody(req, res);
     if (body === undefined) {
-      this.reject(req, receivedAt, shownId, 'too_large', `the body is larger than ${this.maxBody} bytes`, 413);
+      this.reject(
+        req,
+        receivedAt,
+        shownId,
+        'too_large',
+        `the body is larger than ${this.maxBody} bytes`,
+        413,
+      );
       return;
     }
 

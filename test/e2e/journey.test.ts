@@ -55,65 +55,93 @@ async function statusOf(id: number): Promise<string> {
 }
 
 describe(`the integration loop: emulator, listen, checkout, trigger, inspector${SKIP_WITHOUT_CHROMIUM}`, () => {
-  it.skipIf(!hasChromium)('pays a checkout, sees pending → active reach the app, triggers failed, replays from the inspector', async () => {
-    listen = await startListen(['--forward-to', app.url, '--inspect'], env);
-    expect(listen.stderr()).toContain(`Registered ${listen.url} with the emulator at ${origin}`);
-    expect(listen.stderr()).toContain(`Your webhook signing secret is ${LOCAL_EMULATOR.webhookSecret}\n`);
-    const inspector = /Inspect deliveries at (\S+) /.exec(listen.stderr())?.[1] ?? '';
+  it.skipIf(!hasChromium)(
+    'pays a checkout, sees pending → active reach the app, triggers failed, replays from the inspector',
+    async () => {
+      listen = await startListen(['--forward-to', app.url, '--inspect'], env);
+      expect(listen.stderr()).toContain(`Registered ${listen.url} with the emulator at ${origin}`);
+      expect(listen.stderr()).toContain(`Your webhook signing secret is ${LOCAL_EMULATOR.webhookSecret}\n`);
+      const inspector = /Inspect deliveries at (\S+) /.exec(listen.stderr())?.[1] ?? '';
 
-    // An order with a checkout, paid with the approving test card in Chromium.
-    const customer = await makeCustomer(origin);
-    const product = await makeProduct(origin);
-    const created = await billing(
-      'orders', 'create', '--customer', String(customer), '--product', String(product),
-      '--currency', 'EUR', '--invoice-id', `J${process.pid}`, '--checkout',
-      '--redirect-url', `${new URL(app.url).origin}/done`, '-o', 'json',
-    );
-    expect(created.code, created.stderr).toBe(0);
-    const id = JSON.parse(created.stdout).id as number;
-    const checkout = startCli(['checkout', 'open', String(id), '--no-browser', '--port', '0', '--poll', '0.2'], env);
-    running.push(checkout);
-    const [, url] = await checkout.waitFor('stdout', /^(http:\/\/127\.0\.0\.1:\d+\/)\n/);
-    const tab = await browser.newPage();
-    await tab.goto(url ?? '');
-    await tab.fill('input[name="card.number"]', CARDS.approve);
-    await tab.fill('input[name="card.holder"]', 'Jane Doe');
-    await tab.fill('input[name="card.expiry"]', '12/39');
-    await tab.fill('input[name="card.cvv"]', '123');
-    await Promise.all([tab.waitForURL(`${new URL(app.url).origin}/done?**`), tab.click('button.pw-pay')]);
-    await waitFor(() => (eventsFor(id).length >= 2 ? true : undefined), 10_000, () => eventsFor(id).join(', '));
-    expect(eventsFor(id)).toEqual(['order.pending', 'order.active']);
-    for (const r of app.received.filter((x) => x.path === '/hooks')) {
-      const signature = r.headers['x-service-signature'] as string;
-      expect(verifySignature(r.body, signature, LOCAL_EMULATOR.webhookSecret).ok).toBe(true);
-    }
-    expect(await statusOf(id)).toBe('active');
+      // An order with a checkout, paid with the approving test card in Chromium.
+      const customer = await makeCustomer(origin);
+      const product = await makeProduct(origin);
+      const created = await billing(
+        'orders',
+        'create',
+        '--customer',
+        String(customer),
+        '--product',
+        String(product),
+        '--currency',
+        'EUR',
+        '--invoice-id',
+        `J${process.pid}`,
+        '--checkout',
+        '--redirect-url',
+        `${new URL(app.url).origin}/done`,
+        '-o',
+        'json',
+      );
+      expect(created.code, created.stderr).toBe(0);
+      const id = JSON.parse(created.stdout).id as number;
+      const checkout = startCli(
+        ['checkout', 'open', String(id), '--no-browser', '--port', '0', '--poll', '0.2'],
+        env,
+      );
+      running.push(checkout);
+      const [, url] = await checkout.waitFor('stdout', /^(http:\/\/127\.0\.0\.1:\d+\/)\n/);
+      const tab = await browser.newPage();
+      await tab.goto(url ?? '');
+      await tab.fill('input[name="card.number"]', CARDS.approve);
+      await tab.fill('input[name="card.holder"]', 'Jane Doe');
+      await tab.fill('input[name="card.expiry"]', '12/39');
+      await tab.fill('input[name="card.cvv"]', '123');
+      await Promise.all([tab.waitForURL(`${new URL(app.url).origin}/done?**`), tab.click('button.pw-pay')]);
+      await waitFor(
+        () => (eventsFor(id).length >= 2 ? true : undefined),
+        10_000,
+        () => eventsFor(id).join(', '),
+      );
+      expect(eventsFor(id)).toEqual(['order.pending', 'order.active']);
+      for (const r of app.received.filter((x) => x.path === '/hooks')) {
+        const signature = r.headers['x-service-signature'] as string;
+        expect(verifySignature(r.body, signature, LOCAL_EMULATOR.webhookSecret).ok).toBe(true);
+      }
+      expect(await statusOf(id)).toBe('active');
 
-    // The trigger makes the order fail for real: the event and `orders get` agree.
-    const trig = await billing('webhooks', 'trigger', 'order.failed', '--order', String(id));
-    expect(trig.code, trig.stderr).toBe(0);
-    await waitFor(() => (eventsFor(id).length >= 3 ? true : undefined));
-    expect(eventsFor(id)).toEqual(['order.pending', 'order.active', 'order.failed']);
-    expect(await statusOf(id)).toBe('failed');
+      // The trigger makes the order fail for real: the event and `orders get` agree.
+      const trig = await billing('webhooks', 'trigger', 'order.failed', '--order', String(id));
+      expect(trig.code, trig.stderr).toBe(0);
+      await waitFor(() => (eventsFor(id).length >= 3 ? true : undefined));
+      expect(eventsFor(id)).toEqual(['order.pending', 'order.active', 'order.failed']);
+      expect(await statusOf(id)).toBe('failed');
 
-    // One delivery replayed from the inspector: the same bytes reach the app again, signed.
-    await tab.goto(inspector);
-    await tab.click('[data-testid="entry"][data-event="order.active"]');
-    const before = eventsFor(id).length;
-    await tab.click('[data-testid="replay"]');
-    await waitFor(() => (eventsFor(id).length > before ? true : undefined));
-    const hooks = app.received.filter((x) => x.path === '/hooks');
-    const replayed = hooks[hooks.length - 1]!;
-    const original = hooks.find((x) => JSON.parse(x.body.toString('utf8')).event === 'order.active')!;
-    expect(replayed.body.equals(original.body)).toBe(true);
-    expect(verifySignature(replayed.body, replayed.headers['x-service-signature'] as string, LOCAL_EMULATOR.webhookSecret).ok).toBe(true);
-    await tab.waitForSelector('[data-testid="entry"][data-kind="replay"]');
-    await tab.close();
+      // One delivery replayed from the inspector: the same bytes reach the app again, signed.
+      await tab.goto(inspector);
+      await tab.click('[data-testid="entry"][data-event="order.active"]');
+      const before = eventsFor(id).length;
+      await tab.click('[data-testid="replay"]');
+      await waitFor(() => (eventsFor(id).length > before ? true : undefined));
+      const hooks = app.received.filter((x) => x.path === '/hooks');
+      const replayed = hooks[hooks.length - 1]!;
+      const original = hooks.find((x) => JSON.parse(x.body.toString('utf8')).event === 'order.active')!;
+      expect(replayed.body.equals(original.body)).toBe(true);
+      expect(
+        verifySignature(
+          replayed.body,
+          replayed.headers['x-service-signature'] as string,
+          LOCAL_EMULATOR.webhookSecret,
+        ).ok,
+      ).toBe(true);
+      await tab.waitForSelector('[data-testid="entry"][data-kind="replay"]');
+      await tab.close();
 
-    // Ctrl-C: listen leaves the emulator's endpoints as it found them.
-    const stopped = await listen.stop();
-    expect(stopped.code).toBe(0);
-    const left = await billing('emulator', 'webhooks', 'list', '--json');
-    expect(JSON.parse(left.stdout)).toEqual([]);
-  });
+      // Ctrl-C: listen leaves the emulator's endpoints as it found them.
+      const stopped = await listen.stop();
+      expect(stopped.code).toBe(0);
+      const left = await billing('emulator', 'webhooks', 'list', '--json');
+      expect(JSON.parse(left.stdout)).toEqual([]);
+    },
+  );
 });

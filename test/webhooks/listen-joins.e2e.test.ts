@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -76,7 +76,7 @@ describe('webhooks listen against an emulator', () => {
     expect(t.emulator.webhooks.urls).toEqual([]);
   });
 
-  it('--print-secret prints only the secret on stdout: the emulator\'s, or the configured one against a service', async () => {
+  it("--print-secret prints only the secret on stdout: the emulator's, or the configured one against a service", async () => {
     const { env } = await setup();
     const res = await runCli(['webhooks', 'listen', '--print-secret'], { env });
     expect(res.code, res.stderr).toBe(0);
@@ -86,7 +86,9 @@ describe('webhooks listen against an emulator', () => {
     });
     expect(away.code, away.stderr).toBe(0);
     expect(away.stdout).toBe('whsec_from_the_dashboard\n');
-    const none = await runCli(['webhooks', 'listen', '--print-secret'], { env: baseEnv({ BILLING_ENV: 'sandbox' }) });
+    const none = await runCli(['webhooks', 'listen', '--print-secret'], {
+      env: baseEnv({ BILLING_ENV: 'sandbox' }),
+    });
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/no webhook signing secret/);
@@ -94,8 +96,13 @@ describe('webhooks listen against an emulator', () => {
 
   it('against a service (no emulator answers) it says where to paste the address, and registers nothing', async () => {
     const port = await freePort();
-    const l = await listen([], baseEnv({ BILLING_ENV: 'local', BILLING_BASE_URL: `http://127.0.0.1:${port}/api/v2` }));
-    expect(l.stderr()).toMatch(/Ready: paste http:\/\/127\.0\.0\.1:\d+\/webhooks into the dashboard's webhook endpoints/);
+    const l = await listen(
+      [],
+      baseEnv({ BILLING_ENV: 'local', BILLING_BASE_URL: `http://127.0.0.1:${port}/api/v2` }),
+    );
+    expect(l.stderr()).toMatch(
+      /Ready: paste http:\/\/127\.0\.0\.1:\d+\/webhooks into the dashboard's webhook endpoints/,
+    );
     expect(l.stderr()).not.toMatch(/Registered|signing secret is/);
   });
 
@@ -139,10 +146,21 @@ describe('webhooks listen against an emulator', () => {
 describe('billing emulator webhooks add|list|remove', () => {
   it('manages endpoints while the emulator runs, each with all order events or a list', async () => {
     const { t, app, port, billing } = await setup();
-    const add = await billing('emulator', 'webhooks', 'add', app.url, '--events', 'order.failed', '--port', port);
+    const add = await billing(
+      'emulator',
+      'webhooks',
+      'add',
+      app.url,
+      '--events',
+      'order.failed',
+      '--port',
+      port,
+    );
     expect(add.code, add.stderr).toBe(0);
     const list = await billing('emulator', 'webhooks', 'list', '--port', port, '--json');
-    expect(JSON.parse(list.stdout)).toEqual([{ url: app.url, events: ['order.failed'], deliveries: 0, waiting: 0 }]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { url: app.url, events: ['order.failed'], deliveries: 0, waiting: 0 },
+    ]);
 
     expect((await billing('webhooks', 'trigger', 'order.active')).code).toBe(0);
     expect((await billing('webhooks', 'trigger', 'order.failed')).code).toBe(0);
@@ -151,7 +169,16 @@ describe('billing emulator webhooks add|list|remove', () => {
 
     const all = await billing('emulator', 'webhooks', 'add', app.url, '--port', port, '--json');
     expect(JSON.parse(all.stdout).events).toBeNull();
-    const bad = await billing('emulator', 'webhooks', 'add', app.url, '--events', 'order.nope', '--port', port);
+    const bad = await billing(
+      'emulator',
+      'webhooks',
+      'add',
+      app.url,
+      '--events',
+      'order.nope',
+      '--port',
+      port,
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"order\.nope" is not an order event/);
 

@@ -21,7 +21,9 @@ const PATH = 'webhook-endpoints';
 
 const ENDPOINT_COLUMNS = [
   column('url', 'Endpoint'),
-  column('events', 'Events', (e) => (e.events === null ? 'all order events' : (e.events as string[]).join(','))),
+  column('events', 'Events', (e) =>
+    e.events === null ? 'all order events' : (e.events as string[]).join(','),
+  ),
   column('deliveries', 'Deliveries'),
   column('waiting', 'Waiting'),
 ];
@@ -82,7 +84,9 @@ export async function list(rt: Runtime, _args: string[], flags: { port?: string 
   const origin = await emulatorOrigin(rt, flags);
   const { endpoints } = await endpointsOf(origin);
   if (endpoints.length === 0 && rt.format === 'table') {
-    rt.info('No webhook endpoints. Add one with billing emulator webhooks add URL, or run billing webhooks listen.');
+    rt.info(
+      'No webhook endpoints. Add one with billing emulator webhooks add URL, or run billing webhooks listen.',
+    );
     return;
   }
   await writeRows(rt, endpoints, ENDPOINT_COLUMNS);

@@ -12,11 +12,10 @@ import {
   type Report,
   WebhookReceiver,
 } from '../../webhooks/receiver.js';
-import { encodeBody } from '../../webhooks/recorder.js';
+import { encodeBody, Recorder } from '../../webhooks/recorder.js';
+import { type EventFormat, Renderer } from '../../webhooks/render.js';
 import { replayHeaders } from '../../webhooks/replay.js';
 import { Sender } from '../../webhooks/sender.js';
-import { Recorder } from '../../webhooks/recorder.js';
-import { type EventFormat, Renderer } from '../../webhooks/render.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
 import { openTunnel, TUNNEL_KINDS, type Tunnel, TunnelError } from '../../webhooks/tunnel.js';
 import * as parse from '../args.js';
@@ -123,10 +122,14 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
    * an edit is marked X-Billing-Edited, an unsigned replay X-Billing-Unverified.
    */
   const replayToApp: ReplayRequest = async (entry, original, editedText) => {
-    if (!forwardTo || !replaySender) throw new InspectorError(409, 'listen has no --forward-to: no app to replay to');
+    if (!forwardTo || !replaySender)
+      throw new InspectorError(409, 'listen has no --forward-to: no app to replay to');
     const body = editedText === undefined ? original : Buffer.from(editedText, 'utf8');
     const edited = (entry.replay?.edited ?? false) || !body.equals(original);
-    const vouched = entry.kind === 'replay' ? (entry.replay?.signed ?? false) : entry.signature.checked && entry.signature.ok;
+    const vouched =
+      entry.kind === 'replay'
+        ? (entry.replay?.signed ?? false)
+        : entry.signature.checked && entry.signature.ok;
     const signWith = vouched ? secret?.value : undefined;
     const summary = describeEvent(body);
     const deliveryId = summary.id ?? entry.delivery_id;
@@ -215,7 +218,9 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     if (forwardTo)
       rt.info(`Forwarding each delivery to ${forwardTo}; the service is answered with what the app answers.`);
     if (events)
-      rt.info(`Forwarding only ${[...events].join(', ')}; other events are answered 200 and shown as skipped.`);
+      rt.info(
+        `Forwarding only ${[...events].join(', ')}; other events are answered 200 and shown as skipped.`,
+      );
     if (recorder) rt.info(`Recording deliveries to ${recorder.path}.`);
     if (inspector) {
       const page = await inspector.start().catch((err: NodeJS.ErrnoException) => {
@@ -271,7 +276,9 @@ async function join(rt: Runtime, emulator: JoinedEmulator, url: string): Promise
   const waiting = answer.endpoint.waiting;
   rt.info(
     `Registered ${url} with the emulator at ${emulator.origin}${answer.added ? '' : ' (it was already an endpoint; it stays one after listen stops)'}.` +
-      (waiting > 0 ? ` ${waiting} ${waiting === 1 ? 'delivery' : 'deliveries'} waiting for a retry there ${waiting === 1 ? 'is' : 'are'} sent now.` : ''),
+      (waiting > 0
+        ? ` ${waiting} ${waiting === 1 ? 'delivery' : 'deliveries'} waiting for a retry there ${waiting === 1 ? 'is' : 'are'} sent now.`
+        : ''),
   );
   return { ...emulator, url, added: answer.added };
 }
@@ -291,7 +298,9 @@ async function listenSecret(rt: Runtime, flag: string | undefined, emulator: Joi
   const configured = await webhookSecret(rt, undefined);
   if (configured?.value === emulator.secret) return configured;
   if (configured) {
-    rt.info(`note: the emulator at ${emulator.origin} signs with another secret than ${configured.origin}; using the emulator's.`);
+    rt.info(
+      `note: the emulator at ${emulator.origin} signs with another secret than ${configured.origin}; using the emulator's.`,
+    );
   }
   return { value: emulator.secret, origin: `the emulator's webhook secret (${emulator.origin})` };
 }

@@ -144,7 +144,6 @@ interface ReplayFlags {
   sendUnverified?: boolean;
 }
 
-
 export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
   const url = target('--to', flags.to);
   const secret = await requireSecret(rt, flags.secret);

@@ -53,9 +53,12 @@ export async function triggerOnEmulator(
       : parse.recordId('--order', orderFlag);
   let current = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
   if (current === status) {
-    throw new UsageError(`order ${orderId} is already ${status}: nothing would change, so no ${event} is sent`, {
-      hint: 'leave out --order to trigger on a new order, or --synthetic to send a made-up event',
-    });
+    throw new UsageError(
+      `order ${orderId} is already ${status}: nothing would change, so no ${event} is sent`,
+      {
+        hint: 'leave out --order to trigger on a new order, or --synthetic to send a made-up event',
+      },
+    );
   }
   // An order on its way (draft, pending) is walked through what comes before, each step raising its own event.
   const steps = BEFORE[status] ?? [];
@@ -71,10 +74,19 @@ export async function triggerOnEmulator(
   const { endpoints } = await adminCall<{ endpoints: unknown[] }>(origin, 'GET', 'webhook-endpoints');
   const ours = await waitFor(rt, origin, before, orderId, endpoints.length > 0);
   const order = await getOrder(client, orderId, { signal: rt.signal });
-  await writeRows(rt, ours, DELIVERY_COLUMNS, { order_id: orderId, event, status: statusOf(order), deliveries: ours });
-  rt.info(`Order ${orderId} is now ${statusOf(order)} (billing orders get ${orderId}); ${event} was raised by the emulator.`);
+  await writeRows(rt, ours, DELIVERY_COLUMNS, {
+    order_id: orderId,
+    event,
+    status: statusOf(order),
+    deliveries: ours,
+  });
+  rt.info(
+    `Order ${orderId} is now ${statusOf(order)} (billing orders get ${orderId}); ${event} was raised by the emulator.`,
+  );
   if (endpoints.length === 0) {
-    rt.info('The emulator has no webhook endpoints, so nothing was delivered: run billing webhooks listen first.');
+    rt.info(
+      'The emulator has no webhook endpoints, so nothing was delivered: run billing webhooks listen first.',
+    );
   }
 }
 
@@ -139,7 +151,9 @@ async function newOrder(rt: Runtime, subscription: boolean): Promise<number> {
 async function waitFor(rt: Runtime, origin: string, before: Set<string>, orderId: number, any: boolean) {
   const deadline = Date.now() + (any ? 15_000 : 0);
   for (;;) {
-    const ours = (await deliveries(origin)).filter((d) => !before.has(d.id) && d.order_id === orderId).reverse();
+    const ours = (await deliveries(origin))
+      .filter((d) => !before.has(d.id) && d.order_id === orderId)
+      .reverse();
     if (ours.every((d) => d.attempts.length > 0) || Date.now() >= deadline || rt.signal.aborted) return ours;
     await new Promise((r) => setTimeout(r, 50));
   }

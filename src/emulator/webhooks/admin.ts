@@ -46,7 +46,10 @@ export function webhooksAdmin(
 function sendTestEvent(runtime: WebhookRuntime, input: Record<string, unknown>): AdminReply {
   const webhooks = runtime.webhooks;
   if (!webhooks || webhooks.urls.length === 0) {
-    throw new HttpError(409, 'no webhook endpoints: add one with billing emulator webhooks add URL, or run billing webhooks listen');
+    throw new HttpError(
+      409,
+      'no webhook endpoints: add one with billing emulator webhooks add URL, or run billing webhooks listen',
+    );
   }
   const profileId = input.profile_id ?? 1;
   if (typeof profileId !== 'number' || !Number.isSafeInteger(profileId) || profileId < 1) {

@@ -128,7 +128,8 @@ export class WebhookDeliveries {
     const [endpoint] = this.endpoints.splice(index, 1);
     if (endpoint) endpoint.queue.length = 0;
     for (const delivery of this.log) {
-      if (delivery.endpoint !== url || (delivery.state !== 'retrying' && delivery.state !== 'pending')) continue;
+      if (delivery.endpoint !== url || (delivery.state !== 'retrying' && delivery.state !== 'pending'))
+        continue;
       const timer = this.timers.get(delivery.id);
       if (timer) clearTimeout(timer);
       this.timers.delete(delivery.id);

@@ -50,7 +50,10 @@ function events(value: unknown): string[] | null {
   }
   const unknown = value.find((e) => !ORDER_STATUS_EVENTS.has(e));
   if (unknown !== undefined) {
-    throw new HttpError(400, `events: ${JSON.stringify(unknown)} is not an order event (order.active, order.failed, …)`);
+    throw new HttpError(
+      400,
+      `events: ${JSON.stringify(unknown)} is not an order event (order.active, order.failed, …)`,
+    );
   }
   return [...new Set(value as string[])];
 }
