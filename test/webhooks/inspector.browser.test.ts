@@ -157,7 +157,9 @@ describe(`webhooks listen --inspect in headless Chromium${SKIP_WITHOUT_CHROMIUM}
       await tab.click('[data-testid="entry"][data-event^="<img"]');
       expect(await tab.textContent('[data-testid="body"]')).toBe(body);
       expect(await tab.locator('#entries img, #detail img, #detail script').count()).toBe(0);
-      expect(await tab.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(
+        await tab.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
+      ).toBeUndefined();
       await tab.close();
     },
   );
