@@ -48,7 +48,7 @@ function sendTestEvent(runtime: WebhookRuntime, input: Record<string, unknown>):
   if (!webhooks || webhooks.urls.length === 0) {
     throw new HttpError(
       409,
-      'no webhook endpoints: add one with billing emulator webhooks add URL, or run billing webhooks listen',
+      'no webhook endpoints: add one with billing emulator webhooks add URL (or --webhook-url at start), or run billing webhooks listen',
     );
   }
   const profileId = input.profile_id ?? 1;
