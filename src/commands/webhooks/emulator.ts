@@ -1,7 +1,7 @@
 // billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
 
 import { ApiError } from '../../api/errors.js';
-import { emulatorStartCommand, LOCAL_EMULATOR } from '../../domain/local.js';
+import { LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { safeJson, safeText } from '../../format/terminal.js';
