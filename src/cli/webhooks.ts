@@ -65,6 +65,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
         'billing --env local webhooks listen',
         'export SECRET=$(billing --env local webhooks listen --print-secret)',
         'billing --env local webhooks listen --forward-to 3000 --inspect',
+        'billing --env local webhooks listen --forward-to 3000 --inspect --inspect-port 4040',
         'billing --env local webhooks listen --forward-to 3000 --events order.active,order.failed',
         'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
         'billing webhooks listen --secret "$SECRET" --forward-to 3000 --events order.active,order.failed',
@@ -76,6 +77,9 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
         'when it stops; deliveries waiting for a retry there are sent at once. Against a service it says\n' +
         'which address to paste into the dashboard. Events left out by --events are answered 200 and shown\n' +
         'as skipped. Events sent by `webhooks trigger` without a state change behind them are marked synthetic.\n' +
+        '--inspect prints a 127.0.0.1 address with a per-run token: a page listing each delivery live, where\n' +
+        'Replay (or Edit and replay) sends it to --forward-to again, re-signed only if it was verified on\n' +
+        'arrival (else marked X-Billing-Unverified), an edit marked X-Billing-Edited everywhere it shows.\n' +
         '\nA delivery the app does not accept (error status, no answer) is answered with an error too, so the\n' +
         'service retries it; a repeat of a delivery already accepted is answered 200 and not forwarded again.\n' +
         'Rejected (400): missing, malformed, wrong or stale signatures. 413: bodies over 1 MiB.\n',
@@ -103,7 +107,12 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
         'billing --env local webhooks trigger order.paused --synthetic',
         'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
         'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
-      ]),
+      ]) +
+        '\nAgainst an emulator, order.<status> happens for real: on --order, or on a new order made through\n' +
+        'the API (a subscription for order.paused and order.suspended), walked through the steps before it;\n' +
+        'the emulator delivers to its endpoints (webhooks listen registers one). An order already in that\n' +
+        'status is refused (exit 2). --synthetic, --to, and any trigger against a service send a made-up\n' +
+        'event marked X-Billing-Synthetic: true, which listen shows as synthetic.\n',
     )
     .action(run(async () => (await import('../commands/webhooks/send.js')).trigger));
 
