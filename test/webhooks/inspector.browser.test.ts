@@ -221,4 +221,37 @@ describe(`webhooks listen --inspect in headless Chromium${SKIP_WITHOUT_CHROMIUM}
       expect(hooks()).toBe(received + 1);
     },
   );
+
+  it('replays a delivery that was not verified (--skip-verify) unsigned, marked X-Billing-Unverified', async () => {
+    const other = await startApp('/hooks');
+    const skip = await startListen(['--forward-to', other.url, '--inspect', '--skip-verify'], t.env());
+    try {
+      const address = new URL(/Inspect deliveries at (\S+) /.exec(skip.stderr())?.[1] ?? '');
+      const body = JSON.stringify({ id: 'evt_unsigned', event: 'order.active', data: { status: 'active' } });
+      const posted = await fetch(skip.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(posted.status).toBe(200);
+      await waitFor(() => (other.received.length >= 1 ? true : undefined));
+      const answer = await fetch(`${address.origin}/api/entries/1/replay`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-inspector-token': address.searchParams.get('token') ?? '',
+        },
+        body: '{}',
+      });
+      expect(answer.status).toBe(202);
+      await waitFor(() => (other.received.length >= 2 ? true : undefined));
+      const replayed = other.received[1]!;
+      expect(replayed.body.toString('utf8')).toBe(body);
+      expect(replayed.headers['x-service-signature']).toBeUndefined();
+      expect(replayed.headers['x-billing-unverified']).toBe('true');
+    } finally {
+      await skip.stop();
+      await other.close();
+    }
+  });
 });

@@ -191,6 +191,36 @@ describe('billing emulator webhooks add|list|remove', () => {
   });
 });
 
+describe('the endpoints admin API', () => {
+  it('refuses a web page: no endpoint (where order events would go) is added cross-site or from a form', async () => {
+    const { t } = await setup();
+    const add = (headers: Record<string, string>) =>
+      fetch(`${t.url}/__emulator/webhook-endpoints`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: 'http://attacker.example/steal' }),
+      });
+    expect((await add({ 'content-type': 'text/plain' })).status).toBe(403);
+    expect(
+      (await add({ 'content-type': 'application/json', origin: 'http://attacker.example' })).status,
+    ).toBe(403);
+    expect((await add({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).status).toBe(
+      403,
+    );
+    expect(t.emulator.webhooks.urls).toEqual([]);
+    const bad = await add({ 'content-type': 'application/json' }).then(() =>
+      fetch(`${t.url}/__emulator/webhook-endpoints`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'ftp://x' }),
+      }),
+    );
+    expect(bad.status).toBe(400);
+    // The same-origin JSON call above (what the CLI sends) did add it.
+    expect(t.emulator.webhooks.urls).toEqual(['http://attacker.example/steal']);
+  });
+});
+
 describe('webhooks trigger against an emulator', () => {
   it('changes the order for real: the event, orders get and the outbox agree; an order already there is refused', async () => {
     const { app, env, port, billing } = await setup();
