@@ -141,4 +141,59 @@ The clock only moves forward; time passing by itself runs nothing.
       ]),
     )
     .action(run(async () => (await webhookCommands()).sendTestEvent));
+  defineEndpointCommands(emulator, run, portOption);
+}
+
+/** billing emulator webhooks add|list|remove: endpoints of a running emulator. */
+function defineEndpointCommands(emulator: Command, run: Run, portOption: readonly [string, string]): void {
+  const endpoints = async () => import('../commands/webhooks/endpoints.js');
+  const group = emulator
+    .command('webhooks')
+    .description("the running emulator's webhook endpoints: add, list, remove (no restart)")
+    .addHelpText(
+      'after',
+      examples([
+        'billing emulator webhooks add http://localhost:3000/webhooks',
+        'billing emulator webhooks add http://localhost:3000/webhooks --events order.active,order.failed',
+        'billing emulator webhooks list',
+        'billing emulator webhooks remove http://localhost:3000/webhooks',
+      ]),
+    );
+  group
+    .command('add')
+    .description(
+      'send order events to URL from now on (all of them, or --events); deliveries waiting for a retry there are sent now',
+    )
+    .argument('<url>', 'the endpoint, e.g. http://localhost:3000/webhooks')
+    .option(...portOption)
+    .option(
+      '--events <names>',
+      'only these order events (comma-separated or repeated; default: all)',
+      collect,
+      [],
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'billing emulator webhooks add http://localhost:3000/webhooks',
+        'billing emulator webhooks add http://localhost:3000/webhooks --events order.active,order.failed',
+      ]),
+    )
+    .action(run(async () => (await endpoints()).add));
+  group
+    .command('list')
+    .description('the endpoints, their events, and how many deliveries wait for a retry')
+    .option(...portOption)
+    .addHelpText(
+      'after',
+      examples(['billing emulator webhooks list', 'billing emulator webhooks list --json']),
+    )
+    .action(run(async () => (await endpoints()).list));
+  group
+    .command('remove')
+    .description('stop sending order events to URL (its waiting deliveries wait until it is added again)')
+    .argument('<url>', 'the endpoint as listed')
+    .option(...portOption)
+    .addHelpText('after', examples(['billing emulator webhooks remove http://localhost:3000/webhooks']))
+    .action(run(async () => (await endpoints()).remove));
 }

@@ -50,15 +50,36 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .option('--forward-timeout <seconds>', 'how long the app may take to answer', '10')
     .option('--record <file>', 'append each delivery (headers and raw body) to this NDJSON file')
     .option('--tunnel <kind>', 'open a public address: ngrok (token in NGROK_AUTHTOKEN)')
+    .option(
+      '--print-secret',
+      "print only the signing secret on stdout and exit (the emulator's, when the environment is one)",
+    )
+    .option(
+      '--inspect',
+      'serve a page on 127.0.0.1 that shows each delivery live and replays it (or an edited copy) to the app',
+    )
+    .option('--inspect-port <port>', 'port of the --inspect page (0 picks a free one)', '0')
     .addHelpText(
       'after',
       examples([
         'billing --env local webhooks listen',
+        'export SECRET=$(billing --env local webhooks listen --print-secret)',
+        'billing --env local webhooks listen --forward-to 3000 --inspect',
+        'billing --env local webhooks listen --forward-to 3000 --inspect --inspect-port 4040',
+        'billing --env local webhooks listen --forward-to 3000 --events order.active,order.failed',
         'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
         'billing webhooks listen --secret "$SECRET" --forward-to 3000 --events order.active,order.failed',
         'billing --env local webhooks listen --json | jq -r .event',
         'billing webhooks listen --tunnel ngrok --forward-to 3000 --record deliveries.ndjson',
       ]) +
+        '\nAgainst an emulator (a local environment whose address answers /__emulator/status) listen\n' +
+        'registers its address as a webhook endpoint, prints the signing secret, and removes the endpoint\n' +
+        'when it stops; deliveries waiting for a retry there are sent at once. Against a service it says\n' +
+        'which address to paste into the dashboard. Events left out by --events are answered 200 and shown\n' +
+        'as skipped. Events sent by `webhooks trigger` without a state change behind them are marked synthetic.\n' +
+        '--inspect prints a 127.0.0.1 address with a per-run token: a page listing each delivery live, where\n' +
+        'Replay (or Edit and replay) sends it to --forward-to again, re-signed only if it was verified on\n' +
+        'arrival (else marked X-Billing-Unverified), an edit marked X-Billing-Edited everywhere it shows.\n' +
         '\nA delivery the app does not accept (error status, no answer) is answered with an error too, so the\n' +
         'service retries it; a repeat of a delivery already accepted is answered 200 and not forwarded again.\n' +
         'Rejected (400): missing, malformed, wrong or stale signatures. 413: bodies over 1 MiB.\n',
@@ -67,18 +88,31 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
 
   webhooks
     .command('trigger')
-    .description('send one signed event, built from a real order (--order) or a sample one')
+    .description(
+      'against an emulator: make the change happen on a real order, so the emulator sends the event; else send one synthetic signed event',
+    )
     .argument('<event>', 'event name, e.g. order.active or order.test')
-    .option('--to <url>', 'where to send it', 'http://127.0.0.1:4242/webhooks')
-    .option('--order <id>', 'build the event from this order, fetched through the API')
+    .option('--to <url>', 'send a synthetic event here (default http://127.0.0.1:4242/webhooks)')
+    .option(
+      '--order <id>',
+      'the order: changed for real on an emulator (default: a new one); else the event is built from it',
+    )
+    .option('--synthetic', 'send a made-up event even against an emulator (no order changes)')
     .option(...secretOption)
     .addHelpText(
       'after',
       examples([
         'billing --env local webhooks trigger order.active',
+        'billing --env local webhooks trigger order.failed --order 206',
+        'billing --env local webhooks trigger order.paused --synthetic',
         'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
         'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
-      ]),
+      ]) +
+        '\nAgainst an emulator, order.<status> happens for real: on --order, or on a new order made through\n' +
+        'the API (a subscription for order.paused and order.suspended), walked through the steps before it;\n' +
+        'the emulator delivers to its endpoints (webhooks listen registers one). An order already in that\n' +
+        'status is refused (exit 2). --synthetic, --to, and any trigger against a service send a made-up\n' +
+        'event marked X-Billing-Synthetic: true, which listen shows as synthetic.\n',
     )
     .action(run(async () => (await import('../commands/webhooks/send.js')).trigger));
 

@@ -43,3 +43,34 @@ export function namesThisMachine(header: string | undefined, bound: string): boo
   const name = hostname().toLowerCase();
   return own.includes(host) || host === name || host === `${name}.local`;
 }
+
+/** The request headers the cross-site check reads (node's IncomingHttpHeaders fits). */
+export interface SiteHeaders {
+  host?: string;
+  origin?: string;
+  'sec-fetch-site'?: string;
+  'content-type'?: string;
+}
+
+/**
+ * Why a request that changes something must be refused as cross-site, or undefined: a web
+ * page's request (another origin, a cross-site fetch, or a form's text/plain body, which
+ * needs no CORS preflight). `what` names the API in the message. Used by the emulator's
+ * admin API and by `webhooks listen --inspect`.
+ */
+export function crossSiteRefusal(headers: SiteHeaders, rawBody: string, what: string): string | undefined {
+  const origin = headers.origin;
+  if (origin !== undefined && origin !== `http://${headers.host}`) {
+    return `${what} refuses requests from another origin (${origin})`;
+  }
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return `${what} refuses ${site} requests`;
+  }
+  const type = headers['content-type'];
+  const json = type !== undefined && /^application\/json\s*(?:;|$)/i.test(type);
+  if ((type !== undefined || rawBody !== '') && !json) {
+    return `${what} takes only application/json bodies`;
+  }
+  return undefined;
+}

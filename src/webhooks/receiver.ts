@@ -18,6 +18,8 @@ import {
 } from './signature.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Set by `webhooks trigger` on an event not backed by a state change (lower case: Node's header names). */
+export const SYNTHETIC_HEADER = 'x-billing-synthetic';
 
 export interface ReceiverOptions {
   host: string;
@@ -48,6 +50,13 @@ export interface DeliveryReport {
   verified: boolean;
   /** A repeat of a delivery that was already done: acknowledged, not forwarded. */
   duplicate: boolean;
+  /** Sent by `webhooks trigger` without a state change behind it (X-Billing-Synthetic: true). */
+  synthetic: boolean;
+  /** What arrived, for the inspector (credential headers left out). */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Set on a replay from the inspector: the entry it replays, and whether its body was edited. */
+  replay?: { of: number; edited: boolean; signed: boolean };
   forward?: { url: string; result: SendResult };
   /** What the service was answered. */
   answer: number;
@@ -63,6 +72,9 @@ export interface RejectedReport {
   message: string;
   answer: number;
   remote: string;
+  headers: Record<string, string>;
+  /** undefined when it was too large to read. */
+  body?: Buffer;
 }
 
 export interface FilteredReport {
@@ -70,6 +82,8 @@ export interface FilteredReport {
   receivedAt: Date;
   deliveryId: string | null;
   event: string | null;
+  headers: Record<string, string>;
+  body: Buffer;
 }
 
 /** A request that was not a delivery: wrong path or method. */
@@ -206,7 +220,7 @@ export class WebhookReceiver {
       });
       if (!check.ok) {
         reply(res, 400, { error: { message: check.message, reason: check.reason } });
-        this.reject(req, receivedAt, shownId, check.reason, check.message, 400);
+        this.reject(req, receivedAt, shownId, check.reason, check.message, 400, body);
         return;
       }
       verified = true;
@@ -220,16 +234,24 @@ export class WebhookReceiver {
     if (claimedId !== null && claimedId !== deliveryId) {
       const message = `${DELIVERY_HEADER} ${JSON.stringify(clip(claimedId))} is not the id of the ${verified ? 'signed ' : ''}body (${deliveryId === null ? 'it has none' : JSON.stringify(clip(deliveryId))}); the interface says they are equal`;
       reply(res, 400, { error: { message, reason: 'delivery_mismatch' } });
-      this.reject(req, receivedAt, shownId, 'delivery_mismatch', message, 400);
+      this.reject(req, receivedAt, shownId, 'delivery_mismatch', message, 400, body);
       return;
     }
     if (this.o.events && !(summary.event !== null && this.o.events.has(summary.event))) {
       this.stats.filtered++;
       reply(res, 200, { received: true, ignored: 'not in --events' });
-      this.o.onReport({ kind: 'filtered', receivedAt, deliveryId, event: summary.event });
+      this.o.onReport({
+        kind: 'filtered',
+        receivedAt,
+        deliveryId,
+        event: summary.event,
+        headers: flatHeaders(req),
+        body,
+      });
       return;
     }
 
+    const synthetic = header(req, SYNTHETIC_HEADER) === 'true';
     const deliver = async () => {
       const duplicate = deliveryId !== null && this.ledger.isDone(deliveryId);
       this.o.recorder?.append({
@@ -238,6 +260,7 @@ export class WebhookReceiver {
         method: 'POST',
         path: url,
         verified,
+        ...(synthetic ? { synthetic: true } : {}),
         ...(verified && this.o.secret !== undefined
           ? { verified_digest: recordDigest(this.o.secret, body) }
           : {}),
@@ -252,6 +275,9 @@ export class WebhookReceiver {
         summary,
         verified,
         duplicate,
+        synthetic,
+        headers: flatHeaders(req),
+        body,
         answer: 200,
         bytes: body.length,
       };
@@ -295,6 +321,7 @@ export class WebhookReceiver {
     reason: RejectedReport['reason'],
     message: string,
     answer: number,
+    body?: Buffer,
   ): void {
     this.stats.rejected++;
     this.o.onReport({
@@ -305,6 +332,8 @@ export class WebhookReceiver {
       message,
       answer,
       remote: req.socket.remoteAddress ?? '?',
+      headers: flatHeaders(req),
+      ...(body === undefined ? {} : { body }),
     });
   }
 
@@ -371,7 +400,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** The headers to record: credentials are never written to the file (sender.ts). */
-function flatHeaders(req: IncomingMessage): Record<string, string> {
+export function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || CREDENTIAL_HEADERS.has(name)) continue;

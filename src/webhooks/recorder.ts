@@ -17,6 +17,10 @@ export interface DeliveryRecord {
   /** Only when verified: recordDigest(secret, body). */
   verified_digest?: string;
   duplicate: boolean;
+  /** Sent by `webhooks trigger` with no state change behind it. */
+  synthetic?: boolean;
+  /** A replay from the inspector: its body was edited (re-signed only when the original was verified). */
+  edited?: boolean;
   /** As received, names lower-cased; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body?: string;

@@ -15,7 +15,7 @@ export interface RendererOptions {
   stderr: NodeJS.WritableStream;
   color: boolean;
   stderrColor: boolean;
-  /** Also show filtered events (on stderr). */
+  /** Kept for callers; skipped events are always shown (on stderr). */
   verbose?: boolean;
 }
 
@@ -52,11 +52,9 @@ export class Renderer {
         );
         return;
       case 'filtered':
-        if (this.o.verbose) {
-          this.o.stderr.write(
-            `${this.e.dim(clock(report.receivedAt))}  ${this.e.dim(`${clean(report.event ?? '?')} acknowledged, not in --events`)}\n`,
-          );
-        }
+        this.o.stderr.write(
+          `${this.e.dim(clock(report.receivedAt))}  ${this.e.dim(`${clean(report.event ?? '?')} skipped (not in --events): answered 200, not forwarded`)}\n`,
+        );
         return;
     }
   }
@@ -81,6 +79,8 @@ export class Renderer {
     if (!r.verified) parts.push(c.bgRed.white(' UNVERIFIED '));
     let name = c.bold(clean(s.event ?? '(not an event)'));
     if (s.test) name += ` ${c.cyan('[test]')}`;
+    if (r.synthetic) name += ` ${c.magenta('[synthetic]')}`;
+    if (r.replay) name += ` ${c.cyan(r.replay.edited ? '[edited replay]' : '[replay]')}`;
     else if (s.event !== null && !s.known) name += ` ${c.yellow('[unknown event]')}`;
     parts.push(name);
     if (s.orderId !== null) parts.push(`order ${clean(s.orderId)}`);
@@ -100,6 +100,7 @@ export class Renderer {
     const ms = `${Math.round(fwd.result.latencyMs)} ms`;
     if (fwd.result.ok) return c.green(`→ app ${fwd.result.status} (${ms})`);
     const why = 'error' in fwd.result ? fwd.result.error : `app ${fwd.result.status}`;
+    if (r.replay) return c.red(`→ ${clean(why)} (${ms})`);
     return c.red(`→ ${clean(why)} (${ms}); answered ${r.answer} so the service retries`);
   }
 
@@ -134,6 +135,8 @@ export function eventJson(r: DeliveryReport) {
     test: s.test,
     verified: r.verified,
     duplicate: r.duplicate,
+    synthetic: r.synthetic,
+    replay: r.replay ? { of: r.replay.of, edited: r.replay.edited, signed: r.replay.signed } : null,
     order_id: s.orderId !== null && /^\d+$/.test(s.orderId) ? Number(s.orderId) : s.orderId,
     previous_status: s.previousStatus,
     status: s.status,
@@ -187,6 +190,7 @@ function tsvFields(r: DeliveryReport): string[] {
     String(r.answer),
     fwd && fwd.result.status !== 0 ? String(fwd.result.status) : '',
     fwd ? String(Math.round(fwd.result.latencyMs)) : '',
+    r.synthetic ? 'synthetic' : r.replay ? (r.replay.edited ? 'edited_replay' : 'replay') : '',
   ];
 }
 

@@ -72,6 +72,7 @@ describe('the README test reads README.md as a person would run it', () => {
     expect(runsUntilStopped(shellWords('--env local checkout open 5'))).toBe(true);
     expect(runsUntilStopped(shellWords('emulator start --seed demo'))).toBe(true);
     expect(runsUntilStopped(shellWords('emulator start --seed demo --detach'))).toBe(false);
+    expect(runsUntilStopped(shellWords('webhooks listen --print-secret'))).toBe(false);
     expect(runsUntilStopped(shellWords('webhooks trigger order.active'))).toBe(false);
     expect(placeholders(['get', '<id>', 'x<payment id>y'])).toEqual(['id', 'payment id']);
     expect(shellWords('customers get <customer id> < in.txt')).toEqual([

@@ -7,7 +7,7 @@
 // - `| …` after a billing command is dropped (the test checks billing, not jq); `> FILE` and
 //   `< FILE` are files of the scratch directory;
 // - the expected exit code is 0, or N when the comment says `exit N`;
-// - `webhooks listen`, `checkout open` and `emulator start` without --detach run until
+// - `webhooks listen` (but --print-secret), `checkout open` and `emulator start` without --detach run until
 //   stopped: they are stopped with Ctrl-C (SIGINT) once they say they are ready, and must end
 //   with the expected code.
 
@@ -86,7 +86,9 @@ function parseLine(line: string, lineNo: number): ReadmeCommand[] {
 
 export function runsUntilStopped(args: readonly string[]): boolean {
   const path = args.filter((a) => !a.startsWith('-')).join(' ');
-  if (/\b(webhooks listen|checkout open)\b/.test(path)) return true;
+  // `listen --print-secret` prints the secret and ends.
+  if (/\bwebhooks listen\b/.test(path)) return !args.includes('--print-secret');
+  if (/\bcheckout open\b/.test(path)) return true;
   return /\bemulator start\b/.test(path) && !args.includes('--detach');
 }
 

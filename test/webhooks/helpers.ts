@@ -96,7 +96,10 @@ export async function startListen(
   });
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const url = await waitFor(
-    () => /Ready: paste (\S+) into/.exec(err)?.[1],
+    () => {
+      const ready = /Ready: (?:paste (\S+) into|the emulator at \S+ sends order events to (\S+) )/.exec(err);
+      return ready?.[1] ?? ready?.[2];
+    },
     15_000,
     () => `listen did not get ready: ${err}`,
     closed,

@@ -1,7 +1,7 @@
 // billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
 
 import { ApiError } from '../../api/errors.js';
-import { emulatorStartCommand, LOCAL_EMULATOR } from '../../domain/local.js';
+import { LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { safeJson, safeText } from '../../format/terminal.js';
@@ -19,7 +19,7 @@ interface Attempt {
   duration_ms: number;
 }
 
-interface Delivery {
+export interface Delivery {
   id: string;
   event: string;
   endpoint: string;
@@ -38,7 +38,7 @@ const lastAnswer = (d: Record<string, unknown>): string => {
   return last.status === null ? (last.error ?? 'no answer') : String(last.status);
 };
 
-const DELIVERY_COLUMNS = [
+export const DELIVERY_COLUMNS = [
   column('id', 'Delivery'),
   column('event', 'Event'),
   column('order_id', 'Order'),
@@ -84,7 +84,7 @@ export async function deliveries(
   const shown = all.slice(0, limit);
   if (shown.length === 0 && rt.format === 'table') {
     rt.info(
-      'No deliveries yet. Start the emulator with --webhook-url URL, then change an order or send a test event.',
+      'No deliveries yet. Run billing webhooks listen (or billing emulator webhooks add URL), then change an order or send a test event.',
     );
     return;
   }
@@ -119,12 +119,17 @@ export async function sendTestEvent(
   if (flags.wait) rt.info(`order.test accepted by ${accepted} of ${rows.length} endpoints.`);
 }
 
+function portFlag(origin: string): string {
+  const port = new URL(origin).port;
+  return port && Number(port) !== LOCAL_EMULATOR.port ? ` --port ${port}` : '';
+}
+
 function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown) {
   return adminCall(origin, method, path, {
     body,
     startFlags: '--webhook-url URL',
     usage: {
-      409: `for example: ${emulatorStartCommand(origin)} --webhook-url http://127.0.0.1:4242/webhooks`,
+      409: `for example: billing webhooks listen, or billing emulator webhooks add http://127.0.0.1:4242/webhooks${portFlag(origin)}`,
     },
   });
 }

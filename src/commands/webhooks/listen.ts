@@ -3,14 +3,25 @@
 import { ApiError } from '../../api/errors.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
-import { isKnownEvent } from '../../webhooks/describe.js';
-import { PortInUseError, WebhookReceiver } from '../../webhooks/receiver.js';
-import { Recorder } from '../../webhooks/recorder.js';
+import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
+import { Inspector, InspectorError, type ReplayRequest } from '../../webhooks/inspector.js';
+import {
+  answerFor,
+  type DeliveryReport,
+  PortInUseError,
+  type Report,
+  WebhookReceiver,
+} from '../../webhooks/receiver.js';
+import { encodeBody, Recorder } from '../../webhooks/recorder.js';
 import { type EventFormat, Renderer } from '../../webhooks/render.js';
+import { replayHeaders } from '../../webhooks/replay.js';
+import { Sender } from '../../webhooks/sender.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
 import { openTunnel, TUNNEL_KINDS, type Tunnel, TunnelError } from '../../webhooks/tunnel.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
+import { registerEndpoint, unregisterEndpoint } from './endpoints.js';
+import { findEmulator, type JoinedEmulator } from './join.js';
 import { webhookSecret } from './shared.js';
 
 export interface ListenFlags {
@@ -25,6 +36,9 @@ export interface ListenFlags {
   forwardTimeout: string;
   record?: string;
   tunnel?: string;
+  printSecret?: boolean;
+  inspect?: boolean;
+  inspectPort: string;
 }
 
 export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): Promise<void> {
@@ -32,6 +46,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   const path = webhookPath(flags.path);
   const toleranceS = parse.positiveInt('--tolerance', flags.tolerance);
   const forwardTimeoutMs = parse.positiveInt('--forward-timeout', flags.forwardTimeout) * 1000;
+  const inspectPort = flags.inspect ? parse.port(flags.inspectPort) : undefined;
   const format = eventFormat(rt);
   const events = eventFilter(rt, flags.events ?? []);
   const tunnelKind =
@@ -50,13 +65,16 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
       hint: 'a public address without verification would show and forward whatever anyone sends it',
     });
   }
-  const secret = flags.skipVerify ? undefined : await webhookSecret(rt, flags.secret);
-  if (!flags.skipVerify && !secret) {
-    const ctx = await rt.context();
-    throw new UsageError(`no webhook signing secret for environment "${ctx.envName}"`, {
-      hint: 'pass --secret, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
-    });
+  // An emulator behind the environment: listen registers itself there and verifies with its secret.
+  const emulator = await findEmulator(rt);
+  const secret = flags.skipVerify ? undefined : await listenSecret(rt, flags.secret, emulator);
+  if (flags.printSecret) {
+    if (!secret) throw noSecret((await rt.context()).envName);
+    // For scripts: export SECRET=$(billing webhooks listen --print-secret). Printed as is, on purpose.
+    rt.io.stdout.write(`${secret.value}\n`);
+    return;
   }
+  if (!flags.skipVerify && !secret) throw noSecret((await rt.context()).envName);
 
   const recorder = flags.record ? new Recorder(flags.record) : undefined;
   if (recorder) {
@@ -82,8 +100,71 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     forwardTo,
     forwardTimeoutMs,
     recorder,
-    onReport: (report) => renderer.report(report),
+    onReport: (report) => show(report),
   });
+  const replaySender = flags.inspect && forwardTo ? new Sender({ timeoutMs: forwardTimeoutMs }) : undefined;
+  const inspector =
+    inspectPort === undefined
+      ? undefined
+      : new Inspector({
+          host: '127.0.0.1',
+          port: inspectPort,
+          canReplay: forwardTo !== undefined,
+          replay: (entry, original, edited) => replayToApp(entry, original, edited),
+        });
+  function show(report: Report): void {
+    renderer.report(report);
+    inspector?.add(report);
+  }
+  /**
+   * The inspector's Replay: the delivery (or an edited copy) to the app. Re-signed only when
+   * what it replays was verified on arrival (as `webhooks replay` does with verified_digest);
+   * an edit is marked X-Billing-Edited, an unsigned replay X-Billing-Unverified.
+   */
+  const replayToApp: ReplayRequest = async (entry, original, editedText) => {
+    if (!forwardTo || !replaySender)
+      throw new InspectorError(409, 'listen has no --forward-to: no app to replay to');
+    const body = editedText === undefined ? original : Buffer.from(editedText, 'utf8');
+    const edited = (entry.replay?.edited ?? false) || !body.equals(original);
+    const vouched =
+      entry.kind === 'replay'
+        ? (entry.replay?.signed ?? false)
+        : entry.signature.checked && entry.signature.ok;
+    const signWith = vouched ? secret?.value : undefined;
+    const summary = describeEvent(body);
+    const deliveryId = summary.id ?? entry.delivery_id;
+    const headers = replayHeaders(entry.headers, body, { id: deliveryId, signWith, edited });
+    const result = await replaySender.post(forwardTo, body, headers, stop.signal);
+    const sentHeaders = Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), value]));
+    const report: DeliveryReport = {
+      kind: 'delivery',
+      receivedAt: new Date(),
+      deliveryId,
+      summary,
+      verified: signWith !== undefined,
+      duplicate: false,
+      synthetic: entry.synthetic,
+      headers: sentHeaders,
+      body,
+      forward: { url: forwardTo, result },
+      answer: answerFor(result),
+      bytes: body.length,
+      replay: { of: entry.id, edited, signed: signWith !== undefined },
+    };
+    recorder?.append({
+      received_at: report.receivedAt.toISOString(),
+      delivery_id: deliveryId,
+      method: 'POST',
+      path: forwardTo,
+      verified: false,
+      duplicate: false,
+      ...(entry.synthetic ? { synthetic: true } : {}),
+      ...(edited ? { edited: true } : {}),
+      headers: sentHeaders,
+      ...encodeBody(body),
+    });
+    show(report);
+  };
 
   // Ctrl-C, or a reader of stdout that went away (`listen --json | head -3`), ends listening.
   const stop = new AbortController();
@@ -93,6 +174,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   rt.io.stdout.on('error', onStdoutError);
 
   let tunnel: Tunnel | undefined;
+  let joined: Joined | undefined;
   try {
     let address: { port: number };
     try {
@@ -135,9 +217,32 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     }
     if (forwardTo)
       rt.info(`Forwarding each delivery to ${forwardTo}; the service is answered with what the app answers.`);
-    if (events) rt.info(`Showing only ${[...events].join(', ')}; other events are acknowledged and counted.`);
+    if (events)
+      rt.info(
+        `Forwarding only ${[...events].join(', ')}; other events are answered 200 and shown as skipped.`,
+      );
     if (recorder) rt.info(`Recording deliveries to ${recorder.path}.`);
-    rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints. Ctrl-C stops.`);
+    if (inspector) {
+      const page = await inspector.start().catch((err: NodeJS.ErrnoException) => {
+        throw new UsageError(
+          err.code === 'EADDRINUSE'
+            ? `--inspect-port ${inspectPort} on 127.0.0.1 is already in use`
+            : `cannot serve the inspector: ${err.message}`,
+          { hint: '--inspect-port 0 picks a free port' },
+        );
+      });
+      rt.info(`Inspect deliveries at ${page} (this machine only; the address carries this run's token).`);
+    }
+    if (emulator && !stop.signal.aborted) joined = await join(rt, emulator, local);
+    if (joined) {
+      rt.info(
+        `Ready: the emulator at ${joined.origin} sends order events to ${local} (${joined.added ? 'until listen stops' : 'an endpoint before listen started; it stays'}). Ctrl-C stops.`,
+      );
+      // The secret itself, for the app's configuration (webhook secrets are not the API token).
+      rt.io.stderr.write(`Your webhook signing secret is ${joined.secret}\n`);
+    } else {
+      rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints. Ctrl-C stops.`);
+    }
 
     if (!stop.signal.aborted) {
       await new Promise<void>((resolve) =>
@@ -146,7 +251,10 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     }
   } finally {
     rt.signal.removeEventListener('abort', onAbort);
+    if (joined?.added) await leave(rt, joined);
     await tunnel?.close().catch(() => {});
+    await inspector?.close();
+    await replaySender?.close();
     await receiver.close();
     await recorder?.close();
     rt.io.stdout.off('error', onStdoutError);
@@ -154,6 +262,53 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   renderer.summary(receiver.stats);
   if (recorder?.error)
     throw new UsageError(`could not write --record file ${recorder.path}: ${recorder.error.message}`);
+}
+
+interface Joined extends JoinedEmulator {
+  url: string;
+  /** Did listen add the endpoint (then it removes it when it stops), or was it there already? */
+  added: boolean;
+}
+
+async function join(rt: Runtime, emulator: JoinedEmulator, url: string): Promise<Joined> {
+  // Every order event: --events filters here, so that the others are seen as skipped.
+  const answer = await registerEndpoint(emulator.origin, url, undefined);
+  const waiting = answer.endpoint.waiting;
+  rt.info(
+    `Registered ${url} with the emulator at ${emulator.origin}${answer.added ? '' : ' (it was already an endpoint; it stays one after listen stops)'}.` +
+      (waiting > 0
+        ? ` ${waiting} ${waiting === 1 ? 'delivery' : 'deliveries'} waiting for a retry there ${waiting === 1 ? 'is' : 'are'} sent now.`
+        : ''),
+  );
+  return { ...emulator, url, added: answer.added };
+}
+
+async function leave(rt: Runtime, joined: Joined): Promise<void> {
+  try {
+    await unregisterEndpoint(joined.origin, joined.url);
+    rt.info(`Removed ${joined.url} from the emulator's webhook endpoints.`);
+  } catch {
+    rt.info(`Could not remove ${joined.url} from the emulator at ${joined.origin} (stopped?).`);
+  }
+}
+
+/** --secret, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
+async function listenSecret(rt: Runtime, flag: string | undefined, emulator: JoinedEmulator | undefined) {
+  if (flag !== undefined || !emulator) return webhookSecret(rt, flag);
+  const configured = await webhookSecret(rt, undefined);
+  if (configured?.value === emulator.secret) return configured;
+  if (configured) {
+    rt.info(
+      `note: the emulator at ${emulator.origin} signs with another secret than ${configured.origin}; using the emulator's.`,
+    );
+  }
+  return { value: emulator.secret, origin: `the emulator's webhook secret (${emulator.origin})` };
+}
+
+function noSecret(envName: string): UsageError {
+  return new UsageError(`no webhook signing secret for environment "${envName}"`, {
+    hint: 'pass --secret, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
+  });
 }
 
 function eventFormat(rt: Runtime): EventFormat {

@@ -23,13 +23,19 @@ import {
   RecordFileError,
   readRecords,
 } from '../../webhooks/recorder.js';
-import { CREDENTIAL_HEADERS, type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
-import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../webhooks/signature.js';
+import { replayHeaders, UNVERIFIED_HEADER } from '../../webhooks/replay.js';
+import { type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
+import { signatureHeader } from '../../webhooks/signature.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
 import * as parse from '../args.js';
 import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
+import { findEmulator } from './join.js';
 import { requireSecret } from './shared.js';
+import { triggerOnEmulator } from './trigger-real.js';
+
+/** Marks an event not backed by a state change; listen shows it as synthetic. */
+export const SYNTHETIC_HEADER = 'X-Billing-Synthetic';
 
 /** Where `webhooks listen` takes deliveries by default. */
 export const DEFAULT_TARGET = 'http://127.0.0.1:4242/webhooks';
@@ -46,6 +52,8 @@ interface TriggerFlags {
   to?: string;
   order?: string;
   secret?: string;
+  /** Send a made-up event even against an emulator. */
+  synthetic?: boolean;
 }
 
 export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags): Promise<void> {
@@ -60,12 +68,17 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
       `warning: ${event} is not an event of the interface; sent anyway (receivers must answer 2xx to events they do not know)`,
     );
   }
-  const url = target('--to', flags.to ?? DEFAULT_TARGET);
-  const secret = await requireSecret(rt, flags.secret);
-  const ctx = await rt.context();
   // order.<status> carries that status; order.test and events we do not know keep the order's.
   const named = event.startsWith('order.') ? event.slice('order.'.length) : '';
   const eventStatus = isOrderStatus(named) ? named : undefined;
+  // Against an emulator the change happens for real; only it can say so of its events.
+  if (eventStatus && flags.to === undefined && !flags.synthetic) {
+    const emulator = await findEmulator(rt);
+    if (emulator) return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order);
+  }
+  const url = target('--to', flags.to ?? DEFAULT_TARGET);
+  const secret = await requireSecret(rt, flags.secret);
+  const ctx = await rt.context();
   const id = newDeliveryId();
   const occurredAt = new Date().toISOString();
 
@@ -112,12 +125,15 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
   const sender = new Sender();
   let result: SendResult;
   try {
-    result = await sender.post(url, body, signedHeaders(secret.value, body, id), rt.signal);
+    const headers = signedHeaders(secret.value, body, id);
+    headers.push([SYNTHETIC_HEADER, 'true']);
+    result = await sender.post(url, body, headers, rt.signal);
   } finally {
     await sender.close();
   }
   const row = resultRow(id, event, url, result);
-  await writeRows(rt, [row], RESULT_COLUMNS, { ...row, event_document: document });
+  await writeRows(rt, [row], RESULT_COLUMNS, { ...row, synthetic: true, event_document: document });
+  rt.info(`Sent a synthetic ${event} (no order changed; marked ${SYNTHETIC_HEADER}: true).`);
   failUnlessAccepted(url, result);
 }
 
@@ -127,9 +143,6 @@ interface ReplayFlags {
   /** Send records that were not verified, or changed since, as they are: unsigned and marked. */
   sendUnverified?: boolean;
 }
-
-/** The header that marks a replayed delivery sent without a signature (--send-unverified). */
-export const UNVERIFIED_HEADER = 'X-Billing-Unverified';
 
 export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
   const url = target('--to', flags.to);
@@ -171,13 +184,10 @@ export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags):
       // A recorded retry of the same delivery is sent once.
       if (id !== null && seen.has(id)) continue;
       if (id !== null) seen.add(id);
-      const headers: HeaderList = Object.entries(record.headers).filter(([name]) => {
-        const lower = name.toLowerCase();
-        return !DROPPED_ON_REPLAY.has(lower) && !CREDENTIAL_HEADERS.has(lower) && lower !== DELIVERY_HEADER;
+      const headers = replayHeaders(record.headers, body, {
+        id,
+        ...(signed ? { signWith: secret.value } : {}),
       });
-      if (id !== null) headers.push(['X-Service-Delivery', id]);
-      if (signed) headers.push(['X-Service-Signature', signatureHeader(secret.value, body)]);
-      else headers.push([UNVERIFIED_HEADER, 'true']);
       const result = await sender.post(url, body, headers, rt.signal);
       const row = resultRow(id, describeEvent(body).event, url, result);
       rows.push(row);
@@ -192,19 +202,6 @@ export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags):
     throw new BatchFailedError(`${failed} of ${rows.length} deliveries were not accepted by ${url}`);
   rt.info(`Replayed ${rows.length} deliveries to ${url}.`);
 }
-
-const DROPPED_ON_REPLAY = new Set([
-  SIGNATURE_HEADER,
-  'host',
-  'connection',
-  'keep-alive',
-  'content-length',
-  'transfer-encoding',
-  'expect',
-  'te',
-  'trailer',
-  'upgrade',
-]);
 
 function whyUntrusted(record: DeliveryRecord): string {
   if (record.verified !== true) return 'was recorded without verification (listen --skip-verify)';

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
+import { crossSiteRefusal, isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
 import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
@@ -58,27 +58,6 @@ function refusal(req: IncomingMessage, boundHost: string): { status: number; mes
   return undefined;
 }
 
-/**
- * The admin API changes or wipes what the emulator holds: a web page's request (another
- * origin, or a form's text/plain body, which needs no CORS preflight) is refused.
- */
-function crossSite(req: IncomingMessage, rawBody: string): string | undefined {
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${req.headers.host}`) {
-    return `the emulator admin API refuses requests from another origin (${origin})`;
-  }
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return `the emulator admin API refuses ${site} requests`;
-  }
-  const type = req.headers['content-type'];
-  const json = type !== undefined && /^application\/json\s*(?:;|$)/i.test(type);
-  if ((type !== undefined || rawBody !== '') && !json) {
-    return 'the emulator admin API takes only application/json bodies';
-  }
-  return undefined;
-}
-
 async function handle(
   runtime: Runtime,
   req: IncomingMessage,
@@ -123,7 +102,7 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
       throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
     }
-    const refused = crossSite(req, rawBody);
+    const refused = crossSiteRefusal(req.headers, rawBody, 'the emulator admin API');
     if (refused) throw new HttpError(403, refused);
     const reply = handleAdmin(runtime, method, path, rawBody);
     if (reply.changed) runtime.state.markChanged();

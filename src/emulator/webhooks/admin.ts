@@ -8,6 +8,7 @@ import { orderRecord } from '../model/records.js';
 import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import type { WebhookDeliveries } from './deliveries.js';
+import { endpointsAdmin } from './endpoints-admin.js';
 
 /** The runtime as the admin API sees it: with the webhook delivery when the emulator has one. */
 export type WebhookRuntime = Runtime & { webhooks?: WebhookDeliveries };
@@ -21,6 +22,8 @@ export function webhooksAdmin(
   path: string,
   rawBody: string,
 ): AdminReply | undefined {
+  const endpoints = endpointsAdmin(runtime.webhooks, method, path, rawBody);
+  if (endpoints) return endpoints;
   const statusPath = ORDER_STATUS_PATH.exec(path);
   if (statusPath) {
     if (method !== 'POST')
@@ -43,7 +46,10 @@ export function webhooksAdmin(
 function sendTestEvent(runtime: WebhookRuntime, input: Record<string, unknown>): AdminReply {
   const webhooks = runtime.webhooks;
   if (!webhooks || webhooks.urls.length === 0) {
-    throw new HttpError(409, 'no webhook endpoints: start the emulator with --webhook-url URL');
+    throw new HttpError(
+      409,
+      'no webhook endpoints: add one with billing emulator webhooks add URL (or --webhook-url at start), or run billing webhooks listen',
+    );
   }
   const profileId = input.profile_id ?? 1;
   if (typeof profileId !== 'number' || !Number.isSafeInteger(profileId) || profileId < 1) {

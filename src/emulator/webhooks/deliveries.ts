@@ -50,6 +50,8 @@ export interface Delivery {
 
 interface Endpoint {
   url: string;
+  /** The order events it takes; null: all of them ("Enable all order events"). */
+  events: ReadonlySet<string> | null;
   /** Has it answered 2xx to any delivery? Until then a test event carries a sample order. */
   accepted: boolean;
   queue: Delivery[];
@@ -62,7 +64,8 @@ export class WebhookDeliveries {
   readonly timeoutMs: number;
   private readonly endpoints: Endpoint[];
   private readonly log: Delivery[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** The retry waiting for each delivery, by delivery id. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly poster = new Poster();
   private closed = false;
 
@@ -76,9 +79,8 @@ export class WebhookDeliveries {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
     this.endpoints = (options.urls ?? []).map((url) => {
-      if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
-        throw new Error(`webhook URL must be http(s), not "${url}"`);
-      return { url, accepted: false, queue: [], sending: false };
+      if (!isEndpointUrl(url)) throw new Error(`webhook URL must be http(s), not "${url}"`);
+      return { url, events: null, accepted: false, queue: [], sending: false };
     });
     if (this.secret === '') throw new Error('the webhook secret must not be empty');
     state.onStatusChange((change) => this.statusChanged(change));
@@ -86,6 +88,65 @@ export class WebhookDeliveries {
 
   get urls(): string[] {
     return this.endpoints.map((e) => e.url);
+  }
+
+  /** The endpoints as the admin API shows them. */
+  endpointList(): EndpointInfo[] {
+    return this.endpoints.map((e) => this.info(e));
+  }
+
+  /**
+   * Adds an endpoint while the emulator runs (or changes the events of one already there).
+   * Deliveries to that address that wait for a retry are sent now: the receiver is back.
+   */
+  addEndpoint(url: string, events: readonly string[] | null): { endpoint: EndpointInfo; added: boolean } {
+    if (!isEndpointUrl(url)) throw new Error(`webhook URL must be http(s), not "${url}"`);
+    let endpoint = this.endpoints.find((e) => e.url === url);
+    const added = endpoint === undefined;
+    if (!endpoint) {
+      endpoint = { url, events: null, accepted: false, queue: [], sending: false };
+      this.endpoints.push(endpoint);
+    }
+    endpoint.events = events === null ? null : new Set(events);
+    const target = endpoint;
+    for (const delivery of this.log) {
+      if (delivery.endpoint !== url || delivery.state !== 'retrying') continue;
+      const timer = this.timers.get(delivery.id);
+      if (timer) clearTimeout(timer);
+      this.timers.delete(delivery.id);
+      delivery.next_attempt_at = null;
+      target.queue.push(delivery);
+    }
+    void this.pump(target);
+    return { endpoint: this.info(target), added };
+  }
+
+  /** Removes an endpoint; its deliveries waiting for a retry wait until it is added again. */
+  removeEndpoint(url: string): boolean {
+    const index = this.endpoints.findIndex((e) => e.url === url);
+    if (index < 0) return false;
+    const [endpoint] = this.endpoints.splice(index, 1);
+    if (endpoint) endpoint.queue.length = 0;
+    for (const delivery of this.log) {
+      if (delivery.endpoint !== url || (delivery.state !== 'retrying' && delivery.state !== 'pending'))
+        continue;
+      const timer = this.timers.get(delivery.id);
+      if (timer) clearTimeout(timer);
+      this.timers.delete(delivery.id);
+      delivery.state = 'retrying';
+      delivery.next_attempt_at = null;
+    }
+    return true;
+  }
+
+  private info(e: Endpoint): EndpointInfo {
+    const mine = this.log.filter((d) => d.endpoint === e.url);
+    return {
+      url: e.url,
+      events: e.events === null ? null : [...e.events],
+      deliveries: mine.length,
+      waiting: mine.filter((d) => d.state === 'pending' || d.state === 'retrying').length,
+    };
   }
 
   /** Newest first. */
@@ -138,7 +199,7 @@ export class WebhookDeliveries {
   /** Cancels retries and attempts in progress. */
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.poster.close();
   }
@@ -147,9 +208,11 @@ export class WebhookDeliveries {
     if (this.endpoints.length === 0) return;
     // The order as it is now: later changes must not alter what this event says.
     const order = orderRecord(change.order);
+    const event = eventForStatus(change.to);
     for (const endpoint of this.endpoints) {
+      if (endpoint.events !== null && !endpoint.events.has(event)) continue;
       this.enqueue(endpoint, {
-        event: eventForStatus(change.to),
+        event,
         profileId: change.order.profile_id,
         orderId: change.order.id,
         occurredAt: change.at,
@@ -236,7 +299,8 @@ export class WebhookDeliveries {
       },
       this.timeoutMs,
     );
-    if (this.closed) return;
+    // Removed while this attempt was out: it waits for the endpoint to come back.
+    if (this.closed || !this.endpoints.includes(endpoint)) return;
     delivery.attempts.push({
       number: delivery.attempts.length + 1,
       at: new Date(started).toISOString(),
@@ -261,10 +325,10 @@ export class WebhookDeliveries {
     delivery.state = 'retrying';
     delivery.next_attempt_at = new Date(Date.now() + delay).toISOString();
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.timers.delete(delivery.id);
       void this.attempt(endpoint, delivery);
     }, delay);
-    this.timers.add(timer);
+    this.timers.set(delivery.id, timer);
   }
 
   private remember(delivery: Delivery): void {
@@ -273,6 +337,19 @@ export class WebhookDeliveries {
     const finished = this.log.findIndex((d) => d.state === 'delivered' || d.state === 'failed');
     this.log.splice(Math.max(finished, 0), 1);
   }
+}
+
+export interface EndpointInfo {
+  url: string;
+  /** null: every order event. */
+  events: string[] | null;
+  deliveries: number;
+  /** Deliveries not yet accepted that will be tried again. */
+  waiting: number;
+}
+
+export function isEndpointUrl(url: string): boolean {
+  return /^https?:\/\/[^/]/.test(url) && URL.canParse(url);
 }
 
 function ok(status: number): boolean {

@@ -1,0 +1,36 @@
+// How `webhooks listen` and `webhooks trigger` find an emulator behind the environment: a
+// local environment (by kind, and by an address on this machine) whose origin answers the
+// emulator's /__emulator/status. A real service never gets admin calls.
+
+import { isLoopbackHost } from '../../domain/hosts.js';
+import { adminCall } from '../emulator-admin.js';
+import type { Runtime } from '../runtime.js';
+import { endpointsOf } from './endpoints.js';
+
+export interface JoinedEmulator {
+  origin: string;
+  /** The secret the emulator signs with (checked to be printable text). */
+  secret: string;
+}
+
+export async function findEmulator(rt: Runtime): Promise<JoinedEmulator | undefined> {
+  const ctx = await rt.context();
+  if (ctx.kind !== 'local' || !ctx.baseUrl) return undefined;
+  let origin: string;
+  try {
+    const url = new URL(ctx.baseUrl);
+    if (!isLoopbackHost(url.hostname)) return undefined;
+    origin = url.origin;
+  } catch {
+    return undefined;
+  }
+  try {
+    const status = await adminCall(origin, 'GET', 'status', { timeoutMs: 1500 });
+    if (status.ok !== true) return undefined;
+    const { secret } = await endpointsOf(origin);
+    if (typeof secret !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(secret)) return undefined;
+    return { origin, secret };
+  } catch {
+    return undefined;
+  }
+}
