@@ -7,7 +7,7 @@ import type { Page } from '../api/paginate.js';
 import type { ResourceName } from '../format/index.js';
 import { pluralOf, writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
-import { scan } from './find/scan.js';
+import { scan, tallyLine } from './find/scan.js';
 import type { Runtime } from './runtime.js';
 
 export interface ListFlags {
@@ -73,7 +73,7 @@ export async function runList<T>(
   // a filter, --limit says how many pages are needed; none past them is asked for.
   const size = items ?? MAX_ITEMS;
   const lastPage = !filter && limit !== undefined ? page + Math.ceil(limit / size) - 1 : undefined;
-  await scan(
+  const tally = await scan(
     rt,
     {
       plural: pluralOf(source.resource),
@@ -81,8 +81,10 @@ export async function runList<T>(
     },
     { accept: filter?.accept ?? (() => true), limit, concurrency, items: size, startPage: page },
     (records) => writeList(records, source.resource, rt.output),
-    Boolean(filter) || query,
+    Boolean(filter),
   );
+  if (query && !filter)
+    rt.info(`${tallyLine([tally]).replace(/; \d+ matched.*$/, '')}, then applied --query.`);
 }
 
 /**
