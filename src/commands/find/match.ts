@@ -151,14 +151,17 @@ const PART = 30;
 /** Digits only: phones are written with spaces, dashes and a +. */
 const digits = (s: string): string => s.replace(/\D/g, '');
 
-/** How `text` meets `value`: exact, prefix or part (case-insensitive), or not at all. */
-function grade(value: string | undefined, text: string): number {
+/**
+ * How `text` meets `value`: exact, prefix or part (case-insensitive), or not at all. In a
+ * name, the start of any word counts as its start ("dubois" starts "Marie Dubois").
+ */
+function grade(value: string | undefined, text: string, words = false): number {
   if (!value) return 0;
   const v = value.trim().toLowerCase();
   const t = text.trim().toLowerCase();
   if (!t) return 0;
   if (v === t) return EXACT;
-  if (v.startsWith(t)) return PREFIX;
+  if (v.startsWith(t) || (words && v.split(/\s+/).some((w) => w.startsWith(t)))) return PREFIX;
   return v.includes(t) ? PART : 0;
 }
 
@@ -167,7 +170,7 @@ const HOW: Record<number, string> = { [EXACT]: '', [PREFIX]: ' (starts with)', [
 function best(candidates: [label: string, value: string | undefined, weight: number][], text: string) {
   let top: { score: number; matched: string } | undefined;
   for (const [label, value, weight] of candidates) {
-    const g = grade(value, text);
+    const g = grade(value, text, label.endsWith('name'));
     if (g === 0) continue;
     const score = g + weight;
     if (!top || score > top.score) top = { score, matched: `${label}${HOW[g]}` };
