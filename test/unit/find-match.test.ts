@@ -145,7 +145,7 @@ describe('search grading and ranking', () => {
     expect(matchOrder(order(), 'inv-0000')?.matched).toBe('invoice id (starts with)');
     expect(matchOrder(order(), '00004')?.matched).toBe('invoice id (part)');
     expect(matchOrder(order(), '42')?.matched).toBe('order id');
-    expect(matchOrder(order(), '4')).toBeUndefined();
+    expect(matchOrder(order({ merchant_invoice_id: 'A' }), '4')).toBeUndefined();
     expect(matchOrder(order(), '2')?.matched).toBe('customer id');
     expect(matchOrder(order(), '555-0101')?.matched).toBe('customer phone (part)');
     expect(matchOrder(order(), 'obrien')?.matched).toBe('customer email (part)');
