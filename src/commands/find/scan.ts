@@ -28,6 +28,8 @@ export interface ScanOptions<T> {
   /** Records per page (default: the service's largest, 100). */
   items?: number;
   startPage?: number;
+  /** No spinner: another scan running at the same time shows one. */
+  quiet?: boolean;
 }
 
 export interface ScanTally {
@@ -55,7 +57,9 @@ export async function scan<T>(
 ): Promise<ScanTally> {
   const client = await rt.client();
   const tally: ScanTally = { plural: source.plural, pages: 0, records: 0, matched: 0, stoppedEarly: false };
-  const progress = await startProgress(rt, `Searching ${source.plural}…`);
+  const progress = o.quiet
+    ? { update() {}, stop() {} }
+    : await startProgress(rt, `Searching ${source.plural}…`);
   const pages = source.iterate(client, {
     items: o.items ?? MAX_PER_PAGE,
     startPage: o.startPage,
@@ -64,7 +68,8 @@ export async function scan<T>(
     onPage: (_page, records) => {
       tally.pages += 1;
       tally.records += records;
-      progress.update(`Searching ${source.plural}: ${tally.pages} pages read, ${tally.matched} found…`);
+      const kept = tally.matched < tally.records ? `, ${tally.matched} matched` : '';
+      progress.update(`Read ${tally.records} records (${tally.pages} pages)${kept}…`);
     },
   });
   try {

@@ -46,7 +46,13 @@ export async function search(rt: Runtime, [raw]: string[], flags: SearchFlags): 
   // Records are graded as they come; a scan keeps none of them itself.
   const everything = { accept: () => true, concurrency };
   const tallies: ScanTally[] = await Promise.all([
-    scan(rt, { plural: 'customers', iterate: iterateCustomers }, everything, collect(matchCustomer), false),
+    scan(
+      rt,
+      { plural: 'customers', iterate: iterateCustomers },
+      { ...everything, quiet: true },
+      collect(matchCustomer),
+      false,
+    ),
     scan(rt, { plural: 'orders', iterate: iterateOrders }, everything, collect(matchOrder), false),
   ]);
   const ranked = rankHits(hits);
