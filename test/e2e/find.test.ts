@@ -4,8 +4,9 @@
 // page, and billing help fields. Every expectation is worked out here from the records the
 // emulator's API answers, not from the code under test.
 
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli } from '../helpers/cli.js';
+import { BIN, parseNdjson, runCli } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 interface WireOrder {
@@ -329,5 +330,45 @@ describe('--query over every page, and the fields behind it', () => {
     const bad = await cli(['help', 'fields', 'invoices']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('orders, customers, products, payments');
+  });
+});
+
+describe('a filter streams its matches as their pages arrive', () => {
+  it('the first match is on stdout long before the last page is read', async () => {
+    const slow = await startTestEmulator({ latencyMs: 120 });
+    try {
+      // 1,000 orders of one customer: every page holds matches; read one page at a time.
+      await emulatorApi(slow.url, 'POST', '/__emulator/bulk-orders', { count: 1000 });
+      const page = await emulatorApi(slow.url, 'GET', '/api/v2/profiles/1/orders?items=1');
+      const email = page.body.orders[0].customer.email as string;
+      const started = Date.now();
+      const child = spawn(
+        process.execPath,
+        [BIN, 'orders', 'list', '--email', email, '--concurrency', '1', '-o', 'ndjson'],
+        { env: slow.env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let firstAt = 0;
+      let lines = 0;
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        firstAt ||= Date.now();
+        lines += chunk.split('\n').length - 1;
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
+      const killer = setTimeout(() => child.kill(), 60_000);
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      clearTimeout(killer);
+      const endedAt = Date.now();
+      expect(code).toBe(0);
+      expect(lines).toBe(1000);
+      expect(stderr).toContain('Read 10 pages of orders (1000); 1000 matched.');
+      // 10 pages one after another at 120 ms each: the first page's matches come ~1 s early.
+      expect(endedAt - firstAt).toBeGreaterThan(700);
+      expect(firstAt - started).toBeLessThan(endedAt - started - 700);
+    } finally {
+      await slow.close();
+    }
   });
 });
