@@ -10,10 +10,7 @@ export function defineSearch(program: Command, run: Run, full = true): void {
   // Top-level help needs only the name; the rest is declared when named.
   if (!full) return;
   search
-    .argument(
-      '<text>',
-      'an email, a name or part of one, a phone number, an invoice id, an order or customer id',
-    )
+    .argument('<text>', 'text to look for: an email, a name or part of one, a phone, an invoice id, an id')
     .option('--limit <n>', 'show this many best matches (0: all)', '20')
     .option('--concurrency <n>', 'pages read at once', '8')
     .addHelpText(

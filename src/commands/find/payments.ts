@@ -5,7 +5,7 @@
 
 import { iterateOrders, listOrderPayments } from '../../api/orders.js';
 import type { Order, Payment } from '../../api/types.js';
-import { UsageError } from '../../errors.js';
+import { BillingError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
@@ -48,9 +48,16 @@ export async function listAcrossOrders(rt: Runtime, flags: AcrossFlags): Promise
     // A payment is never older than its order: an order created after --until has none before it.
     { accept: (o) => until === undefined || !((timeOf(o, 'created_at') ?? 0) >= until), concurrency },
     async (records) => {
-      const perOrder = mapOrdered(records, concurrency, (order) => {
+      const perOrder = mapOrdered(records, concurrency, async (order) => {
         orders += 1;
-        return listOrderPayments(client, order.id, { signal: rt.signal });
+        try {
+          return await listOrderPayments(client, order.id, { signal: rt.signal });
+        } catch (err) {
+          // An order removed between the list and this read has no payments to show.
+          if (!(err instanceof BillingError && err.kind === 'not_found')) throw err;
+          rt.info(`warning: order ${order.id} is no longer there; its payments are left out`);
+          return [];
+        }
       });
       await writeList(kept(perOrder), 'payment', rt.output);
     },

@@ -28,7 +28,8 @@ export interface SearchFlags {
 export const DEFAULT_SEARCH_LIMIT = 20;
 
 export async function search(rt: Runtime, [raw]: string[], flags: SearchFlags): Promise<void> {
-  const text = parse.text('TEXT', raw ?? '');
+  const text = (raw ?? '').trim();
+  if (text === '') throw parse.needArgument('text to look for');
   const limit = flags.limit === undefined ? DEFAULT_SEARCH_LIMIT : nonNegative(flags.limit);
   const concurrency =
     flags.concurrency === undefined
