@@ -57,9 +57,7 @@ export async function scan<T>(
 ): Promise<ScanTally> {
   const client = await rt.client();
   const tally: ScanTally = { plural: source.plural, pages: 0, records: 0, matched: 0, stoppedEarly: false };
-  const progress = o.quiet
-    ? { update() {}, stop() {} }
-    : await startProgress(rt, `Searching ${source.plural}…`);
+  const progress = o.quiet ? { update() {}, stop() {} } : await startProgress(rt, 'Reading pages…');
   const pages = source.iterate(client, {
     items: o.items ?? MAX_PER_PAGE,
     startPage: o.startPage,
