@@ -1,7 +1,7 @@
 // Declarations of `billing orders` commands; their code is in src/commands/orders.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { collect, DATE_FORMS, examples, PRODUCTION_GUARD, type Run } from './shared.js';
+import { collect, DATE_FORMS, examples, gather, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineOrders(program: Command, run: Run, full = true): void {
   const orders = program.command('orders').description('list, inspect and create orders');
@@ -17,10 +17,9 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .option(
       '--status <status>',
       'in any of these statuses: repeat or comma-separate (failed,suspended)',
-      collect,
-      [],
+      gather,
     )
-    .option('--type <type>', 'order type: single_payment, subscription, instalment, metered', collect, [])
+    .option('--type <type>', 'order type: single_payment, subscription, instalment, metered', gather)
     .option('--currency <code>', 'in this currency (EUR)')
     .option('--customer <id>', "the customer's id")
     .option('--email <email>', "the customer's email, in any case")
@@ -41,7 +40,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
         'billing orders list --status failed,suspended --since 2026-11-01',
         'billing orders list --status failed --status suspended --by-status-date --since 2026-11-01',
         'billing orders list --email james.obrien@example.com',
-        'billing orders list --name obrien --currency EUR --min-amount 50',
+        'billing orders list --name brien --currency EUR --min-amount 50',
         'billing orders list --customer 2 --type subscription',
         "billing orders list --invoice 'INV-00012*'",
         'billing orders list --since 2026-11-01 --until 2026-11-30 --max-amount 20',

@@ -1,7 +1,7 @@
 // Declarations of `billing payments` commands; their code is in src/commands/payments.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { collect, DATE_FORMS, examples, type Run } from './shared.js';
+import { DATE_FORMS, examples, gather, type Run } from './shared.js';
 
 const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
 /** The journal flags of a money move (src/commands/batch/open.ts says what each does). */
@@ -56,15 +56,9 @@ export function definePayments(program: Command, run: Run, full = true): void {
     .option(
       '--status <status>',
       'without --order: succeeded, failed or pending; repeat or comma-separate',
-      collect,
-      [],
+      gather,
     )
-    .option(
-      '--kind <kind>',
-      'without --order: preauthorization, debit, capture, refund, reversal',
-      collect,
-      [],
-    )
+    .option('--kind <kind>', 'without --order: preauthorization, debit, capture, refund, reversal', gather)
     .option('--limit <n>', 'without --order: stop after this many payments')
     .option('--concurrency <n>', 'without --order: orders whose payments are read at once', '8')
     .addHelpText(

@@ -13,6 +13,11 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** A repeatable filter flag: no "(default: [])" in its help; undefined when not given. */
+export function gather(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /** Help text of a command the production guard asks about (src/commands/confirm.ts). */
 export const PRODUCTION_GUARD =
   '\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n';
