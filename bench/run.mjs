@@ -9,9 +9,10 @@
 // Node start) and BILLING_* variables are cleared. Output goes to /dev/null.
 //
 //   npm run bench              everything; rewrites the generated part of bench/RESULTS.md
-//   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks)
+//   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks, find)
 //
-// refunds and webhooks are their own scripts (bench/refunds.mjs, bench/webhooks.mjs), run on
+// refunds, webhooks and find are their own scripts (bench/refunds.mjs, bench/webhooks.mjs,
+// bench/find.mjs), run on
 // the machine's Node; each writes its section to bench/results-<name>.md, folded in here.
 
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -356,10 +357,10 @@ try {
   emulator?.kill('SIGINT');
 }
 
-for (const name of ['refunds', 'webhooks']) {
+for (const name of ['refunds', 'webhooks', 'find']) {
   if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
 }
-const sections = ['refunds', 'webhooks']
+const sections = ['refunds', 'webhooks', 'find']
   .map((name) => {
     try {
       return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();

@@ -16,6 +16,7 @@ import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
 import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
+import { defineSearch } from './cli/search.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
 import {
@@ -89,6 +90,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   // line (and, for shell completion, every group) needs them.
   const full = (group: string) => argv[0] === '__complete' || argv.includes(group);
   defineAuth(program, run);
+  defineSearch(program, run, full('search'));
   defineConfig(program, run, full('config'));
   defineOrders(program, run, full('orders'));
   defineCustomers(program, run, full('customers'));

@@ -19,6 +19,7 @@ export interface IterateOptions {
   /** No page after this one is asked for (--limit knows how many pages it needs). */
   lastPage?: number;
   signal?: AbortSignal;
+  onPage?: (pageNo: number, records: number) => void;
 }
 
 /** Records per page when `items` is not given, and the most the service gives. */
@@ -57,6 +58,7 @@ export function iterateList<T>(
     startPage,
     concurrency: o.concurrency,
     signal: o.signal,
+    onPage: o.onPage,
     itemsPerPage: Math.min(items ?? DEFAULT_PER_PAGE, MAX_PER_PAGE),
   });
 }

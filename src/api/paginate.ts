@@ -106,6 +106,8 @@ export interface PaginateOptions {
   signal?: AbortSignal;
   /** The page size asked for, used to spot a short (last) page when the answer does not say. */
   itemsPerPage?: number;
+  /** Told of each page as its records are handed out (a search says how many pages it read). */
+  onPage?: (pageNo: number, records: number) => void;
 }
 
 type Settled<T> = { ok: true; page: Fetched<T> } | { ok: false; error: unknown };
@@ -157,6 +159,7 @@ export async function* paginate<T>(
       seen.add(id);
     }
     count += page.records.length;
+    o.onPage?.(pageNo, page.records.length);
     return page.records;
   };
 

@@ -14,7 +14,17 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
     .option('--page <n>', 'page to read (from 1)')
     .option('--items <n>', 'records per page, 1 to 100')
     .option('--all', 'read every page')
+    .option('--email <email>', 'this email, in any case')
+    .option('--name <text>', 'part of the name, in any case')
     .option('--limit <n>', 'stop after this many customers')
+    .addHelpText(
+      'after',
+      examples([
+        'billing customers list',
+        'billing customers list --email james.obrien@example.com',
+        'billing customers list --name garcía',
+      ]) + '\n--email and --name read every page and keep the matches; stderr says how many pages.\n',
+    )
     .action(run(async () => (await load()).list));
   customers
     .command('get')

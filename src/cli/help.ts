@@ -22,9 +22,23 @@ export function defineHelp(program: Command, write: (text: string) => void): voi
   program.helpCommand(false);
   program
     .command('help')
-    .description(`help for a command (billing help orders list) or a topic: ${TOPICS.join(', ')}`)
+    .description(
+      `help for a command (billing help orders list), a topic (${TOPICS.join(', ')}) or the fields of a record (billing help fields orders)`,
+    )
     .argument('[words...]', 'a command path or a topic')
     .action(async (words: string[]) => {
+      if (words[0] === 'fields') {
+        const { FIELD_RECORDS, fieldsHelp } = await import('./fields.js');
+        const names = Object.keys(FIELD_RECORDS);
+        const name = words[1]?.toLowerCase().replace(/([^s])$/, '$1s');
+        if (words.length !== 2 || name === undefined || !names.includes(name)) {
+          throw new UsageError(`billing help fields needs one of: ${names.join(', ')}`, {
+            hint: 'billing help fields orders',
+          });
+        }
+        write(fieldsHelp(name as keyof typeof FIELD_RECORDS));
+        return;
+      }
       if (words.length === 1 && (TOPICS as readonly string[]).includes(words[0] ?? '')) {
         const { topic } = await import('./topics.js');
         write(topic(words[0] as Topic));

@@ -1,7 +1,7 @@
 // Declarations of `billing orders` commands; their code is in src/commands/orders.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { collect, examples, PRODUCTION_GUARD, type Run } from './shared.js';
+import { collect, DATE_FORMS, examples, gather, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineOrders(program: Command, run: Run, full = true): void {
   const orders = program.command('orders').description('list, inspect and create orders');
@@ -10,30 +10,63 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   const load = async () => import('../commands/orders.js');
   orders
     .command('list')
-    .description('list orders, newest first')
+    .description('list orders, newest first; any filter reads every page and keeps the matches')
     .option('--page <n>', 'page to read (from 1)')
     .option('--items <n>', 'records per page, 1 to 100 (service default 20)')
     .option('--all', 'read every page (streams with -o ndjson)')
-    .option('--status <status>', 'only orders in this status (filtered here while reading pages)')
-    .option('--limit <n>', 'stop after this many orders (default with --status and without --all: 20)')
-    .option('--concurrency <n>', 'pages read at once with --all or --status', '8')
+    .option(
+      '--status <status>',
+      'in any of these statuses: repeat or comma-separate (failed,suspended)',
+      gather,
+    )
+    .option('--type <type>', 'order type: single_payment, subscription, instalment, metered', gather)
+    .option('--currency <code>', 'in this currency (EUR)')
+    .option('--customer <id>', "the customer's id")
+    .option('--email <email>', "the customer's email, in any case")
+    .option('--name <text>', "part of the customer's name, in any case")
+    .option('--invoice <id>', 'this invoice id, or those starting so with a trailing * (INV-00012*)')
+    .option('--since <date>', `created on or after (${DATE_FORMS})`)
+    .option('--until <date>', 'created on or before (a day alone includes that day)')
+    .option('--by-status-date', '--since/--until look at status_updated_at instead of created_at')
+    .option('--min-amount <amount>', 'amount (initial_amount) at least this, like 10.00')
+    .option('--max-amount <amount>', 'amount (initial_amount) at most this')
+    .option('--limit <n>', 'stop after this many orders')
+    .option('--concurrency <n>', 'pages read at once with --all, a filter or --query', '8')
     .addHelpText(
       'after',
       examples([
         'billing orders list',
         'billing orders list --page 2 --items 50',
-        'billing orders list --status failed',
+        'billing orders list --status failed,suspended --since 2026-11-01',
+        'billing orders list --status failed --status suspended --by-status-date --since 2026-11-01',
+        'billing orders list --email james.obrien@example.com',
+        'billing orders list --name brien --currency EUR --min-amount 50',
+        'billing orders list --customer 2 --type subscription',
+        "billing orders list --invoice 'INV-00012*'",
+        'billing orders list --since 2026-11-01 --until 2026-11-30 --max-amount 20',
         'billing orders list --all -o ndjson | jq -r .merchant_invoice_id',
-      ]),
+      ]) +
+        '\nA filter reads every page (8 at a time), streams the matches as their page comes, and\n' +
+        'says on stderr how many pages it read. Filters combine: an order must match all of them.\n' +
+        '--query reads every page too, then applies the expression: billing help fields orders\n' +
+        'lists the fields it can name.\n',
     )
     .action(run(async () => (await load()).list));
   orders
     .command('get')
     .description('one order')
-    .argument('<id>', 'order id')
+    .argument('<id>', 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)')
     .addHelpText(
       'after',
-      examples(['billing orders get 1042', 'billing orders get 1042 --json | jq .status.value']),
+      examples([
+        'billing orders get 1042',
+        'billing orders get INV-000123',
+        "billing orders get 'INV-00012*'",
+        'billing orders get 1042 --json | jq .status.value',
+      ]) +
+        '\nAn id that is not a number is looked up as an invoice id by reading the pages of orders:\n' +
+        'an exact match stops the reading. No exact match: the orders whose invoice id holds the\n' +
+        'text (or starts with it, for TEXT*) are listed, exit 2; one only is shown. None: exit 5.\n',
     )
     .action(run(async () => (await load()).get));
   orders

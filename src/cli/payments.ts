@@ -1,7 +1,7 @@
 // Declarations of `billing payments` commands; their code is in src/commands/payments.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { DATE_FORMS, examples, gather, type Run } from './shared.js';
 
 const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
 /** The journal flags of a money move (src/commands/batch/open.ts says what each does). */
@@ -49,11 +49,28 @@ export function definePayments(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).get));
   payments
     .command('list')
-    .description('payments taken on an order (same as billing orders payments ID)')
-    .option('--order <id>', "the order's id")
+    .description("payments of one order, or (without --order) of every order, the newest orders' first")
+    .option('--order <id>', "only this order's payments (same as billing orders payments ID)")
+    .option('--since <date>', `without --order: made on or after (${DATE_FORMS})`)
+    .option('--until <date>', 'without --order: made on or before (a day alone includes that day)')
+    .option(
+      '--status <status>',
+      'without --order: succeeded, failed or pending; repeat or comma-separate',
+      gather,
+    )
+    .option('--kind <kind>', 'without --order: preauthorization, debit, capture, refund, reversal', gather)
+    .option('--limit <n>', 'without --order: stop after this many payments')
+    .option('--concurrency <n>', 'without --order: orders whose payments are read at once', '8')
     .addHelpText(
       'after',
-      examples(['billing payments list --order 1042', 'billing payments list --order 1042 -o csv']),
+      examples([
+        'billing payments list --order 1042',
+        'billing payments list --order 1042 -o csv',
+        'billing payments list --since 2026-11-01 --status failed',
+        'billing payments list --kind refund -o ndjson',
+      ]) +
+        '\nWithout --order: reads every page of orders and, 8 orders at a time, their payments;\n' +
+        'stderr says how much was read.\n',
     )
     .action(run(async () => (await load()).list));
   const capture = payments

@@ -78,6 +78,10 @@ billing webhooks listen, billing checkout open and a foreground billing emulator
 
 Errors: one line "error: <message>" on stderr, with a "hint:" line when there is something
 to do; with -o json also {"error":{"status":...,"kind":...,"message":...,"details":...}}.
+
+A list filter (orders list --status, --email, ...) and --query read every page (8 at a
+time) and say on stderr how many pages they read; --query applies after the last page.
+billing help fields orders lists the fields an expression can name (status.value, ...).
 See also: billing help formatting, billing help exit-codes.
 `,
   formatting: `Formats:

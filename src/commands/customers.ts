@@ -7,22 +7,38 @@ import {
   iterateCustomers,
   listCustomersPage,
 } from '../api/customers.js';
+import type { Customer } from '../api/types.js';
 import { parseDate } from '../domain/dates.js';
 import { writeOne } from '../format/index.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { confirmInProduction } from './confirm.js';
+import { matchesCustomer } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
 import { flagOrAsk } from './prompt.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
-export async function list(rt: Runtime, _args: string[], flags: ListFlags): Promise<void> {
-  await runList(rt, flags, {
-    resource: 'customer',
-    fetchPage: (client, query) => listCustomersPage(client, query),
-    iterate: (client, options) => iterateCustomers(client, options),
-  });
+export async function list(
+  rt: Runtime,
+  _args: string[],
+  flags: ListFlags & { email?: string; name?: string },
+): Promise<void> {
+  const criteria = {
+    email: flags.email === undefined ? undefined : parse.text('--email', flags.email),
+    name: flags.name === undefined ? undefined : parse.text('--name', flags.name),
+  };
+  const filtered = criteria.email !== undefined || criteria.name !== undefined;
+  await runList<Customer>(
+    rt,
+    flags,
+    {
+      resource: 'customer',
+      fetchPage: (client, query) => listCustomersPage(client, query),
+      iterate: (client, options) => iterateCustomers(client, options),
+    },
+    filtered ? { accept: (c) => matchesCustomer(c, criteria) } : undefined,
+  );
 }
 
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {

@@ -1,12 +1,13 @@
-// What the three list commands share: --page/--items/--all/--limit, an optional client-side
-// filter, and streaming the records into the chosen output format.
+// What the list commands share: --page/--items/--all/--limit, an optional client-side filter,
+// and streaming the records into the chosen output format.
 
 import type { ApiClient } from '../api/client.js';
+import type { IterateOptions } from '../api/listing.js';
 import type { Page } from '../api/paginate.js';
 import type { ResourceName } from '../format/index.js';
 import { pluralOf, writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
-import { startProgress } from './progress.js';
+import { scan, tallyLine } from './find/scan.js';
 import type { Runtime } from './runtime.js';
 
 export interface ListFlags {
@@ -20,16 +21,7 @@ export interface ListFlags {
 export interface ListSource<T> {
   resource: ResourceName;
   fetchPage(client: ApiClient, query: { page: number; items?: number }): Promise<Page<T>>;
-  iterate(
-    client: ApiClient,
-    options: {
-      items?: number;
-      startPage?: number;
-      lastPage?: number;
-      concurrency?: number;
-      signal: AbortSignal;
-    },
-  ): AsyncGenerator<T>;
+  iterate(client: ApiClient, options: IterateOptions): AsyncGenerator<T>;
 }
 
 const MAX_ITEMS = 100;
@@ -48,18 +40,22 @@ export function parseListFlags(rt: Runtime, flags: ListFlags) {
 }
 
 /**
- * One page when neither --all nor a filter asks for more; otherwise every page from --page on,
- * filtered, up to --limit (a filter without --all stops at `defaultLimit` matches).
+ * One page when neither --all, a filter nor --query asks for more; otherwise every page from
+ * --page on (the search over pages of ./find/scan.ts), filtered, up to --limit. --query reads
+ * every page before applying its expression, as the AWS CLI does: an expression over page 1
+ * alone would answer for 20 records while looking like the answer. A filter or --query says on
+ * stderr how many pages it read.
  */
 export async function runList<T>(
   rt: Runtime,
   flags: ListFlags,
   source: ListSource<T>,
-  filter?: { accept(record: T): boolean; defaultLimit: number },
+  filter?: { accept(record: T): boolean },
 ): Promise<void> {
   const { page, items, limit, concurrency, all } = parseListFlags(rt, flags);
-  const client = await rt.client();
-  if (!all && !filter) {
+  const query = rt.flags.query !== undefined;
+  if (!all && !filter && !query) {
+    const client = await rt.client();
     const first = await source.fetchPage(client, { page, items });
     await writeList(
       limit === undefined ? first.records : first.records.slice(0, limit),
@@ -73,25 +69,22 @@ export async function runList<T>(
     }
     return;
   }
-  const max = limit ?? (all ? undefined : filter?.defaultLimit);
   // Reading every page: the largest page the service gives, so the fewest requests. Without
   // a filter, --limit says how many pages are needed; none past them is asked for.
   const size = items ?? MAX_ITEMS;
   const lastPage = !filter && limit !== undefined ? page + Math.ceil(limit / size) - 1 : undefined;
-  const pages = source.iterate(client, {
-    items: size,
-    startPage: page,
-    lastPage,
-    concurrency,
-    signal: rt.signal,
-  });
-  const progress = await startProgress(rt, 'Reading pages…');
-  const records = counted(take(pages, filter?.accept, max), (n) => progress.update(`Read ${n} records…`));
-  try {
-    await writeList(records, source.resource, rt.output);
-  } finally {
-    progress.stop();
-  }
+  const tally = await scan(
+    rt,
+    {
+      plural: pluralOf(source.resource),
+      iterate: (client, options) => source.iterate(client, { ...options, lastPage, signal: rt.signal }),
+    },
+    { accept: filter?.accept ?? (() => true), limit, concurrency, items: size, startPage: page },
+    (records) => writeList(records, source.resource, rt.output),
+    Boolean(filter),
+  );
+  if (query && !filter)
+    rt.info(`${tallyLine([tally]).replace(/; \d+ matched.*$/, '')}, then applied --query.`);
 }
 
 /**
@@ -106,28 +99,4 @@ export function pageFooter(p: Page<unknown>, requested: number, plural: string):
   if (parts.length === 0) return '';
   if (p.totalPages !== undefined && current < p.totalPages) parts.push(`--page ${current + 1} or --all`);
   return parts.join(' · ');
-}
-
-async function* counted<T>(records: AsyncGenerator<T>, report: (n: number) => void): AsyncGenerator<T> {
-  let n = 0;
-  for await (const record of records) {
-    n += 1;
-    if (n % 100 === 0) report(n);
-    yield record;
-  }
-}
-
-async function* take<T>(
-  records: AsyncGenerator<T>,
-  accept: ((record: T) => boolean) | undefined,
-  max: number | undefined,
-): AsyncGenerator<T> {
-  if (max === 0) return;
-  let count = 0;
-  for await (const record of records) {
-    if (accept && !accept(record)) continue;
-    yield record;
-    count += 1;
-    if (max !== undefined && count >= max) return;
-  }
 }

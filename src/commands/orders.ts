@@ -9,31 +9,22 @@ import {
   listScheduledPayments,
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
-import { isOrderStatus, ORDER_STATUSES } from '../domain/orders.js';
-import { UsageError } from '../errors.js';
 import { formatAmount, textColumn, writeOne } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
+import { type OrderFilterFlags, orderCriteria } from './find/filters.js';
+import { matchesOrder } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
 import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from './prompt.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkOrderLinks } from './service-links.js';
 
-export async function list(
-  rt: Runtime,
-  _args: string[],
-  flags: ListFlags & { status?: string },
-): Promise<void> {
-  const status = flags.status?.toLowerCase();
-  if (status !== undefined && !isOrderStatus(status)) {
-    throw new UsageError(`unknown status "${flags.status}"`, {
-      hint: `use one of: ${ORDER_STATUSES.join(', ')}`,
-    });
-  }
-  const filter = status ? { accept: (o: Order) => statusOf(o) === status, defaultLimit: 20 } : undefined;
+export async function list(rt: Runtime, _args: string[], flags: ListFlags & OrderFilterFlags): Promise<void> {
+  const criteria = orderCriteria(flags);
+  const filter = criteria ? { accept: (o: Order) => matchesOrder(o, criteria) } : undefined;
   await runList<Order>(
     rt,
     flags,
@@ -54,6 +45,11 @@ function statusOf(order: Order): string | undefined {
 }
 
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  // Anything but a number is an invoice id (INV-7001, or INV-70* for those starting so).
+  if (id !== undefined && id.trim() !== '' && !/^\s*\d+\s*$/.test(id)) {
+    const { getByInvoice } = await import('./find/invoice.js');
+    return getByInvoice(rt, id);
+  }
   const orderId = parse.recordId('order', id ?? '');
   const order = await getOrder(await rt.client(), orderId);
   await writeOne(order, 'order', rt.output);

@@ -26,6 +26,7 @@ import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
+import type { AcrossFlags } from './find/payments.js';
 import {
   type AmountFlags,
   type DryRunFlag,
@@ -184,8 +185,22 @@ export async function get(rt: Runtime, [id]: string[]): Promise<void> {
 }
 
 /** billing payments list --order ID, and its alias billing orders payments ID. */
-export async function list(rt: Runtime, _args: string[], flags: { order?: string }): Promise<void> {
-  if (flags.order === undefined) throw new UsageError("missing --order (the order's id), e.g. --order 1042");
+export async function list(
+  rt: Runtime,
+  _args: string[],
+  flags: { order?: string } & AcrossFlags,
+): Promise<void> {
+  if (flags.order !== undefined) {
+    const across = ['since', 'until', 'limit'].find((k) => flags[k as keyof AcrossFlags] !== undefined);
+    const many = flags.status?.length ? 'status' : flags.kind?.length ? 'kind' : undefined;
+    if (across ?? many) {
+      throw new UsageError(`--${across ?? many} filters the payments of every order: leave out --order`);
+    }
+  }
+  if (flags.order === undefined) {
+    const { listAcrossOrders } = await import('./find/payments.js');
+    return listAcrossOrders(rt, flags);
+  }
   return orderPayments(rt, [flags.order]);
 }
 

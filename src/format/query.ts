@@ -42,7 +42,10 @@ export function compileQuery(expression: string): ASTNode {
     const what = String((cause as Error).message ?? cause).replace(/^Syntax error[,:]?\s*/i, '');
     throw new UsageError(
       `--query is not a valid JMESPath expression: ${what} at character ${at + 1} of ${JSON.stringify(expression)}`,
-      { hint: 'see https://jmespath.org for the syntax, e.g. --query "[?status.value==\'paid\'].id"', cause },
+      {
+        hint: 'see https://jmespath.org for the syntax, e.g. --query "[?status.value==\'failed\'].id"',
+        cause,
+      },
     );
   }
   compiled.set(expression, ast);

@@ -130,8 +130,14 @@ describe('orders get', () => {
     expect(r.code).toBe(5);
   });
 
-  it('exits 2 for an id that is not a number', async () => {
+  it('looks up an id that is not a number as an invoice id: none is exit 5 naming what was searched', async () => {
     const r = await cli(['orders', 'get', 'abc']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('no order has the invoice id "abc": read every page of orders');
+  });
+
+  it('exits 2 for an order id of 0', async () => {
+    const r = await cli(['orders', 'get', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('order id');
   });

@@ -89,9 +89,12 @@ describe('payments list --order ID', () => {
     expect(table.stdout).toMatch(/ID\s+ORDER ID\s+KIND\s+STATUS/i);
   });
 
-  it('without --order: exit 2 naming the flag', async () => {
-    const result = await cli(['payments', 'list']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('missing --order');
+  it('without --order lists the payments of every order; a filter of those with --order is exit 2', async () => {
+    const result = await cli(['payments', 'list', '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/and the payments of \d+ orders; \d+ payments matched/);
+    const both = await cli(['payments', 'list', '--order', '1', '--status', 'failed']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--status filters the payments of every order: leave out --order');
   });
 });

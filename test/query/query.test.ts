@@ -71,8 +71,9 @@ describe('lists', () => {
   it('a scalar result (length) and a list of scalars', async () => {
     const count = await cli(['orders', 'list', '--all', '--query', 'length(@)', '-o', 'json']);
     expect(JSON.parse(count.stdout)).toBe(orders.length);
+    // Without --all, --query still reads every page (here pages of 5) before applying itself.
     const ids = await cli(['orders', 'list', '--items', '5', '--query', '[].id', '-o', 'csv']);
-    expect(ids.stdout.trim().split('\n')).toEqual(['value', ...orders.slice(0, 5).map((o) => String(o.id))]);
+    expect(ids.stdout.trim().split('\n')).toEqual(['value', ...orders.map((o) => String(o.id))]);
   });
 });
 

@@ -1,0 +1,170 @@
+// Finding (issue 18 §5): orders list --email, billing search and orders get INV-… over 10,000
+// orders at 20 ms latency, each as a ratio to `orders list --all -o ndjson` timed in the same
+// alternation (each iteration runs the baseline, then each command once). The machine's Node;
+// NODE_EXTRA_CA_CERTS unset and BILLING_* cleared, as in bench/run.mjs; output to /dev/null.
+//
+// The emulator starts with the demo seed (200 orders of 8 customers) and is grown to 10,000
+// orders through its admin API (9,800 bulk orders, newer than the demo ones): the demo orders
+// are on the last two pages (99 and 100 of 100), the bulk ones before them.
+//   - --email james.obrien@example.com matches ~30 orders, all on the last pages;
+//   - search reads the orders and the customers, and ranks;
+//   - orders get INV-000001 is the oldest order (page 100): a lookup that reads every page;
+//   - orders get BULK-<newest> is on page 1: found early, the reading stops there.
+//
+//   npm run build && node bench/find.mjs [--runs N]       (default 9 runs after 1 warm-up)
+//
+// Prints a "## Finding" section and writes it to bench/results-find.md.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tmp = join(root, 'bench', '.tmp', 'find');
+mkdirSync(tmp, { recursive: true });
+const BIN = join(root, 'bin', 'billing');
+const LATENCY_MS = 20;
+const ORDERS = 10_000;
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 9;
+const WARMUP = 1;
+const BOUND = 1.2;
+
+const port = await freePort();
+const ORIGIN = `http://127.0.0.1:${port}`;
+const env = { ...process.env };
+delete env.NODE_EXTRA_CA_CERTS;
+for (const key of Object.keys(env)) if (key.startsWith('BILLING_')) delete env[key];
+Object.assign(env, {
+  BILLING_CONFIG_DIR: join(tmp, 'config'),
+  BILLING_ENV: 'local',
+  BILLING_BASE_URL: `${ORIGIN}/api/v2`,
+  BILLING_BASE_URL_V1: `${ORIGIN}/api/v1`,
+  BILLING_API_TOKEN: 'sk_local_dev_emulator',
+  BILLING_PROFILE_ID: '1',
+  XDG_CACHE_HOME: join(tmp, 'cache'),
+});
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(path, body) {
+  const res = await fetch(`${ORIGIN}/__emulator/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function startEmulator() {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'emulator', 'start', '--seed', 'demo', '--port', String(port)],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  for (let i = 0; i < 100 && child.exitCode === null; i++) {
+    try {
+      if ((await fetch(`${ORIGIN}/__emulator/status`)).ok) return child;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error(`the emulator did not start on port ${port}`);
+}
+
+/** Each command once per iteration, in the order given; per label, the times in ms. */
+function alternate(commands) {
+  const labels = Object.keys(commands);
+  const times = Object.fromEntries(labels.map((l) => [l, []]));
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    for (const label of labels) {
+      const argv = commands[label];
+      const started = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, [BIN, ...argv], { env, stdio: 'ignore', timeout: 120_000 });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (r.status !== 0) throw new Error(`billing ${argv.join(' ')}: exit ${r.status ?? r.signal}`);
+      if (i >= WARMUP) times[label].push(ms);
+    }
+    load.push(loadavg()[0]);
+  }
+  return times;
+}
+
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const quartiles = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  const at = (q) => s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
+  return [at(0.25), at(0.75)];
+};
+const load = [];
+
+const emulator = await startEmulator();
+try {
+  await admin('bulk-orders', { count: ORDERS - 200 });
+  const page = await fetch(`${ORIGIN}/api/v2/profiles/1/orders?page=1&items=1`, {
+    headers: { authorization: `Bearer ${env.BILLING_API_TOKEN}` },
+  }).then((r) => r.json());
+  if (page.pagination.total_count !== ORDERS)
+    throw new Error(`expected ${ORDERS} orders, got ${page.pagination.total_count}`);
+  const newest = page.orders[0].merchant_invoice_id;
+  await admin('config', { latency_ms: LATENCY_MS, fail_rate: 0 });
+
+  const commands = {
+    all: ['orders', 'list', '--all', '-o', 'ndjson'],
+    email: ['orders', 'list', '--email', 'james.obrien@example.com', '-o', 'ndjson'],
+    search: ['search', 'james.obrien@example.com', '-o', 'ndjson'],
+    getLast: ['orders', 'get', 'INV-000001', '-o', 'json'],
+    getFirst: ['orders', 'get', newest, '-o', 'json'],
+  };
+  const times = alternate(commands);
+  const rows = [
+    ['email', '`orders list --email james.obrien@example.com` (matches on pages 99–100)', BOUND],
+    ['search', '`billing search james.obrien@example.com` (orders and customers, ranked)', BOUND],
+    ['getLast', '`orders get INV-000001` (the oldest order: every page read)', BOUND],
+    ['getFirst', `\`orders get ${newest}\` (the newest order: found on page 1)`, 1],
+  ];
+  const lines = [
+    '## Finding',
+    '',
+    `${ORDERS.toLocaleString('en')} orders, ${LATENCY_MS} ms latency, pages of 100, 8 in flight; ${RUNS} runs after ${WARMUP} warm-up,`,
+    `each command against \`orders list --all -o ndjson\` (${median(times.all).toFixed(0)} ms median) in the same alternation.`,
+    `Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? '?'}; load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the run.`,
+    '',
+    '| Command | Ratio to `--all` (IQR; medians) | Target | Met |',
+    '| --- | --- | --- | --- |',
+  ];
+  for (const [key, what, bound] of rows) {
+    const r = median(times[key]) / median(times.all);
+    const [lo, hi] = quartiles(times[key].map((t, i) => t / times.all[i]));
+    const target = bound === 1 ? 'faster than `--all`' : `≤ ${bound}×`;
+    const met = bound === 1 ? r < 1 : r <= bound;
+    lines.push(
+      `| ${what} | ${r.toFixed(2)}× (IQR ${lo.toFixed(2)}–${hi.toFixed(2)}; ${median(times[key]).toFixed(0)} vs ${median(times.all).toFixed(0)} ms) | ${target} | ${met ? 'met' : '**not met**'} |`,
+    );
+  }
+  const text = `${lines.join('\n')}\n`;
+  writeFileSync(join(root, 'bench', 'results-find.md'), text);
+  process.stdout.write(text);
+} finally {
+  emulator.kill();
+}

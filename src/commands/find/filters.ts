@@ -1,0 +1,110 @@
+// The filter flags of `orders list`, `customers list` and `payments list`, read into the
+// criteria of ./match.ts. Every value is checked before anything is sent.
+
+import { AmountError, toMinor } from '../../domain/money.js';
+import { isOrderStatus, ORDER_STATUSES, ORDER_TYPES } from '../../domain/orders.js';
+import { UsageError } from '../../errors.js';
+import * as parse from '../args.js';
+import { invoicePattern, type OrderCriteria } from './match.js';
+
+export interface OrderFilterFlags {
+  status?: string[];
+  type?: string[];
+  currency?: string;
+  customer?: string;
+  email?: string;
+  name?: string;
+  invoice?: string;
+  since?: string;
+  until?: string;
+  byStatusDate?: boolean;
+  minAmount?: string;
+  maxAmount?: string;
+}
+
+/** The criteria the flags ask for, or undefined when no filter flag was given. */
+export function orderCriteria(flags: OrderFilterFlags): OrderCriteria | undefined {
+  const c: OrderCriteria = {};
+  if (flags.status?.length) c.statuses = statuses(flags.status);
+  if (flags.type?.length) c.types = orderTypes(flags.type);
+  if (flags.currency !== undefined) c.currency = parse.currency(flags.currency);
+  if (flags.customer !== undefined) c.customerId = parse.recordId('--customer', flags.customer);
+  if (flags.email !== undefined) c.email = parse.text('--email', flags.email);
+  if (flags.name !== undefined) c.name = parse.text('--name', flags.name);
+  if (flags.invoice !== undefined) {
+    const pattern = invoicePattern(parse.text('--invoice', flags.invoice));
+    if (pattern.text === '')
+      throw parse.bad('--invoice', 'an invoice id, or its start and *', 'INV-0001*', flags.invoice);
+    c.invoice = pattern;
+  }
+  Object.assign(c, dateRange(flags));
+  if (flags.byStatusDate) {
+    if (c.since === undefined && c.until === undefined) {
+      throw new UsageError('--by-status-date needs --since or --until');
+    }
+    c.dateField = 'status_updated_at';
+  }
+  if (flags.minAmount !== undefined) c.minAmount = minor('--min-amount', flags.minAmount);
+  if (flags.maxAmount !== undefined) c.maxAmount = minor('--max-amount', flags.maxAmount);
+  if (c.minAmount !== undefined && c.maxAmount !== undefined && c.minAmount > c.maxAmount) {
+    throw new UsageError(`--min-amount ${flags.minAmount} is more than --max-amount ${flags.maxAmount}`);
+  }
+  return Object.keys(c).length > 0 ? c : undefined;
+}
+
+/** --status failed --status suspended, or --status failed,suspended: any of them. */
+export function statuses(values: readonly string[]): string[] {
+  const wanted = split(values);
+  for (const status of wanted) {
+    if (!isOrderStatus(status)) {
+      throw new UsageError(`unknown status "${status}"`, {
+        hint: `use one of: ${ORDER_STATUSES.join(', ')}`,
+      });
+    }
+  }
+  return wanted;
+}
+
+function orderTypes(values: readonly string[]): string[] {
+  const known = Object.keys(ORDER_TYPES);
+  return split(values).map((raw) => {
+    const type = raw.replace(/[\s-]+/g, '_');
+    if (!known.includes(type)) {
+      throw new UsageError(`unknown order type "${raw}"`, { hint: `use one of: ${known.join(', ')}` });
+    }
+    return type;
+  });
+}
+
+/** Repeated and comma-separated values, lower-cased, without empty ones or repeats. */
+function split(values: readonly string[]): string[] {
+  const all = values.flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase());
+  return [...new Set(all.filter(Boolean))];
+}
+
+/**
+ * --since is inclusive; --until is inclusive of its day when a day alone is given (--until
+ * 2026-11-30 keeps all of the 30th), and of its instant when a time is.
+ */
+export function dateRange(flags: { since?: string; until?: string }): { since?: number; until?: number } {
+  const range: { since?: number; until?: number } = {};
+  if (flags.since !== undefined) range.since = parse.date('--since', flags.since).date.getTime();
+  if (flags.until !== undefined) {
+    const until = parse.date('--until', flags.until);
+    range.until = until.date.getTime() + (until.hasTime ? 1 : 86_400_000);
+  }
+  if (range.since !== undefined && range.until !== undefined && range.since >= range.until) {
+    throw new UsageError(`--since ${flags.since} is after --until ${flags.until}`);
+  }
+  return range;
+}
+
+function minor(flag: string, value: string): bigint {
+  try {
+    return toMinor(value.trim());
+  } catch (err) {
+    if (err instanceof AmountError)
+      throw parse.bad(flag, 'an amount with at most two decimals', '19.90', value);
+    throw err;
+  }
+}
