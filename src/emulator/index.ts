@@ -9,12 +9,13 @@ import { isFailRate, isLatency } from './http/admin.js';
 import { requestListener } from './http/server.js';
 import { DataFileWriter, readDataFile, removeStaleTemps } from './model/persist.js';
 import type { FaultRule, Runtime } from './model/runtime.js';
-import { applySeed } from './model/seed.js';
+import { applySeed } from './fixtures/seed.js';
 import { EmulatorState } from './model/state.js';
 import type { SeedName } from './model/types.js';
 import type { WebhookRuntime } from './webhooks/admin.js';
 import { WebhookDeliveries } from './webhooks/deliveries.js';
 
+export type { AppliedIds } from './fixtures/apply.js';
 export { parseFaultSpec } from './faults/faults.js';
 export type { FaultRule } from './model/runtime.js';
 export { EmulatorState } from './model/state.js';
@@ -27,6 +28,8 @@ export interface EmulatorOptions {
   host?: string;
   /** Default 'empty' (which still has the profiles and tokens). Ignored when dataFile exists. */
   seed?: SeedName;
+  /** A fixture (the parsed JSON or YAML of fixtures/fixture.schema.json) applied after the seed; ignored when dataFile exists. */
+  fixture?: unknown;
   /** Loaded on start when it exists; written atomically after changes and on close. */
   dataFile?: string;
   /** Delay added to every /api request. */
@@ -80,7 +83,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (dataFile) await removeStaleTemps(dataFile);
   const saved = dataFile ? await readDataFile(dataFile) : null;
   if (saved) state.restore(saved);
-  else applySeed(state, startSeed);
+  else applySeed(state, startSeed, opts.fixture);
   const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
   if (writer) state.onChange(() => writer.schedule());
 
@@ -105,6 +108,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     origin: '',
     startedAt: new Date().toISOString(),
     startSeed,
+    startFixture: opts.fixture,
     dataFile,
     faults: {
       latencyMs,

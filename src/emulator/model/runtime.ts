@@ -37,6 +37,8 @@ export interface Runtime {
   origin: string;
   startedAt: string;
   startSeed: SeedName;
+  /** The fixture it started from (applied again by a reset without a seed or fixture). */
+  startFixture?: unknown;
   dataFile: string | null;
   faults: Faults;
   /** Stops the server (after the current answer has gone out). */
