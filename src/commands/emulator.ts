@@ -46,7 +46,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     throw new UsageError('--webhook-secret is empty');
   }
   const faults = await faultRules(flags.fault);
-  const fixture = flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
+  const fixture =
+    flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
   const origin = `http://${flags.host}:${port}`;
   const envName = await emulatorEnvName(rt);
   const wide = wideBindingWarning(flags.host);
@@ -249,7 +250,8 @@ export async function reset(
 ): Promise<void> {
   const seed =
     flags.seed === undefined ? undefined : parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
-  const fixture = flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
+  const fixture =
+    flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
   const origin = await emulatorOrigin(rt, flags);
   await confirmTouchingEmulator(rt, origin, 'reset');
   const body = await adminCall(origin, 'POST', 'reset', {
@@ -273,7 +275,9 @@ export async function apply(rt: Runtime, args: string[], flags: { port?: string 
   const rows = Object.entries(body.applied).flatMap(([kind, named]) =>
     Object.entries(named).map(([name, id]) => ({ key: `${kind}.${name}.id`, value: String(id) })),
   );
-  rt.info(`Applied ${file} to the emulator at ${origin}: ${rows.length} record${rows.length === 1 ? '' : 's'}.`);
+  rt.info(
+    `Applied ${file} to the emulator at ${origin}: ${rows.length} record${rows.length === 1 ? '' : 's'}.`,
+  );
   await writeResult(rt, body.applied, () => writeList(rows, 'config_entry', rt.output));
 }
 

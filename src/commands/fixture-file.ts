@@ -11,7 +11,9 @@ export async function readFixtureFile(flag: string, path: string): Promise<unkno
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`);
+    throw new UsageError(
+      `${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`,
+    );
   }
   try {
     return parseFixtureText(text, path);

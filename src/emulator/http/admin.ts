@@ -4,12 +4,12 @@
 import { isOrderStatus, type OrderStatus } from '../../domain/orders.js';
 import { billingAdmin } from '../billing/admin.js';
 import { faultsAdmin } from '../faults/faults.js';
+import { applyFixture } from '../fixtures/apply.js';
+import { applySeed } from '../fixtures/seed.js';
 import { PROFILES, profileExists } from '../model/access.js';
 import { bulkCreateOrders } from '../model/orders.js';
 import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
-import { applyFixture } from '../fixtures/apply.js';
-import { applySeed } from '../fixtures/seed.js';
 import type { SeedName } from '../model/types.js';
 import { clearOutbox, outboxAdmin } from '../outbox/outbox.js';
 import { type WebhookRuntime, webhooksAdmin } from '../webhooks/admin.js';
