@@ -80,7 +80,7 @@ describe('billing emulator apply', () => {
       ],
       [
         'ref.yaml',
-        text.replace('${products.mug.id}", qty: 2', '${products.cup.id}", qty: 2'),
+        text.replace('mug.id}", qty: 2', 'cup.id}", qty: 2'),
         /orders\.paid\.lines\.0\.product: \$\{products\.cup\.id\} names no products record/,
       ],
       [

@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFaultSpec } from '../../src/emulator/faults/faults.js';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { applySeed } from '../../src/emulator/fixtures/seed.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { EmulatorState } from '../../src/emulator/model/state.js';
 import { call, createCustomer, createProduct, nextInvoice, v2 } from '../emulator/helpers.js';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';

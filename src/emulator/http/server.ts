@@ -4,9 +4,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
+import type { Route as SharedRoute } from '../../domain/routes.js';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
-import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
+import { type AdminReply, errorBody, errorReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import { handleAdmin } from './admin.js';
 import { JsonBytes, readBody, sendJson } from './body.js';
@@ -195,9 +196,25 @@ async function handleApi(
       headers: { Allow: match.allowed.join(', ') },
     });
   }
+  checkRootKey(match.route, rawBody);
   return withFaults(runtime, method, rest, () =>
     match.handler({ runtime, state, profileId, params: match.params, query, rawBody }),
   );
+}
+
+/**
+ * A route with a root key takes its record under it: a body without it is 400, `{}` and
+ * `{"foo": 1}` included. Where the route's body is optional, only an empty body may leave
+ * it out. Handlers then read body[rootKey].
+ */
+function checkRootKey(route: SharedRoute, rawBody: string): void {
+  const key = route.rootKey;
+  if (key === undefined || (route.optionalBody && rawBody.trim() === '')) return;
+  const body = parseJson(rawBody);
+  if (!isObject(body) || !isObject(body[key])) {
+    const may = route.optionalBody ? ' (or no body at all)' : '';
+    throw new HttpError(400, `the request body must be a JSON object with the root key "${key}"${may}`);
+  }
 }
 
 function decode(segment: string): string {
