@@ -42,6 +42,8 @@ try {
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [deferred],
+    // docs/openapi.yaml, which the emulator serves, is bundled as text.
+    loader: { '.yaml': 'text' },
     // In pass 2 these become CommonJS, where a module knows its own file as __filename.
     ...commonJsOfEsm(pkg),
     chunkNames: 'chunks/[name]-[hash]',

@@ -9,7 +9,7 @@ import { applySeed } from './fixtures/seed.js';
 import { isFailRate, isLatency } from './http/admin.js';
 import { requestListener } from './http/server.js';
 import { DataFileWriter, readDataFile, removeStaleTemps } from './model/persist.js';
-import type { FaultRule, Runtime } from './model/runtime.js';
+import type { ApiAnswer, FaultRule, Runtime } from './model/runtime.js';
 import { EmulatorState } from './model/state.js';
 import type { SeedName } from './model/types.js';
 import type { WebhookRuntime } from './webhooks/admin.js';
@@ -17,7 +17,8 @@ import { WebhookDeliveries } from './webhooks/deliveries.js';
 
 export { parseFaultSpec } from './faults/faults.js';
 export type { AppliedIds } from './fixtures/apply.js';
-export type { FaultRule } from './model/runtime.js';
+export { OPENAPI_PATH } from './http/server.js';
+export type { ApiAnswer, FaultRule } from './model/runtime.js';
 export { EmulatorState } from './model/state.js';
 export type { SeedName } from './model/types.js';
 
@@ -48,6 +49,8 @@ export interface EmulatorOptions {
   webhookRetryDelaysMs?: number[];
   /** How long an endpoint may take to answer one attempt; default 10 s. */
   webhookTimeoutMs?: number;
+  /** Told of every JSON answer it gives (the test suite checks each against docs/openapi.yaml). */
+  onAnswer?: (answer: ApiAnswer) => void;
 }
 
 export interface RunningEmulator {
@@ -117,6 +120,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       rules: parseFaultRules(opts.faults ?? []),
     },
     shutdown: () => void close().catch(() => {}),
+    onAnswer: opts.onAnswer,
     webhooks,
   };
   const server = createServer(

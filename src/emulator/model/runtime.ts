@@ -43,4 +43,14 @@ export interface Runtime {
   faults: Faults;
   /** Stops the server (after the current answer has gone out). */
   shutdown(): void;
+  /** Told of every JSON answer (EmulatorOptions.onAnswer). */
+  onAnswer?: (answer: ApiAnswer) => void;
+}
+
+/** One answer of the emulator: the request's method and path, and the status and JSON body sent. */
+export interface ApiAnswer {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
 }
