@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { watchStatusChanges } from './billing/lifecycle.js';
 import { parseFaultRules } from './faults/faults.js';
+import { type AppliedIds, noIds } from './fixtures/apply.js';
 import { applySeed } from './fixtures/seed.js';
 import { isFailRate, isLatency } from './http/admin.js';
 import { requestListener } from './http/server.js';
@@ -63,6 +64,8 @@ export interface RunningEmulator {
   /** Resolves once the server has closed and the data file is flushed (also after POST /__emulator/shutdown). */
   closed: Promise<void>;
   state: EmulatorState;
+  /** Ids of the records of the start fixture, by kind and name (none without one). */
+  fixtureIds: AppliedIds;
   /** Webhook delivery: endpoints, the delivery log, Send test event. */
   webhooks: WebhookDeliveries;
 }
@@ -85,8 +88,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const dataFile = opts.dataFile ? resolve(opts.dataFile) : null;
   if (dataFile) await removeStaleTemps(dataFile);
   const saved = dataFile ? await readDataFile(dataFile) : null;
+  let fixtureIds = noIds();
   if (saved) state.restore(saved);
-  else applySeed(state, startSeed, opts.fixture);
+  else fixtureIds = applySeed(state, startSeed, opts.fixture);
   const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
   if (writer) state.onChange(() => writer.schedule());
 
@@ -153,7 +157,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Nobody may be waiting on `closed`; a failed flush is reported by close() itself.
   closed.catch(() => {});
 
-  return { url: runtime.origin, port: actualPort, host, close, closed, state, webhooks };
+  return { url: runtime.origin, port: actualPort, host, close, closed, state, fixtureIds, webhooks };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

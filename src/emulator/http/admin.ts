@@ -89,9 +89,9 @@ function reset(runtime: Runtime, input: Record<string, unknown>): AdminReply {
   if (seed !== 'demo' && seed !== 'empty') throw new HttpError(400, 'seed must be "demo" or "empty"');
   const asStarted = input.seed === undefined && input.fixture === undefined;
   const fixture = asStarted ? runtime.startFixture : input.fixture;
-  applySeed(runtime.state, seed as SeedName, fixture);
+  const ids = applySeed(runtime.state, seed as SeedName, fixture);
   clearOutbox(runtime.state);
-  return { status: 200, body: status(runtime), changed: true };
+  return { status: 200, body: { ...status(runtime), fixture_ids: ids }, changed: true };
 }
 
 function configure(runtime: Runtime, input: Record<string, unknown>): AdminReply {
