@@ -356,10 +356,10 @@ try {
   emulator?.kill('SIGINT');
 }
 
-for (const name of ['refunds', 'webhooks']) {
+for (const name of ['refunds', 'webhooks', 'emulator']) {
   if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
 }
-const sections = ['refunds', 'webhooks']
+const sections = ['refunds', 'webhooks', 'emulator']
   .map((name) => {
     try {
       return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();
