@@ -36,8 +36,11 @@ export function answerProblem(method: string, path: string, status: number, body
   if (!found) return null;
   const operations = openapiDoc.paths[found.template] as Record<string, Operation>;
   const operation = operations[method.toLowerCase()];
-  if (!operation)
-    return status === 405 ? null : `${method} ${path}: not in docs/openapi.yaml, answered ${status}`;
+  // A method the path does not have (a probe of an address) may only be refused, with an error body.
+  if (!operation) {
+    if (status >= 400 && errorShape(body)) return null;
+    return `${method} ${path}: not in docs/openapi.yaml, answered ${status}`;
+  }
   const code = String(status) in operation.responses ? String(status) : 'default';
   const response = operation.responses[code];
   if (!response) return `${method} ${path}: status ${status} is not documented`;
@@ -62,6 +65,15 @@ export function answerProblem(method: string, path: string, status: number, body
     .map((e) => `${e.instancePath || '(body)'} ${e.message}`)
     .join('; ');
   return `${method} ${path} answered ${status} not as docs/openapi.yaml says: ${errors}`;
+}
+
+function errorShape(body: unknown): boolean {
+  let validate = compiled.get('error');
+  if (!validate) {
+    validate = ajv.compile({ $ref: 'openapi#/components/schemas/Error' });
+    compiled.set('error', validate);
+  }
+  return validate(body);
 }
 
 const mismatches: string[] = [];

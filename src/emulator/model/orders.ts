@@ -28,9 +28,6 @@ export interface NewOrder {
   statusUpdatedAt?: number;
 }
 
-/** A fixture's subscription has at most this many past cycles (a monthly one: 50 years). */
-const MAX_PAID_CYCLES = 600;
-
 export function insertOrder(state: EmulatorState, spec: NewOrder): Order {
   const id = state.nextId('order');
   const lines = spec.lines.map((line) => priceLine(state.nextId('line'), line));
@@ -70,10 +67,7 @@ export function renewCheckout(state: EmulatorState, order: Order): Order['checko
   return order.checkout;
 }
 
-/**
- * Creates the scheduled payments of a subscription order made in its status (fixtures): the
- * cycles already `paid` from its start date, then one that is still to come.
- */
+/** Creates the scheduled payments of a subscription order from its start date. */
 export function scheduleSubscription(
   state: EmulatorState,
   order: Order,
@@ -83,9 +77,7 @@ export function scheduleSubscription(
   const subscription = order.subscription;
   if (!subscription) return;
   const createdMs = Date.parse(order.created_at);
-  const dates = dueDates(startMs, subscription.interval, createdMs, MAX_PAID_CYCLES);
-  const upcoming = dates.findIndex((due) => statusOf(due) !== 'paid');
-  for (const due of dates.slice(0, upcoming < 0 ? dates.length : upcoming + 1)) {
+  for (const due of dueDates(startMs, subscription.interval, createdMs)) {
     state.addScheduledPayment({
       id: state.nextId('scheduled_payment'),
       order_id: order.id,

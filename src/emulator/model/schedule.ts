@@ -13,12 +13,8 @@ export function isIntervalCode(value: unknown): value is IntervalCode {
   return typeof value === 'string' && Object.hasOwn(INTERVAL_MONTHS, value);
 }
 
-/**
- * How many future cycles a subscription has scheduled ahead: one. The interface: a
- * subscription that becomes active gets one billing event for the next cycle; charging it
- * makes the next one (billing/plan.ts extendSchedule). Instalment orders have all theirs.
- */
-export const SCHEDULED_CYCLES = 1;
+/** How many future cycles are scheduled ahead. */
+export const SCHEDULED_CYCLES = 12;
 
 /** "DD/MM/YYYY HH:MM" (day first, UTC) → epoch ms; null when malformed or not a real date. */
 export function parseStartDate(text: string): number | null {
