@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 
 const DOC_FILE = resolve(import.meta.dirname, '../../docs/openapi.yaml');
 
@@ -16,7 +16,7 @@ interface Operation {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the parsed OpenAPI document
-export const openapiDoc: any = parse(readFileSync(DOC_FILE, 'utf8'));
+export const openapiDoc: any = load(readFileSync(DOC_FILE, 'utf8'));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(openapiDoc, 'openapi');
 const compiled = new Map<string, ValidateFunction>();
