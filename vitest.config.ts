@@ -1,10 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // docs/openapi.yaml is imported as text, as esbuild's loader does in scripts/build.mjs.
+  plugins: [
+    {
+      name: 'yaml-as-text',
+      transform: (code: string, id: string) =>
+        id.endsWith('.yaml') ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined,
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     // Builds dist/ first when src/ is newer: the end-to-end tests run the built CLI.
     globalSetup: ['test/setup/fresh-build.ts'],
+    // Every emulator answer is checked against docs/openapi.yaml (test/helpers/openapi.ts).
+    setupFiles: ['test/setup/openapi-check.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end files spawn the CLI many times; two workers match the 2-core machines.

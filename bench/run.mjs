@@ -357,10 +357,10 @@ try {
   emulator?.kill('SIGINT');
 }
 
-for (const name of ['refunds', 'webhooks', 'find']) {
+for (const name of ['refunds', 'webhooks', 'find', 'emulator']) {
   if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
 }
-const sections = ['refunds', 'webhooks', 'find']
+const sections = ['refunds', 'webhooks', 'find', 'emulator']
   .map((name) => {
     try {
       return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();

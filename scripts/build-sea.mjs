@@ -61,6 +61,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [deferred, noNgrok],
+  loader: { '.yaml': 'text' },
   ...commonJsOfEsm(pkg),
 });
 

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
 
@@ -25,6 +26,39 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const target = 'node20.18';
+
+/**
+ * `import { startEmulator } from 'billing/emulator'` (package.json `exports`): one CommonJS
+ * file of its own, dist/emulator.js, apart from the CLI's chunks so that the CLI's start-up
+ * files stay as they are, and its types, dist/emulator.d.ts, made from the one source file
+ * (every type it exports is written out there, so no type-check is needed).
+ */
+async function buildProgramEntry() {
+  const source = 'src/emulator/program.ts';
+  await build({
+    entryPoints: { emulator: source },
+    absWorkingDir: root,
+    outdir: dist,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    loader: { '.yaml': 'text' },
+    ...commonJsOfEsm(pkg),
+  });
+  const text = await readFile(join(root, source), 'utf8');
+  const dts = ts.transpileDeclaration(text, { fileName: source, compilerOptions: { strict: true } });
+  const problems = dts.diagnostics ?? [];
+  if (problems.length > 0) {
+    throw new Error(
+      `build.mjs: ${source} needs explicit types for its .d.ts: ${ts.flattenDiagnosticMessageText(problems[0].messageText, '\n')}`,
+    );
+  }
+  await writeFile(join(dist, 'emulator.d.ts'), dts.outputText);
+}
 
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
 try {
@@ -42,6 +76,8 @@ try {
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [deferred],
+    // docs/openapi.yaml, which the emulator serves, is bundled as text.
+    loader: { '.yaml': 'text' },
     // In pass 2 these become CommonJS, where a module knows its own file as __filename.
     ...commonJsOfEsm(pkg),
     chunkNames: 'chunks/[name]-[hash]',
@@ -68,6 +104,8 @@ try {
     // A use of import.meta that pass 1 did not rewrite would be an empty object here.
     logOverride: { 'empty-import-meta': 'error' },
   });
+
+  await buildProgramEntry();
 
   const out = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.js')).sort();
 

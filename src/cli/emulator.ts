@@ -25,6 +25,7 @@ export function defineEmulator(program: Command, run: Run, full = true): void {
     .option('--port <port>', 'port to listen on', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <seed>', 'demo (customers, products, ~200 orders) or empty', 'empty')
+    .option('--fixtures <file>', 'then apply this fixture (JSON or YAML; see billing emulator apply)')
     .option('--data <file>', 'keep the state in this file (written atomically) so it survives a restart')
     .option('--latency <ms>', 'delay every API answer by this many milliseconds', '0')
     .option('--fail-rate <rate>', 'answer this fraction of API requests with 502 (0 to 1)', '0')
@@ -60,7 +61,36 @@ export function defineEmulator(program: Command, run: Run, full = true): void {
     .description('put the emulator back to a seed (default: the one it started with)')
     .option(...portOption)
     .option('--seed <seed>', 'demo or empty')
+    .option('--fixtures <file>', 'then apply this fixture (JSON or YAML)')
     .action(run(async () => (await load()).reset));
+  emulator
+    .command('apply')
+    .description('add the records of a fixture file (JSON or YAML) to the running emulator, all or nothing')
+    .argument('<file>', 'the fixture: customers, products, orders, subscriptions, payments, clock')
+    .option(...portOption)
+    .addHelpText(
+      'after',
+      `${examples([
+        'billing emulator apply test/fixtures/shop.yaml',
+        'billing emulator start --fixtures shop.yaml --detach',
+        'billing emulator reset --fixtures shop.yaml',
+      ])}
+A fixture names its records; a later one refers to an earlier one's field:
+  customers:
+    ada: {first_name: Ada, last_name: Lovelace, card: {brand: visa, last4: "4242", expiry: "12/30"}}
+  products:
+    box: {name: Coffee Box, price: "24.90", product_type: subscription}
+  subscriptions:
+    ada_box: {customer: "\${customers.ada.id}", product: "\${products.box.id}", status: active, created_at: now-40d}
+  payments:
+    refund: {order: "\${subscriptions.ada_box.id}", action: refund, amount: "5.00"}
+Orders are made in any status (a first payment from active on); times are ISO 8601 or relative
+to the emulator's clock (now-3d, now+1h); clock: sets the clock first. A bad key refuses the
+whole file (exit 2) with its path. The schema ships with billing: fixtures/fixture.schema.json;
+the demo seed is fixtures/demo.json.
+`,
+    )
+    .action(run(async () => (await load()).apply));
   emulator
     .command('outbox')
     .description('the payment links the emulator "sent" by email and SMS, newest first (emptied by reset)')

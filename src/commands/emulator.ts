@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -15,6 +15,7 @@ import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { emulatorAnswers as answers } from './emulator-advice.js';
 import { confirmTouchingEmulator, wideBindingWarning } from './emulator-owner.js';
+import { FIXTURE_REFUSED, readFixtureFile } from './fixture-file.js';
 import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -22,6 +23,7 @@ interface StartFlags {
   port: string;
   host: string;
   seed: string;
+  fixtures?: string;
   data?: string;
   latency: string;
   failRate: string;
@@ -44,6 +46,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     throw new UsageError('--webhook-secret is empty');
   }
   const faults = await faultRules(flags.fault);
+  const fixture =
+    flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
   const origin = `http://${flags.host}:${port}`;
   const envName = await emulatorEnvName(rt);
   const wide = wideBindingWarning(flags.host);
@@ -57,6 +61,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
       port,
       host: flags.host,
       seed,
+      fixture,
       dataFile: flags.data,
       latencyMs,
       failRate,
@@ -65,6 +70,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
       faults,
     });
   } catch (err) {
+    if (err instanceof Error && err.name === 'HttpError') throw new UsageError(err.message);
     if (/in use/i.test((err as Error).message)) {
       throw new UsageError(`port ${port} is already in use`, {
         hint: `pick another with --port, or stop what runs there (an emulator: ${emulatorStartCommand(origin, 'stop')})`,
@@ -81,7 +87,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     throw err;
   }
   rt.info(
-    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.data ? `, data: ${flags.data}` : ''}).`,
+    `Emulator listening on ${emulator.url} (seed: ${seed}${flags.fixtures ? `, fixtures: ${flags.fixtures}` : ''}${flags.data ? `, data: ${flags.data}` : ''}).`,
     `${advice} Ctrl-C stops it.`,
   );
   if (webhookUrls.length > 0) {
@@ -125,6 +131,7 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   ];
   args.push('--latency', flags.latency, '--fail-rate', flags.failRate);
   if (flags.data) args.push('--data', flags.data);
+  if (flags.fixtures) args.push('--fixtures', resolve(flags.fixtures));
   for (const url of flags.webhookUrl) args.push('--webhook-url', url);
   if (flags.webhookSecret) args.push('--webhook-secret', flags.webhookSecret);
   for (const fault of flags.fault) args.push('--fault', fault);
@@ -239,15 +246,39 @@ export async function status(rt: Runtime, _args: string[], flags: { port?: strin
 export async function reset(
   rt: Runtime,
   _args: string[],
-  flags: { port?: string; seed?: string },
+  flags: { port?: string; seed?: string; fixtures?: string },
 ): Promise<void> {
   const seed =
     flags.seed === undefined ? undefined : parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
+  const fixture =
+    flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
   const origin = await emulatorOrigin(rt, flags);
   await confirmTouchingEmulator(rt, origin, 'reset');
-  const body = await adminCall(origin, 'POST', 'reset', { body: seed ? { seed } : {} });
-  rt.info(`Emulator at ${origin} reset.`);
+  const body = await adminCall(origin, 'POST', 'reset', {
+    body: { ...(seed ? { seed } : {}), ...(fixture === undefined ? {} : { fixture }) },
+    usage: FIXTURE_REFUSED,
+  });
+  rt.info(`Emulator at ${origin} reset${flags.fixtures ? ` from ${flags.fixtures}` : ''}.`);
   await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
+}
+
+/** billing emulator apply FILE: adds the fixture's records to the running emulator, all or nothing. */
+export async function apply(rt: Runtime, args: string[], flags: { port?: string }): Promise<void> {
+  const file = args[0] as string;
+  const fixture = await readFixtureFile('apply', file);
+  const origin = await emulatorOrigin(rt, flags);
+  const body = await adminCall<{ applied: Record<string, Record<string, number>> }>(origin, 'POST', 'apply', {
+    body: fixture,
+    timeoutMs: 60_000,
+    usage: FIXTURE_REFUSED,
+  });
+  const rows = Object.entries(body.applied).flatMap(([kind, named]) =>
+    Object.entries(named).map(([name, id]) => ({ key: `${kind}.${name}.id`, value: String(id) })),
+  );
+  rt.info(
+    `Applied ${file} to the emulator at ${origin}: ${rows.length} record${rows.length === 1 ? '' : 's'}.`,
+  );
+  await writeResult(rt, body.applied, () => writeList(rows, 'config_entry', rt.output));
 }
 
 function flatten(body: Record<string, unknown>): { key: string; value: string }[] {

@@ -31,6 +31,11 @@ export interface Route {
   decision?: Decision;
   /** Root key of the request body, where the route takes one. */
   rootKey?: string;
+  /**
+   * True where the body under rootKey may be left out (an optional amount or date). A body
+   * that is sent must still have its root key: `{}` is answered 400, as the interface says.
+   */
+  optionalBody?: boolean;
 }
 
 const P = '/profiles/{profile_id}';
@@ -39,6 +44,7 @@ interface Extra {
   /** Not shown in the interface document: the decision that assumes it. */
   assumed?: Decision;
   rootKey?: string;
+  optionalBody?: true;
 }
 
 function v2(name: string, method: HttpMethod, path: string, extra: Extra = {}): Route {
@@ -58,6 +64,7 @@ function route(name: string, method: HttpMethod, version: 'v1' | 'v2', path: str
     assumed: extra.assumed !== undefined,
     ...(extra.assumed === undefined ? {} : { decision: extra.assumed }),
     ...(extra.rootKey === undefined ? {} : { rootKey: extra.rootKey }),
+    ...(extra.optionalBody ? { optionalBody: true } : {}),
   };
 }
 
@@ -78,9 +85,15 @@ export const routes = {
   listScheduledPayments: v2('listScheduledPayments', 'GET', '/orders/{id}/scheduled_payments'),
 
   // Payments (shown; the optional amount's body shape is not, so it goes under the root key).
-  capturePayment: v2('capturePayment', 'POST', '/payments/{id}/capture', { rootKey: 'payment' }),
+  capturePayment: v2('capturePayment', 'POST', '/payments/{id}/capture', {
+    rootKey: 'payment',
+    optionalBody: true,
+  }),
   reversePayment: v2('reversePayment', 'POST', '/payments/{id}/reverse'),
-  refundPayment: v2('refundPayment', 'POST', '/payments/{id}/refund', { rootKey: 'payment' }),
+  refundPayment: v2('refundPayment', 'POST', '/payments/{id}/refund', {
+    rootKey: 'payment',
+    optionalBody: true,
+  }),
   /** Used to find a payment's order before retrying a refund. */
   getPayment: v2('getPayment', 'GET', '/payments/{id}', { assumed: 'one payment' }),
 
@@ -102,13 +115,18 @@ export const routes = {
 
   // Order lifecycle (not shown). Resume takes an optional {order: {restart_date}}.
   pauseOrder: v2('pauseOrder', 'POST', '/orders/{id}/pause', { assumed: 'lifecycle' }),
-  resumeOrder: v2('resumeOrder', 'POST', '/orders/{id}/resume', { assumed: 'lifecycle', rootKey: 'order' }),
+  resumeOrder: v2('resumeOrder', 'POST', '/orders/{id}/resume', {
+    assumed: 'lifecycle',
+    rootKey: 'order',
+    optionalBody: true,
+  }),
   cancelOrder: v2('cancelOrder', 'POST', '/orders/{id}/cancel', { assumed: 'lifecycle' }),
 
   // Scheduled-payment operations (not shown). Execute takes an optional {scheduled_payment: {amount}}.
   executeScheduledPayment: v2('executeScheduledPayment', 'POST', '/scheduled_payments/{id}/execute', {
     assumed: 'scheduled payments',
     rootKey: 'scheduled_payment',
+    optionalBody: true,
   }),
   skipScheduledPayment: v2('skipScheduledPayment', 'POST', '/scheduled_payments/{id}/skip', {
     assumed: 'scheduled payments',

@@ -5,18 +5,21 @@ import { resolve } from 'node:path';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { watchStatusChanges } from './billing/lifecycle.js';
 import { parseFaultRules } from './faults/faults.js';
+import { type AppliedIds, noIds } from './fixtures/apply.js';
+import { applySeed } from './fixtures/seed.js';
 import { isFailRate, isLatency } from './http/admin.js';
 import { requestListener } from './http/server.js';
 import { DataFileWriter, readDataFile, removeStaleTemps } from './model/persist.js';
-import type { FaultRule, Runtime } from './model/runtime.js';
-import { applySeed } from './model/seed.js';
+import type { ApiAnswer, FaultRule, Runtime } from './model/runtime.js';
 import { EmulatorState } from './model/state.js';
 import type { SeedName } from './model/types.js';
 import type { WebhookRuntime } from './webhooks/admin.js';
 import { WebhookDeliveries } from './webhooks/deliveries.js';
 
 export { parseFaultSpec } from './faults/faults.js';
-export type { FaultRule } from './model/runtime.js';
+export type { AppliedIds } from './fixtures/apply.js';
+export { OPENAPI_PATH } from './http/server.js';
+export type { ApiAnswer, FaultRule } from './model/runtime.js';
 export { EmulatorState } from './model/state.js';
 export type { SeedName } from './model/types.js';
 
@@ -27,6 +30,8 @@ export interface EmulatorOptions {
   host?: string;
   /** Default 'empty' (which still has the profiles and tokens). Ignored when dataFile exists. */
   seed?: SeedName;
+  /** A fixture (the parsed JSON or YAML of fixtures/fixture.schema.json) applied after the seed; ignored when dataFile exists. */
+  fixture?: unknown;
   /** Loaded on start when it exists; written atomically after changes and on close. */
   dataFile?: string;
   /** Delay added to every /api request. */
@@ -45,6 +50,8 @@ export interface EmulatorOptions {
   webhookRetryDelaysMs?: number[];
   /** How long an endpoint may take to answer one attempt; default 10 s. */
   webhookTimeoutMs?: number;
+  /** Told of every JSON answer it gives (the test suite checks each against docs/openapi.yaml). */
+  onAnswer?: (answer: ApiAnswer) => void;
 }
 
 export interface RunningEmulator {
@@ -57,6 +64,8 @@ export interface RunningEmulator {
   /** Resolves once the server has closed and the data file is flushed (also after POST /__emulator/shutdown). */
   closed: Promise<void>;
   state: EmulatorState;
+  /** Ids of the records of the start fixture, by kind and name (none without one). */
+  fixtureIds: AppliedIds;
   /** Webhook delivery: endpoints, the delivery log, Send test event. */
   webhooks: WebhookDeliveries;
 }
@@ -79,8 +88,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const dataFile = opts.dataFile ? resolve(opts.dataFile) : null;
   if (dataFile) await removeStaleTemps(dataFile);
   const saved = dataFile ? await readDataFile(dataFile) : null;
+  let fixtureIds = noIds();
   if (saved) state.restore(saved);
-  else applySeed(state, startSeed);
+  else fixtureIds = applySeed(state, startSeed, opts.fixture);
   const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
   if (writer) state.onChange(() => writer.schedule());
 
@@ -105,6 +115,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     origin: '',
     startedAt: new Date().toISOString(),
     startSeed,
+    startFixture: opts.fixture,
     dataFile,
     faults: {
       latencyMs,
@@ -113,6 +124,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       rules: parseFaultRules(opts.faults ?? []),
     },
     shutdown: () => void close().catch(() => {}),
+    onAnswer: opts.onAnswer,
     webhooks,
   };
   const server = createServer(
@@ -145,7 +157,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Nobody may be waiting on `closed`; a failed flush is reported by close() itself.
   closed.catch(() => {});
 
-  return { url: runtime.origin, port: actualPort, host, close, closed, state, webhooks };
+  return { url: runtime.origin, port: actualPort, host, close, closed, state, fixtureIds, webhooks };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toMinor } from '../../src/domain/money.js';
 import { ORDER_STATUSES } from '../../src/domain/orders.js';
+import { applySeed } from '../../src/emulator/fixtures/seed.js';
 import { EmulatorState } from '../../src/emulator/index.js';
 import { orderRecord } from '../../src/emulator/model/records.js';
-import { applySeed } from '../../src/emulator/model/seed.js';
 
 const DAY = 86_400_000;
 

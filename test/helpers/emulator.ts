@@ -3,6 +3,7 @@
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { baseEnv } from './cli.js';
+import { checkAnswer } from './openapi.js';
 
 export interface TestEmulator {
   emulator: RunningEmulator;
@@ -12,8 +13,9 @@ export interface TestEmulator {
   close(): Promise<void>;
 }
 
+/** An emulator whose every answer is checked against docs/openapi.yaml (a mismatch fails the test). */
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0, ...options });
+  const emulator = await startEmulator({ port: 0, onAnswer: checkAnswer, ...options });
   return {
     emulator,
     url: emulator.url,
@@ -44,5 +46,7 @@ export async function emulatorApi(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  const parsed = text ? JSON.parse(text) : undefined;
+  checkAnswer({ method, path: new URL(`${url}${path}`).pathname, status: res.status, body: parsed });
+  return { status: res.status, body: parsed };
 }

@@ -3,11 +3,12 @@
 // runs the acceptance smoke on the Node that runs this test.
 
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { baseEnv, tempDir } from '../helpers/cli.js';
+import { expectProgrammaticEmulator } from './program.js';
 import { expectTunnelRefused, smoke } from './smoke.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -50,4 +51,17 @@ it('packs into a tarball that installs offline with no dependencies and runs the
 
   // Without its optional agent, --tunnel ngrok says so, and the rest works (above).
   await expectTunnelRefused(billing, smokeEnv);
+
+  // A merchant's test suite: the package as a dependency, `billing/emulator` imported and typed.
+  const project = tempDir('billing-merchant-');
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'shop', type: 'module', private: true }),
+  );
+  await promisify(execFile)('npm', ['install', '--offline', '--no-save', join(out, tarball as string)], {
+    cwd: project,
+    env,
+    timeout: 90_000,
+  });
+  await expectProgrammaticEmulator(project, root);
 });

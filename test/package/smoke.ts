@@ -117,6 +117,16 @@ export async function smoke(billing: string, env: Record<string, string | undefi
     expect(refunded).toMatchObject({ kind: 'refund', amount: '1.25', parent_id: payments[0] });
 
     const dir = tempDir('billing-smoke-');
+    // A YAML fixture, checked by the compiled schema; the OpenAPI document served.
+    const shop = join(dir, 'shop.yaml');
+    writeFileSync(shop, 'customers:\n  ada: {first_name: Ada, last_name: Lovelace}\n');
+    const applied = await run(billing, ['emulator', 'apply', shop, '--port', String(port), '--json'], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(JSON.parse(applied.stdout).customers.ada).toBeGreaterThan(0);
+    const openapi = await fetch(`${origin}/openapi.yaml`);
+    expect(openapi.status).toBe(200);
+    expect(await openapi.text()).toMatch(/^openapi: 3\.1\.0$/m);
+
     const body = join(dir, 'body.json');
     writeFileSync(body, '{"event":"order.paid","id":1}');
     const secret = ['--secret', 'whsec_smoke'];

@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFaultSpec } from '../../src/emulator/faults/faults.js';
+import { applySeed } from '../../src/emulator/fixtures/seed.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { applySeed } from '../../src/emulator/model/seed.js';
 import { EmulatorState } from '../../src/emulator/model/state.js';
 import { call, createCustomer, createProduct, nextInvoice, v2 } from '../emulator/helpers.js';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
@@ -104,7 +104,7 @@ describe('capture and reverse', () => {
     const captured = await post(`/payments/${first}/capture`, { payment: { amount: '40.00' } });
     expect(captured.status).toBe(201);
     expect(captured.body.payment).toMatchObject({ kind: 'capture', amount: '40.00', parent_id: first });
-    expect((await post(`/payments/${first}/capture`, {})).status).toBe(422);
+    expect((await post(`/payments/${first}/capture`, { payment: {} })).status).toBe(422);
     const reverseAfterCapture = await post(`/payments/${first}/reverse`);
     expect(reverseAfterCapture.status).toBe(422);
     expect(reverseAfterCapture.body.error.message).toMatch(/can no longer be reversed/);
@@ -159,7 +159,7 @@ describe('refund', () => {
     const preauth = payments[0] as number;
     expect((await post(`/payments/${preauth}/refund`)).status).toBe(422);
     const capture = (await post(`/payments/${preauth}/capture`)).body.payment.id;
-    const refund = await post(`/payments/${capture}/refund`, { refund: { amount: '1' } });
+    const refund = await post(`/payments/${capture}/refund`, { payment: { amount: '1' } });
     expect(refund.status).toBe(201);
     expect(refund.body.payment.amount).toBe('1.00');
     const ofRefund = await post(`/payments/${refund.body.payment.id}/refund`);

@@ -6,7 +6,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
-const INPUTS = ['src', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = [
+  'src',
+  'scripts',
+  'fixtures',
+  'docs/openapi.yaml',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+];
 /** Written by the build last of all (scripts/build.mjs): its time is the build's. */
 const STAMP = join(root, 'dist/package.json');
 

@@ -4,11 +4,12 @@
 import { isOrderStatus, type OrderStatus } from '../../domain/orders.js';
 import { billingAdmin } from '../billing/admin.js';
 import { faultsAdmin } from '../faults/faults.js';
+import { applyFixture } from '../fixtures/apply.js';
+import { applySeed } from '../fixtures/seed.js';
 import { PROFILES, profileExists } from '../model/access.js';
 import { bulkCreateOrders } from '../model/orders.js';
 import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
-import { applySeed } from '../model/seed.js';
 import type { SeedName } from '../model/types.js';
 import { clearOutbox, outboxAdmin } from '../outbox/outbox.js';
 import { type WebhookRuntime, webhooksAdmin } from '../webhooks/admin.js';
@@ -28,6 +29,8 @@ export function handleAdmin(
       return { status: 200, body: status(runtime) };
     case 'POST /__emulator/reset':
       return reset(runtime, body(rawBody));
+    case 'POST /__emulator/apply':
+      return { status: 201, body: { applied: applyFixture(runtime.state, body(rawBody)) }, changed: true };
     case 'POST /__emulator/shutdown':
       return { status: 200, body: { ok: true }, after: () => runtime.shutdown() };
     case 'POST /__emulator/config':
@@ -80,12 +83,15 @@ function body(rawBody: string): Record<string, unknown> {
   return parsed;
 }
 
+/** {seed?, fixture?}: the seed (default the one it started with), then the fixture; neither: as it started. */
 function reset(runtime: Runtime, input: Record<string, unknown>): AdminReply {
   const seed = input.seed ?? runtime.startSeed;
   if (seed !== 'demo' && seed !== 'empty') throw new HttpError(400, 'seed must be "demo" or "empty"');
-  applySeed(runtime.state, seed as SeedName);
+  const asStarted = input.seed === undefined && input.fixture === undefined;
+  const fixture = asStarted ? runtime.startFixture : input.fixture;
+  const ids = applySeed(runtime.state, seed as SeedName, fixture);
   clearOutbox(runtime.state);
-  return { status: 200, body: status(runtime), changed: true };
+  return { status: 200, body: { ...status(runtime), fixture_ids: ids }, changed: true };
 }
 
 function configure(runtime: Runtime, input: Record<string, unknown>): AdminReply {

@@ -31,8 +31,12 @@ export function customerField(
     return undefined;
   }
   const id = positiveInteger(value);
-  const customer = id === null ? undefined : state.findCustomer(profileId, id);
-  if (!customer) problems.add(field, `customer ${JSON.stringify(value)} does not exist in this profile`);
+  if (id === null) {
+    problems.add(field, 'customer_id must be a positive integer');
+    return undefined;
+  }
+  const customer = state.findCustomer(profileId, id);
+  if (!customer) problems.add(field, `customer ${id} does not exist in this profile`);
   return customer;
 }
 
@@ -48,8 +52,12 @@ export function productField(
     return undefined;
   }
   const id = positiveInteger(value);
-  const product = id === null ? undefined : state.findProduct(profileId, id);
-  if (!product) problems.add(field, `product ${JSON.stringify(value)} does not exist in this profile`);
+  if (id === null) {
+    problems.add(field, 'product_id must be a positive integer');
+    return undefined;
+  }
+  const product = state.findProduct(profileId, id);
+  if (!product) problems.add(field, `product ${id} does not exist in this profile`);
   return product;
 }
 

@@ -30,18 +30,12 @@ function paymentAt(state: EmulatorState, profileId: number, raw: string | undefi
 }
 
 /**
- * The optional amount of a capture or refund. The body may be empty, or carry the amount
- * under the root key "payment" (what the CLI sends) or under the action's name.
+ * The optional amount of a capture or refund: no body, or {payment: {amount?}} (the server
+ * has checked the root key: `{}` is 400, not "all of it").
  */
-function requestedAmount(rawBody: string, action: string): string | undefined {
+function requestedAmount(rawBody: string): string | undefined {
   const body = parseJson(rawBody);
-  if (body === undefined) return undefined;
-  if (!isObject(body)) throw new HttpError(400, 'the request body must be a JSON object');
-  if (Object.keys(body).length === 0) return undefined;
-  const record = [body.payment, body[action]].find(isObject);
-  if (!record) {
-    throw new HttpError(400, `the request body must be a JSON object with the root key "payment"`);
-  }
+  const record = isObject(body) && isObject(body.payment) ? body.payment : {};
   return amountField(record.amount);
 }
 
@@ -57,7 +51,7 @@ export function getPayment({ state, profileId, params }: ApiRequest): Reply {
 
 export function capturePayment({ state, profileId, params, rawBody }: ApiRequest): Reply {
   const payment = paymentAt(state, profileId, params[0]);
-  const made = capture(state, payment, requestedAmount(rawBody, 'capture'));
+  const made = capture(state, payment, requestedAmount(rawBody));
   return { status: 201, body: { payment: paymentRecord(made) } };
 }
 
@@ -68,7 +62,7 @@ export function reversePayment({ state, profileId, params }: ApiRequest): Reply 
 
 export function refundPayment({ state, profileId, params, rawBody }: ApiRequest): Reply {
   const payment = paymentAt(state, profileId, params[0]);
-  const made = refund(state, payment, requestedAmount(rawBody, 'refund'));
+  const made = refund(state, payment, requestedAmount(rawBody));
   return { status: 201, body: { payment: paymentRecord(made) } };
 }
 

@@ -33,6 +33,8 @@ export interface Route {
   method: string;
   pattern: RegExp;
   handler: Handler;
+  /** The route's entry in the shared table (its root key). */
+  route: SharedRoute;
 }
 
 /** The handler of every route in the shared table (src/domain/routes.ts): none can be missed. */
@@ -81,7 +83,12 @@ function pattern(route: SharedRoute): RegExp {
 function served(version: SharedRoute['version']): readonly Route[] {
   return (Object.entries(routes) as [RouteName, SharedRoute][])
     .filter(([, route]) => route.version === version)
-    .map(([name, route]) => ({ method: route.method, pattern: pattern(route), handler: HANDLERS[name] }));
+    .map(([name, route]) => ({
+      method: route.method,
+      pattern: pattern(route),
+      handler: HANDLERS[name],
+      route,
+    }));
 }
 
 /** Paths relative to /api/v2/profiles/{profile_id}. */
@@ -89,7 +96,10 @@ export const V2_ROUTES = served('v2');
 /** Paths relative to /api/v1. */
 export const V1_ROUTES = served('v1');
 
-export type RouteMatch = { handler: Handler; params: string[] } | { allowed: string[] } | null;
+export type RouteMatch =
+  | { handler: Handler; params: string[]; route: SharedRoute }
+  | { allowed: string[] }
+  | null;
 
 /** The route for a method and path; the allowed methods when only the path matches. */
 export function matchRoute(routes: readonly Route[], method: string, pathname: string): RouteMatch {
@@ -97,7 +107,8 @@ export function matchRoute(routes: readonly Route[], method: string, pathname: s
   for (const route of routes) {
     const match = route.pattern.exec(pathname);
     if (!match) continue;
-    if (route.method === method) return { handler: route.handler, params: match.slice(1) };
+    if (route.method === method)
+      return { handler: route.handler, params: match.slice(1), route: route.route };
     allowed.push(route.method);
   }
   return allowed.length > 0 ? { allowed } : null;

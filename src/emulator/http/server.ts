@@ -3,11 +3,13 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import openapi from '../../../docs/openapi.yaml';
 import { crossSiteRefusal, isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
+import type { Route as SharedRoute } from '../../domain/routes.js';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
-import { type AdminReply, errorBody, errorReply, HttpError } from '../model/reply.js';
-import type { Runtime } from '../model/runtime.js';
+import { type AdminReply, errorBody, errorReply, HttpError, isObject, parseJson } from '../model/reply.js';
+import type { ApiAnswer, Runtime } from '../model/runtime.js';
 import { handleAdmin } from './admin.js';
 import { JsonBytes, readBody, sendJson } from './body.js';
 import { handleBrowser, isBrowserPath } from './browser.js';
@@ -82,7 +84,23 @@ async function handle(
   }
   if (reply.after || isClosing()) res.setHeader('Connection', 'close');
   if (reply.after) res.once('finish', reply.after);
+  if (reply.text !== undefined) {
+    res.writeHead(reply.status, reply.headers);
+    res.end(reply.text);
+    return;
+  }
+  runtime.onAnswer?.(answerOf(req, reply));
   sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+/** Where the emulator serves docs/openapi.yaml, the interface as OpenAPI 3.1 (no token). */
+export const OPENAPI_PATH = '/openapi.yaml';
+
+/** An API answer as the test suite's response check sees it (EmulatorOptions.onAnswer). */
+function answerOf(req: IncomingMessage, reply: AdminReply): ApiAnswer {
+  const body = reply.body instanceof JsonBytes ? JSON.parse(reply.body.bytes.toString('utf8')) : reply.body;
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  return { method: req.method ?? 'GET', path: url.pathname, status: reply.status, body };
 }
 
 async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply> {
@@ -97,6 +115,9 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     );
     if (method !== 'GET' && reply.status < 300) runtime.state.markChanged();
     return reply;
+  }
+  if (path === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) {
+    return { status: 200, text: openapi, headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
   }
   if (path.startsWith('/__emulator/')) {
     if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
@@ -174,9 +195,25 @@ async function handleApi(
       headers: { Allow: match.allowed.join(', ') },
     });
   }
+  checkRootKey(match.route, rawBody);
   return withFaults(runtime, method, rest, () =>
     match.handler({ runtime, state, profileId, params: match.params, query, rawBody }),
   );
+}
+
+/**
+ * A route with a root key takes its record under it: a body without it is 400, `{}` and
+ * `{"foo": 1}` included. Where the route's body is optional, only an empty body may leave
+ * it out. Handlers then read body[rootKey].
+ */
+function checkRootKey(route: SharedRoute, rawBody: string): void {
+  const key = route.rootKey;
+  if (key === undefined || (route.optionalBody && rawBody.trim() === '')) return;
+  const body = parseJson(rawBody);
+  if (!isObject(body) || !isObject(body[key])) {
+    const may = route.optionalBody ? ' (or no body at all)' : '';
+    throw new HttpError(400, `the request body must be a JSON object with the root key "${key}"${may}`);
+  }
 }
 
 function decode(segment: string): string {

@@ -22,6 +22,7 @@ import {
   currency,
   optionalAmount,
   optionalBoolean,
+  optionalNumber,
   optionalString,
   optionalUrl,
   Problems,
@@ -120,7 +121,7 @@ function orderProductField(
   const qty = qtyField(value.qty, problems, 'order_product.qty');
   const amount = optionalAmount(value, 'amount', problems, 'order_product.amount');
   const discount = optionalAmount(value, 'discount_amount', problems, 'order_product.discount_amount');
-  const fee = optionalAmount(value, 'fee_amount', problems, 'order_product.fee_amount');
+  const fee = optionalNumber(value, 'fee_amount', problems, 'order_product.fee_amount');
   if (!product || !qty) return undefined;
   const input: LineInput = {
     product,

@@ -48,6 +48,26 @@ export function customerSnapshot(customer: Customer): CustomerSnapshot {
   };
 }
 
+/** Fields of the order's customer that the interface types as strings (not "or null"): "" when the customer has none. */
+const STRING_FIELDS = [
+  'merchant_customer_id',
+  'email',
+  'phone',
+  'street',
+  'city',
+  'postal_code',
+  'country',
+  'country_name',
+] as const;
+
+/** The customer on an order as the interface types it: state and date_of_birth may be null, the rest are strings. */
+function orderCustomer(snapshot: CustomerSnapshot) {
+  const customer: Record<string, string | null> = { ...snapshot };
+  for (const field of STRING_FIELDS) customer[field] ??= '';
+  return customer as Omit<CustomerSnapshot, (typeof STRING_FIELDS)[number]> &
+    Record<(typeof STRING_FIELDS)[number], string>;
+}
+
 export function customerRecord(customer: Customer) {
   return {
     id: customer.id,
@@ -129,7 +149,7 @@ export function orderRecord(order: Order) {
     card_details_saved: order.card_details_saved ? 'Yes' : 'No',
     initial_amount: order.summary.initial_amount,
     customer_id: order.customer_id,
-    customer: { ...order.customer },
+    customer: orderCustomer(order.customer),
     order_products: order.lines.map(orderLineRecord),
     summary: { ...order.summary },
     tag_list: [],

@@ -29,6 +29,8 @@ export interface Reply {
   status: number;
   /** Absent for 204. */
   body?: unknown;
+  /** A body that is not JSON (the OpenAPI document), sent as is. */
+  text?: string;
   headers?: Record<string, string>;
 }
 

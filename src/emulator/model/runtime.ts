@@ -37,8 +37,20 @@ export interface Runtime {
   origin: string;
   startedAt: string;
   startSeed: SeedName;
+  /** The fixture it started from (applied again by a reset without a seed or fixture). */
+  startFixture?: unknown;
   dataFile: string | null;
   faults: Faults;
   /** Stops the server (after the current answer has gone out). */
   shutdown(): void;
+  /** Told of every JSON answer (EmulatorOptions.onAnswer). */
+  onAnswer?: (answer: ApiAnswer) => void;
+}
+
+/** One answer of the emulator: the request's method and path, and the status and JSON body sent. */
+export interface ApiAnswer {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
 }

@@ -23,10 +23,23 @@ export class Problems {
 
 const absent = (value: unknown): boolean => value === undefined || value === null;
 
-/** A positive integer, given as a JSON number or as digits; null otherwise. */
+/** A positive integer given as a JSON number (as the interface types it: digits in a string are not one); null otherwise. */
 export function positiveInteger(value: unknown): number | null {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  if (typeof value === 'string' && /^[1-9]\d{0,14}$/.test(value)) return Number(value);
+  return null;
+}
+
+/** A JSON number of at least 0 with at most two decimals (fee_amount, which the interface types as a number). */
+export function optionalNumber(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | null {
+  const value = body[field];
+  if (value === undefined) return null;
+  if (typeof value === 'number' && Number.isFinite(value) && isAmount(String(value))) return String(value);
+  problems.add(path, `${field} must be a number of at least 0 with at most two decimals, like 2.5`);
   return null;
 }
 

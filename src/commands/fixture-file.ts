@@ -1,0 +1,29 @@
+// Reading a fixture file for `emulator apply FILE`, `emulator start|reset --fixtures FILE`.
+// The CLI only parses it (JSON, or YAML by its name); the emulator checks and applies it.
+
+import { readFile } from 'node:fs/promises';
+import { FixtureFileError, parseFixtureText } from '../domain/fixture-file.js';
+import { UsageError } from '../errors.js';
+
+export async function readFixtureFile(flag: string, path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`,
+    );
+  }
+  try {
+    return parseFixtureText(text, path);
+  } catch (error) {
+    if (error instanceof FixtureFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** A 400 from the emulator is a fixture it refused: the caller's mistake (exit 2). */
+export const FIXTURE_REFUSED = {
+  400: 'fix that key and apply the whole file again (fixtures/fixture.schema.json describes every key)',
+};

@@ -1,0 +1,222 @@
+// Fixtures (issue 19 §3): `billing emulator apply FILE`, `start|reset --fixtures FILE`, the
+// demo seed as the fixture that ships with the package, and a bad fixture refused whole.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validatorSource } from '../../scripts/fixture-validator.mjs';
+import { applySeed } from '../../src/emulator/fixtures/seed.js';
+import { EmulatorState } from '../../src/emulator/index.js';
+import { freePort, runCli, tempDir } from '../helpers/cli.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+const SHOP = resolve(import.meta.dirname, '../fixtures/shop.yaml');
+const DEMO = resolve(import.meta.dirname, '../../fixtures/demo.json');
+const P = '/api/v2/profiles/1';
+
+function write(name: string, text: string): string {
+  const file = join(tempDir('billing-fixture-'), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function admin(url: string, path: string, body: unknown = {}) {
+  return emulatorApi(url, 'POST', `/__emulator/${path}`, body);
+}
+
+describe('billing emulator apply', () => {
+  let t: TestEmulator;
+  let port: string;
+  beforeAll(async () => {
+    t = await startTestEmulator();
+    port = String(t.emulator.port);
+  });
+  afterAll(() => t.close());
+
+  it('makes the named records, each referring to earlier ones, in their statuses, with the clock set', async () => {
+    const run = await runCli(['emulator', 'apply', SHOP, '--port', port, '--json'], { env: t.env() });
+    expect(run.stderr).toContain('Applied');
+    expect(run.code).toBe(0);
+    const ids = JSON.parse(run.stdout);
+    expect(Object.keys(ids.customers)).toEqual(['ada', 'grace']);
+
+    const paid = (await emulatorApi(t.url, 'GET', `${P}/orders/${ids.orders.paid}`)).body.order;
+    expect(paid.status.value).toBe('active');
+    expect(paid.merchant_invoice_id).toBe('FX-PAID');
+    expect(paid.customer_id).toBe(ids.customers.ada);
+    expect(paid.summary.initial_amount).toBe('24.00');
+    const payments = (await emulatorApi(t.url, 'GET', `${P}/orders/${ids.orders.paid}/payments`)).body
+      .payments;
+    expect(payments.map((p: { kind: string; amount: string }) => `${p.kind} ${p.amount}`)).toEqual([
+      'debit 24.00',
+      'refund 5.00',
+    ]);
+    expect(ids.payments.refund).toBe(payments[1].id);
+
+    const held = await emulatorApi(t.url, 'GET', `${P}/orders/${ids.orders.held}/payments`);
+    expect(held.body.payments.map((p: { kind: string }) => p.kind)).toEqual(['preauthorization', 'capture']);
+    const draft = (await emulatorApi(t.url, 'GET', `${P}/orders/${ids.orders.draft}`)).body.order;
+    expect(draft.status.value).toBe('draft');
+    const box = (await emulatorApi(t.url, 'GET', `${P}/orders/${ids.subscriptions.ada_box}`)).body.order;
+    expect(box.status.value).toBe('paused');
+    expect(box.order_type.value).toBe('subscription');
+    expect(box.created_at).toBe('2026-12-06T09:00:00.000Z');
+    const grace = await emulatorApi(t.url, 'GET', `/api/v2/profiles/2/customers/${ids.customers.grace}`);
+    expect(grace.status).toBe(200);
+
+    const clock = await runCli(['emulator', 'clock', '--port', port, '--json'], { env: t.env() });
+    expect(JSON.parse(clock.stdout).now).toMatch(/^2027-01-15T09:0/);
+  });
+
+  it('refuses a bad fixture whole, naming the path of the bad key, and changes nothing', async () => {
+    const before = (await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts;
+    // A new invoice id: the first test has already made FX-PAID.
+    const text = readFileSync(SHOP, 'utf8').replace('FX-PAID', 'FX-AGAIN');
+    const cases: [string, string, RegExp][] = [
+      [
+        'status.yaml',
+        text.replace('status: paused', 'status: snoozing'),
+        /subscriptions\.ada_box\.status: must be one of/,
+      ],
+      [
+        'ref.yaml',
+        text.replace('mug.id}", qty: 2', 'cup.id}", qty: 2'),
+        /orders\.paid\.lines\.0\.product: \$\{products\.cup\.id\} names no products record/,
+      ],
+      [
+        'invoice.yaml',
+        readFileSync(SHOP, 'utf8'),
+        /orders\.paid\.invoice_id: invoice_id FX-PAID is already used/,
+      ],
+      ['qty.yaml', text.replace('qty: 2', 'qty: "2"'), /orders\.paid\.lines\.0\.qty: must be integer/],
+      [
+        'extra.yaml',
+        text.replace('description: Stoneware', 'colour: blue'),
+        /products\.mug\.colour: is not a field/,
+      ],
+      // Passes the schema but not the service's rules: made, then undone.
+      [
+        'refund.yaml',
+        text.replace('amount: "5.00"', 'amount: "500.00"'),
+        /payments\.refund: refund amount 500\.00 is more than/,
+      ],
+      [
+        'single.yaml',
+        text.replace('status: active, invoice_id: FX-AGAIN', 'status: paused, invoice_id: FX-AGAIN'),
+        /orders\.paid\.status: only a subscription order can be paused/,
+      ],
+    ];
+    for (const [name, fixture, message] of cases) {
+      const run = await runCli(['emulator', 'apply', write(name, fixture), '--port', port], { env: t.env() });
+      expect(run.code, name).toBe(2);
+      expect(run.stderr, name).toMatch(message);
+      expect(run.stderr, name).toContain('nothing was applied');
+    }
+    const notYaml = await runCli(['emulator', 'apply', write('x.yaml', 'a: [1'), '--port', port], {
+      env: t.env(),
+    });
+    expect(notYaml.code).toBe(2);
+    expect(notYaml.stderr).toMatch(/x\.yaml is not valid YAML/);
+    const missing = await runCli(['emulator', 'apply', '/nonexistent/f.json', '--port', port], {
+      env: t.env(),
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no such file/);
+    expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before);
+  });
+
+  it('takes JSON as well as YAML', async () => {
+    const file = write(
+      'one.json',
+      JSON.stringify({ customers: { bob: { first_name: 'Bob', last_name: 'B' } } }),
+    );
+    const run = await runCli(['emulator', 'apply', file, '--port', port, '--json'], { env: t.env() });
+    expect(run.code).toBe(0);
+    const id = JSON.parse(run.stdout).customers.bob;
+    expect((await emulatorApi(t.url, 'GET', `${P}/customers/${id}`)).body.customer.first_name).toBe('Bob');
+  });
+});
+
+describe('emulator start|reset --fixtures', () => {
+  it('starts from a fixture, and reset goes back to it (or to another one)', async () => {
+    const port = await freePort();
+    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
+    const start = await runCli(
+      ['emulator', 'start', '--port', String(port), '--fixtures', SHOP, '--detach'],
+      { env },
+    );
+    expect(start.code, start.stderr).toBe(0);
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
+        orders: 4,
+        customers: 2,
+        products: 2,
+      });
+      await admin(url, 'bulk-orders', { count: 5 });
+      const reset = await runCli(['emulator', 'reset', '--port', String(port), '--yes'], { env });
+      expect(reset.code, reset.stderr).toBe(0);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.orders).toBe(4);
+      const other = write('one.yaml', 'customers:\n  bob: {first_name: Bob, last_name: B}\n');
+      const again = await runCli(
+        ['emulator', 'reset', '--port', String(port), '--fixtures', other, '--yes'],
+        { env },
+      );
+      expect(again.code, again.stderr).toBe(0);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
+        orders: 0,
+        customers: 1,
+        products: 0,
+      });
+      const bad = write('bad.yaml', 'customers:\n  bob: {first_name: Bob}\n');
+      const refused = await runCli(
+        ['emulator', 'reset', '--port', String(port), '--fixtures', bad, '--yes'],
+        { env },
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/customers\.bob\.last_name: is required/);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.customers).toBe(1);
+    } finally {
+      await runCli(['emulator', 'stop', '--port', String(port), '--yes'], { env });
+    }
+  });
+
+  it('refuses to start from a bad fixture (exit 2, nothing listens)', async () => {
+    const port = await freePort();
+    const bad = write('bad.json', '{"orders": {"x": {"customer": 1}}}');
+    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad], {
+      env: { BILLING_CONFIG_DIR: tempDir('billing-config-') },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/orders\.x\.lines: is required/);
+  });
+});
+
+describe('the demo seed is the fixture that ships with the package', () => {
+  it('applying fixtures/demo.json to an empty emulator gives the records of --seed demo', async () => {
+    const seeded = new EmulatorState();
+    applySeed(seeded, 'demo');
+    const applied = new EmulatorState();
+    applySeed(applied, 'empty', JSON.parse(readFileSync(DEMO, 'utf8')));
+    const shape = (s: EmulatorState) =>
+      JSON.stringify({
+        ...s.snapshot(),
+        seed: null,
+        orders: [...s.orders.values()].map(({ created_at, updated_at, status_updated_at, ...o }) => o),
+        customers: [...s.customers.values()].map(({ created_at, updated_at, ...c }) => c),
+        products: [...s.products.values()].map(({ created_at, updated_at, ...p }) => p),
+        scheduled_payments: [...s.scheduledPayments.values()].map(({ due_date, ...p }) => p),
+        payments: [...s.payments.values()].map(({ created_at, ...p }) => p),
+      });
+    expect(applied.counts()).toEqual({ orders: 205, customers: 10, products: 6 });
+    expect(shape(applied)).toBe(shape(seeded));
+  });
+
+  it('the compiled validator is the one of the schema that ships', () => {
+    const generated = resolve(
+      import.meta.dirname,
+      '../../src/emulator/fixtures/fixture-validator.generated.mjs',
+    );
+    expect(readFileSync(generated, 'utf8'), 'run node scripts/fixture-validator.mjs').toBe(validatorSource());
+  });
+});
