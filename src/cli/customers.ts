@@ -19,11 +19,11 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
     .option('--limit <n>', 'stop after this many customers')
     .addHelpText(
       'after',
-      examples([
+      `${examples([
         'billing customers list',
         'billing customers list --email james.obrien@example.com',
         'billing customers list --name garcía',
-      ]) + '\n--email and --name read every page and keep the matches; stderr says how many pages.\n',
+      ])}\n--email and --name read every page and keep the matches; stderr says how many pages.\n`,
     )
     .action(run(async () => (await load()).list));
   customers
