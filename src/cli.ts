@@ -28,6 +28,7 @@ import {
 } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
 import { EXIT, InterruptedError } from './errors.js';
+import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
 import { flushed, watchOutput } from './format/sink.js';
 import { version } from './version.js';
 
@@ -49,7 +50,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, json, ndjson, csv, tsv (default: table on a terminal, tsv in a pipe)',
+        `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, tsv in a pipe)`,
       ),
     )
     .option('--json', 'same as --output json')
@@ -197,7 +198,7 @@ export async function main(
     const rt = session.runtime;
     io.stderr.write(
       formatError(err, {
-        json: rt?.format === 'json' || argv.includes('--json'),
+        json: (rt !== undefined && traitsOf(rt.format).jsonErrors) || argv.includes('--json'),
         color: rt?.stderrColor ?? false,
         debug: rt?.debugEnabled ?? argv.includes('--debug'),
       }),
