@@ -18,11 +18,11 @@ import type { Runtime } from './runtime.js';
 import { checkedLink } from './service-links.js';
 
 const SENT_COLUMNS = [
-  column('order_id', 'Order'),
+  column('order_id', 'Order', undefined, { keep: true }),
   column('status', 'Status'),
   column('channel', 'Sent by'),
-  column('to', 'To'),
-  column('payment_link', 'Link'),
+  column('to', 'To', undefined, { keep: true }),
+  column('payment_link', 'Link', undefined, { keep: true }),
 ];
 
 export function email(rt: Runtime, [id]: string[]): Promise<void> {
@@ -56,7 +56,17 @@ async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms
     order,
     'order',
     { payment_link: link, message: isRecord(result.raw) ? result.raw.message : undefined },
-    { rows: { list: [sent], columns: SENT_COLUMNS } },
+    {
+      rows: { list: [sent], columns: SENT_COLUMNS },
+      // The link whole, on a line of its own: a person copies it, a terminal makes it clickable.
+      screen: async () => {
+        await write(rt.output, {
+          list: [sent],
+          columns: SENT_COLUMNS.filter((c) => c.key !== 'payment_link'),
+        });
+        if (link) rt.io.stdout.write(`\n${safeLine(link)}\n`);
+      },
+    },
   );
   const how = channel === 'email' ? 'by email' : 'by SMS';
   rt.info(
@@ -250,11 +260,11 @@ interface OutboxMessage {
 }
 
 const OUTBOX_COLUMNS = [
-  column('sent_at', 'Sent'),
-  column('channel', 'By'),
-  column('to', 'To'),
-  column('order_id', 'Order'),
-  column('link', 'Link'),
+  column('sent_at', 'Sent', undefined, { giveUp: 2 }),
+  column('channel', 'By', undefined, { giveUp: 1 }),
+  column('to', 'To', undefined, { keep: true }),
+  column('order_id', 'Order', undefined, { keep: true }),
+  column('link', 'Link', undefined, { keep: true }),
 ];
 
 export async function outbox(
