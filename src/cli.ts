@@ -11,6 +11,7 @@ import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
 import { defineHelp, findCommand } from './cli/help.js';
+import { formatHelp, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
@@ -29,8 +30,14 @@ import {
 } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
 import { EXIT, InterruptedError } from './errors.js';
+import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
 import { flushed, watchOutput } from './format/sink.js';
 import { version } from './version.js';
+
+/** Columns for help: the terminal's, 80 in a pipe (as commander does). */
+function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: boolean }): number {
+  return stream.isTTY && stream.columns ? stream.columns : 80;
+}
 
 function buildProgram(session: Session, argv: readonly string[]): Command {
   const run = (load: Loader) => action(session, load);
@@ -38,7 +45,9 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   const program = new Command('billing')
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => session.io.stdout.write(s),
+      // Help (and the version) at the terminal's width; examples wrapped between words.
+      writeOut: (s) => session.io.stdout.write(wrapHelpText(s, helpWidth(session.io.stdout))),
+      getOutHelpWidth: () => helpWidth(session.io.stdout),
       writeErr: (s) => session.io.stderr.write(s),
       // Parse errors are rendered by main()'s error path, like every other error.
       outputError: () => {},
@@ -50,7 +59,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'output format: table, json, ndjson, csv, tsv (default: table on a terminal, tsv in a pipe)',
+        `output format: ${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, tsv in a pipe)`,
       ),
     )
     .option('--json', 'same as --output json')
@@ -67,8 +76,9 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
     .option('--base-url-v1 <url>', 'API v1 base, ending in /api/v1 (env BILLING_BASE_URL_V1)')
     .option('--gateway-url <url>', "card gateway's script host (env BILLING_GATEWAY_URL)")
     .showSuggestionAfterError(true)
-    // Every subcommand's --help lists the global options (--env, -o, --profile, ...) too.
-    .configureHelp({ showGlobalOptions: true })
+    // Every subcommand's --help names the global options (--env, -o, --profile, ...) too,
+    // after its own (src/cli/help-layout.ts).
+    .configureHelp({ showGlobalOptions: true, formatHelp })
     .addHelpText(
       'after',
       examples([
@@ -78,12 +88,16 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
         'billing orders get 1042',
         'echo "$TOKEN" | billing login --env sandbox --with-token --base-url https://…/api/v2 --profile 7',
       ]) +
-        '\nEnvironment: BILLING_API_TOKEN (the token; never a flag), BILLING_ENV, BILLING_PROFILE_ID,\n' +
-        '  BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR, BILLING_TIMEOUT (seconds),\n' +
-        '  BILLING_MAX_RESPONSE_MB (largest answer read, default 64), NO_COLOR.\n' +
-        'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403, 5 not found/404,\n' +
-        '  6 conflict/409, 7 rejected data/422, 8 service unavailable, 9 batch with failures, 130 interrupted.\n' +
-        'Help topics: billing help environment | exit-codes | output | formatting | dates.\n',
+        // Lines of at most 80 columns: a terminal of 80 shows them as written.
+        '\nEnvironment: BILLING_API_TOKEN (the token; never a flag), BILLING_ENV,\n' +
+        '  BILLING_PROFILE_ID, BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR,\n' +
+        '  BILLING_TIMEOUT (seconds), BILLING_MAX_RESPONSE_MB (largest answer read,\n' +
+        '  default 64), NO_COLOR.\n' +
+        'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403,\n' +
+        '  5 not found/404, 6 conflict/409, 7 rejected data/422, 8 service unavailable,\n' +
+        '  9 batch with failures, 130 interrupted.\n' +
+        'Help topics: billing help environment | exit-codes | output | formatting\n' +
+        '  | dates.\n',
     );
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
@@ -199,7 +213,7 @@ export async function main(
     const rt = session.runtime;
     io.stderr.write(
       formatError(err, {
-        json: rt?.format === 'json' || argv.includes('--json'),
+        json: (rt !== undefined && traitsOf(rt.format).jsonErrors) || argv.includes('--json'),
         color: rt?.stderrColor ?? false,
         debug: rt?.debugEnabled ?? argv.includes('--debug'),
       }),

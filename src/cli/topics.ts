@@ -1,6 +1,7 @@
 // The text of `billing help <topic>`. docs/contract.md says the same at length; a change to
 // one is a change to the other.
 
+import { FORMATS, OUTPUT_FORMATS } from '../format/formats.js';
 import type { Topic } from './topic-names.js';
 
 const TEXT: Record<Topic, string> = {
@@ -65,7 +66,7 @@ billing webhooks listen, billing checkout open and a foreground billing emulator
   output: `Output contract:
 
   Results go to stdout; everything for a person (hints, progress, confirmations) to stderr.
-  -o table|json|ndjson|csv|tsv, or --json. On a terminal the default is table, in a pipe tsv.
+  -o ${OUTPUT_FORMATS.join('|')}, or --json. On a terminal the default is table, in a pipe tsv.
   Conflicting output flags (--json -o csv) are a usage error (exit 2).
 
   A command about one record (get, create, update, pause, resume, cancel, capture, refund of
@@ -86,13 +87,7 @@ See also: billing help formatting, billing help exit-codes.
 `,
   formatting: `Formats:
 
-  table   aligned columns for a person, with colour on a terminal; dates as YYYY-MM-DD HH:MM UTC
-  json    one JSON document: the record, or an array of records
-  ndjson  one JSON object a line; streams, memory stays flat over any number of records
-  csv     RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted,
-          its quotes doubled
-  tsv     no header, one record a line, fields split by one tab; tabs and line breaks inside a
-          value become spaces (so cut and awk work)
+${OUTPUT_FORMATS.map((name) => `  ${name.padEnd(7)} ${FORMATS[name].about}`).join('\n')}
 
 In csv and tsv money is two columns, amount (a decimal like 497.30) and currency (EUR).
 Service text never reaches the terminal as control sequences: they are shown escaped.

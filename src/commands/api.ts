@@ -9,7 +9,8 @@ import { DEFAULT_PER_PAGE } from '../api/listing.js';
 import { paginate, parseListResponse } from '../api/paginate.js';
 import { exactNumber, JsonTextError, parseExactJson, stringifyExactJson } from '../domain/exact-json.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
-import { safeJson, safeText } from '../format/terminal.js';
+import { write } from '../format/index.js';
+import { safeText } from '../format/terminal.js';
 import { singleLine } from '../format/text.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { Runtime } from './runtime.js';
@@ -67,7 +68,7 @@ export async function api(rt: Runtime, args: string[], flags: ApiFlags): Promise
   const request: ApiRequest = { method, url: url.toString(), ...(body === undefined ? {} : { body }) };
 
   if (flags.dryRun) {
-    writeDryRun(rt, request);
+    await writeDryRun(rt, request);
     rt.info('Dry run: nothing was sent.');
     return;
   }
@@ -245,7 +246,7 @@ function readInput(file: string, json = true): string {
   return text;
 }
 
-function writeDryRun(rt: Runtime, request: ApiRequest): void {
+async function writeDryRun(rt: Runtime, request: ApiRequest): Promise<void> {
   const headers = {
     authorization: 'Bearer ***',
     'content-type': 'application/json',
@@ -253,22 +254,17 @@ function writeDryRun(rt: Runtime, request: ApiRequest): void {
   };
   // Shown with the digits that would be sent, not as a double would print them.
   const body = request.body === undefined ? undefined : parseExactJson(request.body);
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    const out = {
-      method: request.method,
-      url: request.url,
-      headers,
-      ...(body === undefined ? {} : { body }),
-    };
-    rt.io.stdout.write(`${stringifyExactJson(out, rt.format === 'json' ? 2 : undefined)}\n`);
-    return;
-  }
+  const data = { method: request.method, url: request.url, headers, ...(body === undefined ? {} : { body }) };
   const lines = [
     `${request.method} ${request.url}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];
   if (body !== undefined) lines.push('', stringifyExactJson(body, 2));
-  rt.io.stdout.write(`${lines.join('\n')}\n`);
+  await write(
+    rt.output,
+    { value: data, exact: true },
+    { rows: () => rt.io.stdout.write(`${lines.join('\n')}\n`) },
+  );
 }
 
 function statusAndHeaders(res: RawResponse): string {
@@ -290,17 +286,7 @@ async function writeBody(rt: Runtime, text: string): Promise<void> {
     rt.io.stdout.write(`${safeText(text.replace(/\n$/, ''))}\n`);
     return;
   }
-  if (rt.flags.query !== undefined)
-    value = (await import('../format/query.js')).search(value, rt.flags.query);
-  if (rt.format === 'ndjson' && Array.isArray(value)) {
-    for (const item of value) rt.io.stdout.write(`${safeJson(JSON.stringify(item))}\n`);
-    return;
-  }
-  rt.io.stdout.write(`${json(rt, value)}\n`);
-}
-
-function json(rt: Runtime, value: unknown): string {
-  return safeJson(rt.stdoutIsTTY ? JSON.stringify(value ?? null, null, 2) : JSON.stringify(value ?? null));
+  await write(rt.output, { answer: value });
 }
 
 function errorOf(res: RawResponse, request: ApiRequest) {
@@ -376,22 +362,5 @@ async function paginated(rt: Runtime, request: ApiRequest): Promise<void> {
 }
 
 async function writePages(rt: Runtime, records: AsyncIterable<unknown>): Promise<void> {
-  const query = rt.flags.query;
-  const search = query === undefined ? undefined : (await import('../format/query.js')).search;
-  if (rt.format === 'ndjson') {
-    // One record at a time, as --all -o ndjson does: memory stays flat.
-    for await (const record of records) {
-      const result = search && query !== undefined ? search([record], query) : [record];
-      for (const item of Array.isArray(result) ? result : [result]) {
-        if (item !== null && !rt.io.stdout.write(`${safeJson(JSON.stringify(item))}\n`)) {
-          await new Promise((resolve) => rt.io.stdout.once('drain', resolve));
-        }
-      }
-    }
-    return;
-  }
-  const all: unknown[] = [];
-  for await (const record of records) all.push(record);
-  const value = search && query !== undefined ? search(all, query) : all;
-  rt.io.stdout.write(`${json(rt, value)}\n`);
+  await write(rt.output, { pages: records });
 }

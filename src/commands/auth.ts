@@ -3,7 +3,7 @@
 import { ApiError } from '../api/errors.js';
 import type { EnvKind } from '../config/types.js';
 import { BillingError, EXIT, NotLoggedInError, UsageError } from '../errors.js';
-import { writeList, writeOne } from '../format/index.js';
+import { write } from '../format/index.js';
 import * as parse from './args.js';
 import { readStream } from './body.js';
 import { askSecret, flagOrAsk } from './prompt.js';
@@ -270,20 +270,16 @@ export async function status(rt: Runtime): Promise<void> {
     service_v1: serviceV1,
     gateway,
   };
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    await writeOne(report, [], rt.output);
-  } else {
-    const { token_source, kind_source, service: _v2, service_v1: _v1, gateway: _gw, ...shown } = report;
-    const entries = Object.entries({
-      ...shown,
-      kind: describeKind({ kind: ctx.kind, source: ctx.kindSource }),
-      token: report.token ? `${report.token} (from ${token_source})` : '',
-      service: serviceText(service),
-      service_v1: serviceText(serviceV1),
-      gateway: serviceText(gateway),
-    }).map(([key, value]) => ({ key, value: value ?? '' }));
-    await writeList(entries, 'config_entry', rt.output);
-  }
+  const { token_source, kind_source, service: _v2, service_v1: _v1, gateway: _gw, ...shown } = report;
+  const entries = Object.entries({
+    ...shown,
+    kind: describeKind({ kind: ctx.kind, source: ctx.kindSource }),
+    token: report.token ? `${report.token} (from ${token_source})` : '',
+    service: serviceText(service),
+    service_v1: serviceText(serviceV1),
+    gateway: serviceText(gateway),
+  }).map(([key, value]) => ({ key, value: value ?? '' }));
+  await write(rt.output, { one: report, columns: [] }, { rows: { list: entries, columns: 'config_entry' } });
   const others = failures.filter((f) => f.address !== 'base_url');
   const v2 = failures.find((f) => f.address === 'base_url')?.error;
   const names = others.map((f) => f.address).join(' and ');

@@ -11,7 +11,7 @@ import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
-import { writeRecord, writeRows } from './result.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink, webLink } from './service-links.js';
 
@@ -47,8 +47,7 @@ export async function renew(rt: Runtime, [id]: string[]): Promise<void> {
     checkout_id: checkout.id,
     expires_at: expiresAtText(checkout, live),
   };
-  if (rt.format === 'json' || rt.format === 'ndjson') await writeRecord(rt, order, 'order', { checkout });
-  else await writeRows(rt, [row], ROW_COLUMNS);
+  await writeRecord(rt, order, 'order', { checkout }, { rows: { list: [row], columns: ROW_COLUMNS } });
   rt.info(
     `Renewed the checkout of order ${orderId}: ${checkout.id}, valid for ${left(live)} (until ${formatTimestamp(row.expires_at)}). Order ${orderId} is ${status}.`,
   );
@@ -82,11 +81,13 @@ export async function snippet(
   }
   await checkedLink(rt, 'checkout.form_action', live.checkout.form_action);
   const html = snippetHtml(gatewayUrl, live.checkout, brands);
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    await writeRecord(rt, order, 'order', { checkout: live.checkout, snippet: html });
-  } else {
-    rt.io.stdout.write(safeText(html));
-  }
+  await writeRecord(
+    rt,
+    order,
+    'order',
+    { checkout: live.checkout, snippet: html },
+    { rows: () => rt.io.stdout.write(safeText(html)) },
+  );
   const what = flags.renew ? 'New checkout' : 'Checkout';
   if (live.expiresAtMs <= Date.now()) {
     const next = renewable ? '--renew makes a new one' : `no new one can be made: there is nothing to pay`;

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
-import { textColumn, writeList } from '../format/index.js';
+import { textColumn, write, writeList } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
@@ -348,23 +348,18 @@ export async function clock(
   const answer = await clockRequest(origin, body);
   // The emulator is a service too: its text is shown safe for a terminal.
   const shown = (iso: string) => safeLine(formatTimestamp(iso));
-  await writeResult(rt, answer, async () => {
-    if (!moving) {
-      rt.io.stdout.write(
-        rt.format === 'table' ? `${shown(answer.now)}\n` : `${safeLine(String(answer.now))}\n`,
-      );
-      return;
-    }
-    if (rt.format === 'table') {
-      rt.io.stdout.write(`Clock: ${shown(answer.previous ?? '')} → ${shown(answer.now)}\n`);
-      if ((answer.ran ?? []).length === 0) {
-        rt.io.stdout.write('Nothing fell due.\n');
-        return;
-      }
-      rt.io.stdout.write('\n');
-    }
+  const rows = async () => {
+    if (!moving) return rt.io.stdout.write(`${safeLine(String(answer.now))}\n`);
     await writeList(answer.ran ?? [], RAN_COLUMNS, rt.output);
-  });
+  };
+  const screen = async () => {
+    if (!moving) return rt.io.stdout.write(`${shown(answer.now)}\n`);
+    rt.io.stdout.write(`Clock: ${shown(answer.previous ?? '')} → ${shown(answer.now)}\n`);
+    if ((answer.ran ?? []).length === 0) return rt.io.stdout.write('Nothing fell due.\n');
+    rt.io.stdout.write('\n');
+    await writeList(answer.ran ?? [], RAN_COLUMNS, rt.output);
+  };
+  await write(rt.output, { one: answer, columns: [] }, { rows, screen });
   if (!moving) {
     const days = answer.offset_ms / 86_400_000;
     rt.info(`The emulator's clock is ${days.toFixed(days % 1 === 0 ? 0 : 2)} days ahead of the wall clock.`);

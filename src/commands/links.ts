@@ -8,21 +8,21 @@ import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders
 import { isRecord } from '../api/records.js';
 import type { Order } from '../api/types.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
-import { textColumn as column } from '../format/index.js';
+import { textColumn as column, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
-import { writeRecord, writeRows } from './result.js';
+import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink } from './service-links.js';
 
 const SENT_COLUMNS = [
-  column('order_id', 'Order'),
+  column('order_id', 'Order', undefined, { keep: true }),
   column('status', 'Status'),
   column('channel', 'Sent by'),
-  column('to', 'To'),
-  column('payment_link', 'Link'),
+  column('to', 'To', undefined, { keep: true }),
+  column('payment_link', 'Link', undefined, { keep: true }),
 ];
 
 export function email(rt: Runtime, [id]: string[]): Promise<void> {
@@ -49,15 +49,25 @@ async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms
     found === undefined
       ? undefined
       : await checkedLink(rt, 'payment_link', found, sentHint(orderId, channel));
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    // The order, as `orders get` prints it, with what was sent under named keys.
-    await writeRecord(rt, order, 'order', {
-      payment_link: link,
-      message: isRecord(result.raw) ? result.raw.message : undefined,
-    });
-  } else {
-    await writeRows(rt, [{ order_id: orderId, status, channel, to, payment_link: link ?? '' }], SENT_COLUMNS);
-  }
+  // The order, as `orders get` prints it, with what was sent under named keys; a person reads one row.
+  const sent = { order_id: orderId, status, channel, to, payment_link: link ?? '' };
+  await writeRecord(
+    rt,
+    order,
+    'order',
+    { payment_link: link, message: isRecord(result.raw) ? result.raw.message : undefined },
+    {
+      rows: { list: [sent], columns: SENT_COLUMNS },
+      // The link whole, on a line of its own: a person copies it, a terminal makes it clickable.
+      screen: async () => {
+        await write(rt.output, {
+          list: [sent],
+          columns: SENT_COLUMNS.filter((c) => c.key !== 'payment_link'),
+        });
+        if (link) rt.io.stdout.write(`\n${safeLine(link)}\n`);
+      },
+    },
+  );
   const how = channel === 'email' ? 'by email' : 'by SMS';
   rt.info(
     `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. ${statusChange(orderId, before, status)}`,
@@ -92,17 +102,25 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   }
   const order = await orderAfter(rt, orderId);
   const status = statusOf(order);
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    await writeRecord(rt, order, 'order', { payment_link: link });
-  } else {
-    if (flags.qr) rt.io.stdout.write(await qrText(link, rt.stdoutIsTTY));
-    rt.io.stdout.write(`${safeLine(link)}\n`);
-  }
+  let drew = false;
+  await writeRecord(
+    rt,
+    order,
+    'order',
+    { payment_link: link },
+    {
+      rows: async () => {
+        if (flags.qr) rt.io.stdout.write(await qrText(link, rt.stdoutIsTTY));
+        rt.io.stdout.write(`${safeLine(link)}\n`);
+        drew = true;
+      },
+    },
+  );
   if (flags.png !== undefined) {
     await writePng(flags.png, link, Boolean(flags.force));
     rt.info(`QR code of the payment link written to ${flags.png}.`);
   }
-  if (flags.qr && (rt.format === 'json' || rt.format === 'ndjson')) {
+  if (flags.qr && !drew) {
     rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
   }
   rt.info(`Payment link of order ${orderId}. ${statusChange(orderId, before, status)}`);
@@ -242,11 +260,11 @@ interface OutboxMessage {
 }
 
 const OUTBOX_COLUMNS = [
-  column('sent_at', 'Sent'),
-  column('channel', 'By'),
-  column('to', 'To'),
-  column('order_id', 'Order'),
-  column('link', 'Link'),
+  column('sent_at', 'Sent', undefined, { giveUp: 2 }),
+  column('channel', 'By', undefined, { giveUp: 1 }),
+  column('to', 'To', undefined, { keep: true }),
+  column('order_id', 'Order', undefined, { keep: true }),
+  column('link', 'Link', undefined, { keep: true }),
 ];
 
 export async function outbox(
@@ -259,9 +277,17 @@ export async function outbox(
   const origin = await emulatorOrigin(rt, flags);
   const all = (await adminCall<{ messages: OutboxMessage[] }>(origin, 'GET', 'outbox')).messages;
   const shown = all.filter((m) => orderId === undefined || m.order_id === orderId).slice(0, limit);
-  if (shown.length === 0 && rt.format === 'table') {
-    rt.info('The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.');
-    return;
-  }
-  await writeRows(rt, shown, OUTBOX_COLUMNS);
+  await write(
+    rt.output,
+    { list: shown, columns: OUTBOX_COLUMNS },
+    {
+      screen:
+        shown.length === 0
+          ? () =>
+              rt.info(
+                'The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.',
+              )
+          : undefined,
+    },
+  );
 }

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client.js';
 import type { IterateOptions } from '../api/listing.js';
 import type { Page } from '../api/paginate.js';
 import type { ResourceName } from '../format/index.js';
-import { pluralOf, writeList } from '../format/index.js';
+import { pluralOf, write, writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
 import { scan, tallyLine } from './find/scan.js';
 import type { Runtime } from './runtime.js';
@@ -57,16 +57,17 @@ export async function runList<T>(
   if (!all && !filter && !query) {
     const client = await rt.client();
     const first = await source.fetchPage(client, { page, items });
-    await writeList(
-      limit === undefined ? first.records : first.records.slice(0, limit),
-      source.resource,
-      rt.output,
-    );
+    const records = {
+      list: limit === undefined ? first.records : first.records.slice(0, limit),
+      columns: source.resource,
+    };
     // A person at a terminal sees that there is more; a pipe gets the records only.
-    if (rt.format === 'table' && rt.stdoutIsTTY) {
-      const footer = pageFooter(first, page, pluralOf(source.resource));
+    const screen = async () => {
+      await write(rt.output, records);
+      const footer = rt.stdoutIsTTY ? pageFooter(first, page, pluralOf(source.resource)) : undefined;
       if (footer) rt.info(footer);
-    }
+    };
+    await write(rt.output, records, { screen });
     return;
   }
   // Reading every page: the largest page the service gives, so the fewest requests. Without

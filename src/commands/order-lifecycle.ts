@@ -4,7 +4,7 @@ import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder }
 import type { Order } from '../api/types.js';
 import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
-import { textColumn, writeList } from '../format/index.js';
+import { textColumn, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
@@ -24,11 +24,11 @@ export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
   const client = await rt.client();
   const entries = await listScheduledPayments(client, orderId, { signal: rt.signal });
-  if (entries.length === 0 && rt.format === 'table') {
-    rt.info(`Order ${orderId} has no scheduled payments (a single payment order has none).`);
-    return;
-  }
-  await writeSchedule(rt, entries);
+  await writeSchedule(
+    rt,
+    entries,
+    `Order ${orderId} has no scheduled payments (a single payment order has none).`,
+  );
 }
 
 /** The order after the action, read back when the answer does not carry it. */
@@ -147,14 +147,14 @@ export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Pro
       stopped = err;
     }
   }
-  if (rt.format === 'table') {
+  // A person reads each change as a sentence the moment it is seen.
+  const lines = async () => {
     for await (const c of changes()) {
       const change = c.previous_status === null ? c.status : `${c.previous_status} → ${c.status}`;
       rt.io.stdout.write(`${formatTimestamp(c.status_updated_at)}  order ${orderId}  ${safeLine(change)}\n`);
     }
-  } else {
-    await writeList(changes(), WATCH_COLUMNS, rt.output);
-  }
+  };
+  await write(rt.output, { list: changes(), columns: WATCH_COLUMNS }, { screen: lines });
   if (stopped !== undefined) throw stopped;
 }
 

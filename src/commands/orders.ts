@@ -187,34 +187,34 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
     payment_link: payload.payment_link ?? undefined,
     checkout: payload.checkout ?? undefined,
   };
-  if (rt.format !== 'table') {
-    await writeRecord(rt, order, 'order', extras);
-    return;
-  }
-  // The schedule the order was given; the order exists even if it cannot be read.
-  const schedule = await listScheduledPayments(client, order.id, { signal: rt.signal }).catch(
-    (err: Error) => {
-      rt.info(`warning: could not read the schedule of order ${order.id}: ${err.message}`);
-      return undefined;
-    },
-  );
-  const orderCurrency = typeof order.currency === 'string' ? order.currency : input.currency;
-  const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
-  const from = formatTimestamp(payload.start_date ?? input.start_date);
-  const status = statusOf(order) ?? 'pending';
-  rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
-  const summary = {
-    invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
-    first_payment: formatAmount(order.initial_amount, orderCurrency) || '?',
-    after: `${formatAmount(payload.repeated_amount, orderCurrency) || '?'} every ${every} from ${from}`,
-    payment_link: text(payload.payment_link) || '(none)',
+  // A person reads what was made: the summary and the schedule the order was given.
+  const screen = async () => {
+    // The schedule the order was given; the order exists even if it cannot be read.
+    const schedule = await listScheduledPayments(client, order.id, { signal: rt.signal }).catch(
+      (err: Error) => {
+        rt.info(`warning: could not read the schedule of order ${order.id}: ${err.message}`);
+        return undefined;
+      },
+    );
+    const orderCurrency = typeof order.currency === 'string' ? order.currency : input.currency;
+    const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
+    const from = formatTimestamp(payload.start_date ?? input.start_date);
+    const status = statusOf(order) ?? 'pending';
+    rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
+    const summary = {
+      invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
+      first_payment: formatAmount(order.initial_amount, orderCurrency) || '?',
+      after: `${formatAmount(payload.repeated_amount, orderCurrency) || '?'} every ${every} from ${from}`,
+      payment_link: text(payload.payment_link) || '(none)',
+    };
+    await writeOne(summary, SUMMARY_COLUMNS, rt.output);
+    if (schedule && schedule.length > 0) {
+      rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
+      const { writeSchedule } = await import('./schedule.js');
+      await writeSchedule(rt, schedule);
+    }
   };
-  await writeOne(summary, SUMMARY_COLUMNS, rt.output);
-  if (schedule && schedule.length > 0) {
-    rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
-    const { writeSchedule } = await import('./schedule.js');
-    await writeSchedule(rt, schedule);
-  }
+  await writeRecord(rt, order, 'order', extras, { screen });
 }
 
 const SUMMARY_COLUMNS = [

@@ -3,6 +3,7 @@
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
 // with a check of the order's payments before any retry.
 
+import type { ApiClient } from '../api/client.js';
 import { minorAmount } from '../api/moves.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
 import {
@@ -21,7 +22,7 @@ import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
 import { fromMinor } from '../domain/money.js';
 import { InDoubtError, InterruptedError, UsageError } from '../errors.js';
-import { COLUMNS, type Column, writeList, writeOne } from '../format/index.js';
+import { COLUMNS, type Column, write, writeList, writeOne } from '../format/index.js';
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
@@ -155,10 +156,14 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {
   const paymentId = parse.recordId('payment', id ?? '');
   const client = await rt.client();
-  if (rt.format !== 'table') {
-    await writeOne(await getPayment(client, paymentId, { signal: rt.signal }), 'payment', rt.output);
-    return;
-  }
+  const payment = async () => ({
+    one: await getPayment(client, paymentId, { signal: rt.signal }),
+    columns: 'payment' as const,
+  });
+  await write(rt.output, payment, { screen: () => paymentScreen(rt, client, paymentId) });
+}
+
+async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number): Promise<void> {
   // The detail view adds the payment's refunds and what is left, read from its order's payments.
   const state = await readRefundState(client, paymentId, { signal: rt.signal });
   const refundable = state.payment.kind === 'debit' || state.payment.kind === 'capture';

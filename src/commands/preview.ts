@@ -2,6 +2,7 @@
 // single-payment commands (payments.ts) and by bulk refunds (refunds/bulk.ts).
 
 import type { RequestPreview } from '../api/payments.js';
+import { write } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 
 export interface DryRunFlag {
@@ -31,18 +32,16 @@ export async function previewBase(rt: Runtime): Promise<{ baseUrl: string; profi
   return { baseUrl: requireBaseUrl(ctx), profileId: ctx.profileId };
 }
 
-/** --dry-run output: JSON with -o json/ndjson, else "METHOD PATH BODY" lines. */
+/** --dry-run output: the requests as data, and "METHOD PATH BODY" lines for a person. */
 export async function writePreviews(rt: Runtime, previews: RequestPreview[], single: boolean): Promise<void> {
-  let text: string;
-  if (rt.format === 'json') {
-    text = `${JSON.stringify(single ? previews[0] : previews, null, 2)}\n`;
-  } else if (rt.format === 'ndjson') {
-    text = previews.map((p) => `${JSON.stringify(p)}\n`).join('');
-  } else {
-    text = previews
-      .map((p) => `${p.method} ${p.path}${p.body === undefined ? '' : ` ${JSON.stringify(p.body)}`}\n`)
-      .join('');
-  }
-  rt.io.stdout.write(text);
+  const lines = () =>
+    rt.io.stdout.write(
+      previews
+        .map((p) => `${p.method} ${p.path}${p.body === undefined ? '' : ` ${JSON.stringify(p.body)}`}\n`)
+        .join(''),
+    );
+  await write(rt.output, single ? { one: previews[0], columns: [] } : { list: previews, columns: [] }, {
+    rows: lines,
+  });
   if (single) rt.info('Dry run: nothing was sent.');
 }

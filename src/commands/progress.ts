@@ -1,6 +1,7 @@
 // A spinner on stderr while a command reads many pages, only for a person at a terminal:
 // never in CI, never when stderr is piped, and never over records streaming to the same screen.
 
+import { traitsOf } from '../format/formats.js';
 import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
@@ -13,7 +14,7 @@ const silent: Progress = { update() {}, stop() {} };
 
 export async function startProgress(rt: Runtime, text: string): Promise<Progress> {
   const ci = Boolean(rt.env.CI) && rt.env.CI !== 'false';
-  const streamsToScreen = rt.stdoutIsTTY && rt.format !== 'table';
+  const streamsToScreen = rt.stdoutIsTTY && traitsOf(rt.format).streams;
   // A terminal that reports no width (some `script` sessions) sends ora into a busy loop.
   const narrow = !(rt.io.stderr.columns > 0);
   if (!rt.stderrIsTTY || ci || streamsToScreen || narrow) return silent;

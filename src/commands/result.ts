@@ -1,10 +1,11 @@
 // What commands print, by the output contract (README, "Output"): a command about one record
 // prints that record bare, in the shape of its resource's `get`, with what the command adds
 // (a checkout, a payment link) under named keys of it; a list prints an array with -o json
-// and one record a line with -o ndjson.
+// and one record a line with -o ndjson. Every function here is a short way of calling the one
+// writer of src/format (`write`): the command gives data, and a view for people where it has
+// one; the format decides which is written.
 
-import { type Column, type ResourceName, writeList, writeOne } from '../format/index.js';
-import { safeJson } from '../format/terminal.js';
+import { type Column, type ResourceName, type Views, write } from '../format/index.js';
 import type { Runtime } from './runtime.js';
 
 /** One record with the command's additions (undefined ones left out) under their own keys. */
@@ -13,33 +14,24 @@ export async function writeRecord(
   record: object,
   resource: ResourceName | readonly Column[],
   extras: Record<string, unknown> = {},
+  views: Views = {},
 ): Promise<void> {
   const added = Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== undefined));
-  await writeOne({ ...record, ...added }, resource, rt.output);
+  await write(rt.output, { one: { ...record, ...added }, columns: resource }, views);
 }
 
+/** `raw` as data (--query applies to it); `render` writes what a person reads in table, csv and tsv. */
 export async function writeResult(rt: Runtime, raw: unknown, render: () => Promise<unknown>): Promise<void> {
-  // --query applies to what -o json prints; writeOne renders its result in the chosen format.
-  if (rt.flags.query !== undefined) return writeOne(raw, [], rt.output);
-  if (rt.format === 'json') {
-    rt.io.stdout.write(`${safeJson(JSON.stringify(raw, null, 2))}\n`);
-  } else if (rt.format === 'ndjson') {
-    rt.io.stdout.write(`${safeJson(JSON.stringify(raw))}\n`);
-  } else {
-    await render();
-  }
+  await write(rt.output, { one: raw, columns: [] }, { rows: render });
 }
 
-/** Rows under columns a command defines; with -o json/ndjson, `raw` (default: the rows) as it is. */
+/** Rows under columns a command defines; the data of json and ndjson is `raw` (default: the rows). */
 export async function writeRows(
   rt: Runtime,
   rows: readonly unknown[],
   columns: readonly Column[],
   raw?: unknown,
 ): Promise<void> {
-  if (raw !== undefined && (rt.format === 'json' || rt.format === 'ndjson')) {
-    await writeResult(rt, raw, async () => {});
-    return;
-  }
-  await writeList(rows, columns, rt.output);
+  const view = { list: rows, columns };
+  await write(rt.output, raw === undefined ? view : { one: raw, columns: [] }, { rows: view });
 }

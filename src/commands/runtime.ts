@@ -7,10 +7,12 @@ import type { ConfigStore } from '../config/store.js';
 import { BillingError, UsageError } from '../errors.js';
 import {
   defaultFormat,
+  isOutputFormat,
   OUTPUT_FORMATS,
   type Output,
   type OutputFormat,
   shouldColor,
+  traitsOf,
 } from '../format/formats.js';
 import { hideSecret, safeLine } from '../format/terminal.js';
 
@@ -66,7 +68,8 @@ export class Runtime {
     this.stdinIsTTY = io.stdinIsTTY ?? Boolean(io.stdin.isTTY);
     this.format = pickFormat(flags, this.stdoutIsTTY);
     const noColorFlag = flags.color === false;
-    this.color = this.format === 'table' && shouldColor({ noColorFlag, env, stream: io.stdout });
+    this.color =
+      traitsOf(this.format).shows === 'screen' && shouldColor({ noColorFlag, env, stream: io.stdout });
     this.stderrColor = shouldColor({ noColorFlag, env, stream: io.stderr });
     const ci = Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';
     this.canPrompt = flags.input !== false && !ci && this.stdinIsTTY && this.stderrIsTTY;
@@ -78,6 +81,7 @@ export class Runtime {
       format: this.format,
       color: this.color,
       stdout: this.io.stdout,
+      tty: this.stdoutIsTTY,
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
       csvRaw: this.flags.csvRaw === true,
       query: this.flags.query,
@@ -196,7 +200,7 @@ function pickFormat(flags: GlobalOptions, stdoutIsTTY: boolean): OutputFormat {
   }
   if (flags.json) return 'json';
   if (flags.output === undefined) return defaultFormat(stdoutIsTTY);
-  if ((OUTPUT_FORMATS as readonly string[]).includes(flags.output)) return flags.output as OutputFormat;
+  if (isOutputFormat(flags.output)) return flags.output;
   throw new UsageError(`unknown output format "${flags.output}"`, {
     hint: `use one of: ${OUTPUT_FORMATS.join(', ')}`,
   });

@@ -12,7 +12,7 @@ import {
 import type { ScheduledPayment } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { moneyColumns } from '../format/columns.js';
-import { type Column, formatAmount, statusStyle, writeList } from '../format/index.js';
+import { type Column, formatAmount, statusStyle, write, writeList } from '../format/index.js';
 import { formatTimestamp, singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
@@ -81,22 +81,27 @@ export const SCHEDULE_COLUMNS: Column[] = [
   { key: 'note', header: 'Note', value: noteOf },
 ];
 
-/** The schedule as a table, or as the service sent its entries with -o json/ndjson. */
-export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPayment[]) {
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    await writeList(entries, SCHEDULE_COLUMNS, rt.output);
-    return;
-  }
+/** The schedule as the service sent its entries, with rows (and the next payment) for a person. */
+export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPayment[], empty?: string) {
   const rows = scheduleRows(entries);
-  await writeList(rows, SCHEDULE_COLUMNS, rt.output);
   const next = rows.find((r) => r.next);
-  if (rt.format === 'table' && next) {
-    rt.info(
-      singleLine(
-        `Next payment: ${formatAmount(next.amount, str(next.currency))} on ${minute(nextChargeAt(next) ?? '')}.`,
-      ),
-    );
-  }
+  await write(
+    rt.output,
+    { list: entries, columns: SCHEDULE_COLUMNS },
+    {
+      rows: { list: rows, columns: SCHEDULE_COLUMNS },
+      screen: async () => {
+        if (rows.length === 0 && empty !== undefined) return rt.info(empty);
+        await writeList(rows, SCHEDULE_COLUMNS, rt.output);
+        if (next)
+          rt.info(
+            singleLine(
+              `Next payment: ${formatAmount(next.amount, str(next.currency))} on ${minute(nextChargeAt(next) ?? '')}.`,
+            ),
+          );
+      },
+    },
+  );
 }
 
 /** The scheduled payment bare; execute adds the payment it made and the order afterwards. */

@@ -29,6 +29,13 @@ export interface Column {
   fields?: readonly string[];
   /** Only in csv and tsv: the table shows it inside another column (a currency beside its amount). */
   machineOnly?: boolean;
+  /**
+   * At a terminal too narrow for every column: `keep` a column a person looks things up by
+   * (an id, an invoice id, an email, a link), shown whole while another column can give way;
+   * `giveUp` N, left out of the table (1 first) before any column is cut. Others are cut.
+   */
+  keep?: boolean;
+  giveUp?: number;
 }
 
 /** Status as a plain string, from {value, label} or a string. */
@@ -47,7 +54,7 @@ function currencyOf(record: unknown): string {
   return text(get(record, 'currency'));
 }
 
-const id: Column = { key: 'id', header: 'ID', value: (r) => text(get(r, 'id')), fields: ['id'] };
+const id: Column = { key: 'id', header: 'ID', value: (r) => text(get(r, 'id')), fields: ['id'], keep: true };
 
 const created: Column = {
   key: 'created',
@@ -112,6 +119,7 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       header: 'Invoice ID',
       value: (r) => first(get(r, 'merchant_invoice_id'), get(r, 'invoice_id')),
       fields: ['merchant_invoice_id', 'invoice_id'],
+      keep: true,
     },
     {
       key: 'customer',
@@ -127,6 +135,7 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
         return isRecord(type) ? first(type.label, type.value) : text(type);
       },
       fields: ['order_type'],
+      giveUp: 1,
     },
     orderStatus,
     ...moneyColumns(
@@ -146,15 +155,16 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       value: (r) => customerName(r),
       fields: ['full_name', 'name', 'first_name', 'last_name'],
     },
-    { key: 'email', header: 'Email', value: (r) => text(get(r, 'email')), fields: ['email'] },
-    { key: 'phone', header: 'Phone', value: (r) => text(get(r, 'phone')), fields: ['phone'] },
+    { key: 'email', header: 'Email', value: (r) => text(get(r, 'email')), fields: ['email'], keep: true },
+    { key: 'phone', header: 'Phone', value: (r) => text(get(r, 'phone')), fields: ['phone'], giveUp: 3 },
     {
       key: 'country',
       header: 'Country',
       value: (r) => first(get(r, 'country'), get(r, 'billing_address', 'country'), get(r, 'country_name')),
       fields: ['country'],
+      giveUp: 2,
     },
-    created,
+    { ...created, giveUp: 1 },
   ],
   product: [
     id,
@@ -291,11 +301,13 @@ export function textColumn(
   key: string,
   header: string,
   value?: (row: Record<string, unknown>) => string,
+  fit: Pick<Column, 'keep' | 'giveUp'> = {},
 ): Column {
   return {
     key,
     header,
     value: (row) => (value ? value(row) : text(get(row, key))),
     fields: [key],
+    ...fit,
   };
 }

@@ -1,9 +1,75 @@
-export type OutputFormat = 'table' | 'json' | 'ndjson' | 'csv' | 'tsv';
+// The output formats: the one list that help, topics, completion, the runtime and the tests
+// read. Each entry says what a command's output becomes in it; how a format writes is its
+// strategy in ./strategies.ts (loaded only when something is written, never for --help).
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
+export interface FormatTraits {
+  /** One line of `billing help formatting`. */
+  about: string;
+  /**
+   * What the format shows of a command's output: `data` the records themselves (what the
+   * service sent, with the command's additions); `rows` the rows a command shows a person,
+   * one line each; `screen` what a person at a terminal reads (a command may add detail,
+   * footers and notes there).
+   */
+  shows: 'data' | 'rows' | 'screen';
+  /** Records are written as they arrive (memory stays flat); false: the whole list is laid out at once. */
+  streams: boolean;
+  /** One record a line and nothing else (no header, no brackets): a stream of events can use it. */
+  eachLine: boolean;
+  /** Errors are also written as a JSON object on stderr. */
+  jsonErrors: boolean;
+}
+
+export const FORMATS = {
+  table: {
+    about: 'aligned columns for a person, with colour on a terminal; dates as YYYY-MM-DD HH:MM UTC',
+    shows: 'screen',
+    streams: false,
+    eachLine: false,
+    jsonErrors: false,
+  },
+  json: {
+    about: 'one JSON document: the record, or an array of records',
+    shows: 'data',
+    streams: true,
+    eachLine: false,
+    jsonErrors: true,
+  },
+  ndjson: {
+    about: 'one JSON object a line; streams, memory stays flat over any number of records',
+    shows: 'data',
+    streams: true,
+    eachLine: true,
+    jsonErrors: false,
+  },
+  csv: {
+    about:
+      'RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted,\n          its quotes doubled',
+    shows: 'rows',
+    streams: true,
+    eachLine: false,
+    jsonErrors: false,
+  },
+  tsv: {
+    about:
+      'no header, one record a line, fields split by one tab; tabs and line breaks inside a\n          value become spaces (so cut and awk work)',
+    shows: 'rows',
+    streams: true,
+    eachLine: true,
+    jsonErrors: false,
+  },
+} as const satisfies Record<string, FormatTraits>;
+
+export type OutputFormat = keyof typeof FORMATS;
+
+export const OUTPUT_FORMATS = Object.keys(FORMATS) as readonly OutputFormat[];
 
 export function isOutputFormat(value: string): value is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(value);
+  return Object.hasOwn(FORMATS, value);
+}
+
+export function traitsOf(format: OutputFormat): FormatTraits {
+  return FORMATS[format];
 }
 
 /** Where and how results are written. */
@@ -11,6 +77,8 @@ export interface Output {
   format: OutputFormat;
   color: boolean;
   stdout: NodeJS.WritableStream;
+  /** Whether stdout is a terminal (an `api` answer is indented there, compact in a pipe). */
+  tty?: boolean;
   /** Terminal columns, for table. */
   width?: number;
   /** CSV cells as they are: no leading ' before =, +, -, @, tab or CR (--csv-raw). */

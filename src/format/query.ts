@@ -4,21 +4,13 @@
 
 import { compile, type JSONValue, TreeInterpreter, tokenize } from '@jmespath-community/jmespath';
 import { UsageError } from '../errors.js';
-import type { Column } from './columns.js';
-import type { Output } from './formats.js';
-import { humanize, isRecord, isScalar, text } from './text.js';
+import type { Data, Records } from './data.js';
+import { type Output, traitsOf } from './formats.js';
 
 type ASTNode = ReturnType<typeof compile>;
 
-/** write.ts's writers, handed in by write.ts so that this module does not import it back. */
-export interface Writers {
-  writeList(
-    records: AsyncIterable<unknown> | Iterable<unknown>,
-    columns: readonly Column[],
-    out: Output,
-  ): Promise<number>;
-  writeOne(record: unknown, columns: readonly Column[], out: Output): Promise<void>;
-}
+/** write.ts's writer of data without a query, handed in so that this module does not import it back. */
+type WriteData = (out: Output, data: Data) => Promise<number>;
 
 const compiled = new Map<string, ASTNode>();
 let applied = false;
@@ -94,37 +86,34 @@ export function search(value: unknown, expression: string): unknown {
 }
 
 /**
- * A list: as one JSON array for json, table, csv and tsv; one record at a time for ndjson, so
- * that `--all -o ndjson` stays flat in memory. Each record is queried as a one-element list,
- * so the same filter or projection (`[?…]`, `[].{…}`) works in both; each element of the
- * result is a line.
+ * Writes `data` with the expression applied to what -o json would print, the result in the
+ * chosen format. A list in a format of data written one a line (ndjson) is queried one record
+ * at a time, as a one-element list, so that `--all -o ndjson` stays flat in memory and the same
+ * filter or projection (`[?…]`, `[].{…}`) works in both; each element of the result is a line.
+ * Every other list is read whole and queried as one array.
  */
-export async function writeQueriedList(
-  records: AsyncIterable<unknown> | Iterable<unknown>,
-  out: Output,
-  w: Writers,
-): Promise<number> {
+export async function writeQueried(data: Data, out: Output, write: WriteData): Promise<number> {
   const expression = out.query ?? '';
   const plain = { ...out, query: undefined };
   applied = true;
-  if (out.format === 'ndjson') {
+  const traits = traitsOf(out.format);
+  const oneALine = traits.shows === 'data' && traits.eachLine;
+  if ('one' in data) return write(plain, { value: search(data.one, expression) });
+  if ('value' in data) return write(plain, { value: search(data.value, expression) });
+  if ('answer' in data) return write(plain, { answer: search(data.answer, expression) });
+  const records = 'list' in data ? data.list : data.pages;
+  if (oneALine) {
     compileQuery(expression);
-    return w.writeList(perRecord(records, expression), [], plain);
+    return write(plain, { list: perRecord(records, expression), columns: [] });
   }
   const all: unknown[] = [];
   for await (const record of records) all.push(record);
-  await writeValue(search(all, expression), plain, w);
+  const result = search(all, expression);
+  await write(plain, 'list' in data ? { value: result } : { answer: result });
   return all.length;
 }
 
-export async function writeQueriedOne(record: unknown, out: Output, w: Writers): Promise<void> {
-  await writeValue(search(record, out.query ?? ''), { ...out, query: undefined }, w);
-}
-
-async function* perRecord(
-  records: AsyncIterable<unknown> | Iterable<unknown>,
-  expression: string,
-): AsyncGenerator<unknown> {
+async function* perRecord(records: Records, expression: string): AsyncGenerator<unknown> {
   for await (const record of records) {
     const result = search([record], expression);
     if (Array.isArray(result)) {
@@ -135,41 +124,5 @@ async function* perRecord(
   }
 }
 
-/** Any JSON value in the chosen format; objects get columns named after their keys. */
-export async function writeValue(value: unknown, out: Output, w: Writers): Promise<void> {
-  if (out.format === 'json' || out.format === 'ndjson') {
-    if (Array.isArray(value) && out.format === 'ndjson') {
-      await w.writeList(value, [], out);
-      return;
-    }
-    await w.writeOne(value, [], out);
-    return;
-  }
-  if (Array.isArray(value)) {
-    const rows = value.every(isRecord) ? value : value.map((v) => ({ value: v }));
-    await w.writeList(rows, columnsFor(rows), out);
-    return;
-  }
-  if (isRecord(value)) {
-    await w.writeOne(value, columnsFor([value]), out);
-    return;
-  }
-  if (value === null || value === undefined) return;
-  await w.writeList([{ value }], columnsFor([{ value }]), out);
-}
-
-/** One column per key, in the order keys first appear; nested values as compact JSON. */
-export function columnsFor(rows: readonly unknown[]): Column[] {
-  const keys = new Set<string>();
-  for (const row of rows) if (isRecord(row)) for (const key of Object.keys(row)) keys.add(key);
-  return [...keys].map((key) => ({
-    key,
-    header: humanize(key),
-    value: (row: unknown) => cell(isRecord(row) ? row[key] : undefined),
-  }));
-}
-
-function cell(value: unknown): string {
-  if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) return text(value);
-  return JSON.stringify(value);
-}
+/** One column per key (see ./strategies.ts). */
+export { columnsFor } from './strategies.js';

@@ -20,6 +20,8 @@ export interface Cell {
 
 interface GridOptions {
   head?: readonly string[];
+  /** Columns shrunk only when nothing else can be (see fitWidths). */
+  kept?: readonly boolean[];
   color: boolean;
   /** Terminal columns; no truncation without it. */
   width?: number;
@@ -30,19 +32,32 @@ const GAP = 2;
 /** A column is not cut below this many characters (unless its text is shorter anyway). */
 const MIN_WIDTH = 6;
 
-/** Shrinks the widest columns first until the row fits `available`. */
-export function fitWidths(natural: readonly number[], available: number): number[] {
+/**
+ * Shrinks the widest columns first until the row fits `available`; columns marked in `kept`
+ * are shrunk only once no other column can give any more.
+ */
+export function fitWidths(
+  natural: readonly number[],
+  available: number,
+  kept: readonly boolean[] = [],
+): number[] {
   const widths = [...natural];
   let excess = widths.reduce((sum, w) => sum + w, 0) - available;
+  let spareKept = kept.every((k) => !k);
   while (excess > 0) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
       const w = widths[i] ?? 0;
+      if (kept[i] && !spareKept) continue;
       if (w > MIN_WIDTH && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+    }
+    if (widest < 0 && !spareKept) {
+      spareKept = true;
+      continue;
     }
     if (widest < 0) break;
     const current = widths[widest] ?? 0;
-    const runnerUp = Math.max(0, ...widths.filter((_, i) => i !== widest));
+    const runnerUp = Math.max(0, ...widths.filter((_, i) => i !== widest && (spareKept || !kept[i])));
     let target = Math.max(MIN_WIDTH, runnerUp, current - excess);
     if (target >= current) target = current - 1;
     excess -= current - target;
@@ -71,7 +86,7 @@ export function renderGrid(rows: readonly (readonly Cell[])[], o: GridOptions): 
   }
   const indent = o.indent ?? 0;
   if (o.width !== undefined && o.width > 0) {
-    widths = fitWidths(widths, o.width - indent - GAP * (count - 1));
+    widths = fitWidths(widths, o.width - indent - GAP * (count - 1), o.kept);
   }
   const gap = ' '.repeat(GAP);
   const pad = ' '.repeat(indent);
@@ -112,11 +127,43 @@ export function renderList(
   o: { color: boolean; width?: number },
 ): string {
   const c = chalkFor(o.color);
-  const shown = columns.filter((col) => !col.machineOnly);
-  return renderGrid(
-    records.map((record) => shown.map((col) => cellFor(col, record, c))),
-    { head: shown.map((col) => col.header.toUpperCase()), color: o.color, width: o.width },
-  );
+  let shown = columns.filter((col) => !col.machineOnly);
+  let rows = records.map((record) => shown.map((col) => cellFor(col, record, c)));
+  if (o.width !== undefined && o.width > 0) {
+    const left = giveUp(shown, rows, o.width);
+    if (left.length < shown.length) {
+      rows = rows.map((row) => row.filter((_, i) => left.includes(i)));
+      shown = left.map((i) => shown[i] as Column);
+    }
+  }
+  return renderGrid(rows, {
+    head: shown.map((col) => col.header.toUpperCase()),
+    kept: shown.map((col) => col.keep === true),
+    color: o.color,
+    width: o.width,
+  });
+}
+
+/**
+ * The columns (their indexes) left once those that give up (Column.giveUp, 1 first) are left
+ * out, one at a time, until the rest fit `width` whole; none is left out of a row that fits.
+ */
+function giveUp(columns: readonly Column[], rows: readonly (readonly Cell[])[], width: number): number[] {
+  const natural = columns.map((col, i) => {
+    let w = displayWidth(col.header);
+    for (const row of rows) w = Math.max(w, displayWidth(singleLine(row[i]?.text ?? '')));
+    return w;
+  });
+  const left = columns.map((_, i) => i);
+  const total = () => left.reduce((sum, i) => sum + (natural[i] ?? 0), 0) + GAP * (left.length - 1);
+  const order = left
+    .filter((i) => columns[i]?.giveUp !== undefined)
+    .sort((a, b) => (columns[a]?.giveUp ?? 0) - (columns[b]?.giveUp ?? 0));
+  for (const i of order) {
+    if (total() <= width) break;
+    left.splice(left.indexOf(i), 1);
+  }
+  return left;
 }
 
 /** Cuts `value` after at most `width` columns (at least one character, so that wrapping always moves on). */

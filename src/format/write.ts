@@ -1,17 +1,74 @@
-import { COLUMNS, type Column, emptyMessage, type ResourceName } from './columns.js';
-import { csvHeader, csvRow, tsvRow } from './delimited.js';
-import type { Output } from './formats.js';
-import { Sink } from './sink.js';
-import { renderList, renderRecord } from './table.js';
-import { safeJson } from './terminal.js';
+// The one writer of command output. A command hands over its data — a list, a record, a value
+// without columns, or a document the service sent — and, where it has them, views for people;
+// the chosen format's traits (./formats.ts) pick what is written and its strategy
+// (./strategies.ts) writes it. A command never asks which format was chosen.
 
-/** A resource's columns, or columns a command defines for a one-off listing. */
-function columnsOf(resource: ResourceName | readonly Column[]): readonly Column[] {
+import { COLUMNS, type Column } from './columns.js';
+import type { Columns, Data, Records, Views } from './data.js';
+import { type Output, traitsOf } from './formats.js';
+import { Sink } from './sink.js';
+import { STRATEGIES } from './strategies.js';
+
+/**
+ * Writes a command's output in the chosen format: the data, or the view the format shows.
+ * --query applies to the data (what -o json prints), then the result is written in the format.
+ */
+export async function write(out: Output, data: Data | Later<Data>, views: Views = {}): Promise<void> {
+  await writeCounted(out, data, views);
+}
+
+/** Data that costs requests to get: asked for only when the chosen format writes it. */
+export type Later<T> = () => Promise<T>;
+
+/** As write(); returns how many records of a list stdout took (0 for anything else). */
+export async function writeCounted(
+  out: Output,
+  data: Data | Later<Data>,
+  views: Views = {},
+): Promise<number> {
+  const shows = traitsOf(out.format).shows;
+  const chosen =
+    out.query !== undefined || shows === 'data'
+      ? data
+      : shows === 'rows'
+        ? (views.rows ?? data)
+        : (views.screen ?? views.rows ?? data);
+  if (chosen === data && typeof data === 'function') return writeData(out, await data());
+  if (typeof chosen === 'function') {
+    await chosen();
+    return 0;
+  }
+  return writeData(out, chosen);
+}
+
+function columnsOf(resource: Columns): readonly Column[] {
   return typeof resource === 'string' ? COLUMNS[resource] : resource;
 }
 
-function jsonLine(record: unknown): string {
-  return safeJson(JSON.stringify(record ?? null));
+async function writeData(out: Output, data: Data): Promise<number> {
+  if (out.query !== undefined) return (await import('./query.js')).writeQueried(data, out, writeData);
+  const strategy = STRATEGIES[out.format];
+  const sink = new Sink(out.stdout);
+  let count = 0;
+  if ('list' in data) {
+    count = await strategy.list(data.list, columnsOf(data.columns), data.columns, out, sink);
+  } else if ('one' in data) {
+    await sink.write(await strategy.one(data.one, columnsOf(data.columns), out));
+  } else if ('value' in data) {
+    await strategy.value(data.value, out, sink, data.exact === true);
+  } else if ('answer' in data) {
+    await strategy.answer(data.answer, out, sink, data.exact === true);
+  } else if (traitsOf(out.format).shows === 'data' && traitsOf(out.format).eachLine) {
+    // Every page's records, one at a time where the format writes one a line: memory stays flat.
+    count = await strategy.list(data.pages, [], [], out, sink);
+  } else {
+    const all: unknown[] = [];
+    for await (const record of data.pages) all.push(record);
+    await strategy.answer(all, out, sink, false);
+    count = all.length;
+  }
+  sink.check();
+  return count;
 }
 
 /**
@@ -19,85 +76,11 @@ function jsonLine(record: unknown): string {
  * format but table streams: records are read from `records` only as fast as stdout takes
  * them, and reading stops (the iterator is returned) once stdout is closed.
  */
-export async function writeList(
-  records: AsyncIterable<unknown> | Iterable<unknown>,
-  resource: ResourceName | readonly Column[],
-  out: Output,
-): Promise<number> {
-  if (out.query !== undefined)
-    return (await import('./query.js')).writeQueriedList(records, out, { writeList, writeOne });
-  const sink = new Sink(out.stdout);
-  const columns = columnsOf(resource);
-  let count = 0;
-
-  if (out.format === 'table') {
-    const all: unknown[] = [];
-    for await (const record of records) all.push(record);
-    const text =
-      all.length === 0
-        ? `${emptyMessage(resource)}\n`
-        : renderList(all, columns, { color: out.color, width: out.width });
-    if (await sink.write(text)) count = all.length;
-    sink.check();
-    return count;
-  }
-
-  // A CSV reader wants the column names even when there are no rows.
-  if (out.format === 'csv' && !(await sink.write(csvHeader(columns)))) return 0;
-
-  for await (const record of records) {
-    let chunk: string;
-    switch (out.format) {
-      case 'json':
-        // Same text as JSON.stringify(array, null, 2): nested lines get two more spaces.
-        chunk = `${count === 0 ? '[\n' : ',\n'}  ${safeJson(JSON.stringify(record ?? null, null, 2)).replace(/\n/g, '\n  ')}`;
-        break;
-      case 'ndjson':
-        chunk = `${jsonLine(record)}\n`;
-        break;
-      case 'csv':
-        chunk = csvRow(record, columns, out.csvRaw);
-        break;
-      case 'tsv':
-        chunk = tsvRow(record, columns);
-        break;
-    }
-    if (!(await sink.write(chunk))) break;
-    count++;
-  }
-  if (out.format === 'json') await sink.write(count === 0 ? '[]\n' : '\n]\n');
-  sink.check();
-  return count;
+export function writeList(records: Records, resource: Columns, out: Output): Promise<number> {
+  return writeCounted(out, { list: records, columns: resource });
 }
 
 /** Writes one record: a "Field  value" view for table, the record itself for json. */
-export async function writeOne(
-  record: unknown,
-  resource: ResourceName | readonly Column[],
-  out: Output,
-): Promise<void> {
-  if (out.query !== undefined)
-    return (await import('./query.js')).writeQueriedOne(record, out, { writeList, writeOne });
-  const sink = new Sink(out.stdout);
-  const columns = columnsOf(resource);
-  let text: string;
-  switch (out.format) {
-    case 'table':
-      text = renderRecord(record, columns, { color: out.color, width: out.width });
-      break;
-    case 'json':
-      text = `${safeJson(JSON.stringify(record ?? null, null, 2))}\n`;
-      break;
-    case 'ndjson':
-      text = `${jsonLine(record)}\n`;
-      break;
-    case 'csv':
-      text = csvHeader(columns) + csvRow(record, columns, out.csvRaw);
-      break;
-    case 'tsv':
-      text = tsvRow(record, columns);
-      break;
-  }
-  await sink.write(text);
-  sink.check();
+export async function writeOne(record: unknown, resource: Columns, out: Output): Promise<void> {
+  await writeCounted(out, { one: record, columns: resource });
 }

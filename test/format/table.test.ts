@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageFooter } from '../../src/commands/list.js';
-import { wrapText } from '../../src/format/table.js';
+import { textColumn } from '../../src/format/columns.js';
+import { renderList, wrapText } from '../../src/format/table.js';
 import { displayWidth, formatTimestamp } from '../../src/format/text.js';
 
 describe('wrapText', () => {
@@ -55,5 +56,40 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp('2027-07-31 09:00')).toBe('2027-07-31 09:00 UTC');
     expect(formatTimestamp('1982-12-19')).toBe('1982-12-19');
     expect(formatTimestamp('soon')).toBe('soon');
+  });
+});
+
+describe('a table narrower than its columns', () => {
+  const columns = [
+    textColumn('id', 'ID', undefined, { keep: true }),
+    textColumn('email', 'Email', undefined, { keep: true }),
+    textColumn('note', 'Note'),
+    textColumn('country', 'Country', undefined, { giveUp: 2 }),
+    textColumn('created', 'Created', undefined, { giveUp: 1 }),
+  ];
+  const rows = [
+    {
+      id: '7',
+      email: 'emma.johansson@example.com',
+      note: 'a long note that can be cut when there is no room for it',
+      country: 'SE',
+      created: '2026-08-03 04:21 UTC',
+    },
+  ];
+
+  it('leaves out the columns that give up, first the first, and cuts the others before a kept one', () => {
+    const lines = renderList(rows, columns, { color: false, width: 60 }).split('\n');
+    expect(lines[0]).toMatch(/^ID\s+EMAIL\s+NOTE$/);
+    expect(lines[1]).toContain('emma.johansson@example.com');
+    expect(lines[1]).toContain('…');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(renderList(rows, columns, { color: false, width: 100 }).split('\n')[0]).toContain('COUNTRY');
+    expect(renderList(rows, columns, { color: false, width: 100 }).split('\n')[0]).not.toContain('CREATED');
+  });
+
+  it('shows every column of a row that fits, and cuts a kept column only when nothing else can give', () => {
+    expect(renderList(rows, columns, { color: false, width: 200 }).split('\n')[0]).toContain('CREATED');
+    const narrow = renderList(rows, columns, { color: false, width: 24 }).split('\n');
+    for (const line of narrow) expect(displayWidth(line)).toBeLessThanOrEqual(24);
   });
 });

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   COLUMNS,
+  OUTPUT_FORMATS,
   type OutputFormat,
   type ResourceName,
   writeList,
@@ -299,10 +300,9 @@ describe('writeOne as a table', () => {
 });
 
 describe('colour off means no escape sequences in any format', () => {
-  const formats: OutputFormat[] = ['table', 'json', 'ndjson', 'csv', 'tsv'];
   for (const resource of Object.keys(COLUMNS) as ResourceName[]) {
     it(resource, async () => {
-      for (const format of formats) {
+      for (const format of OUTPUT_FORMATS) {
         expect((await list(format, ORDERS, {}, resource)).text).not.toMatch(ANSI);
         expect(await one(format, ORDER, {}, resource)).not.toMatch(ANSI);
       }
@@ -410,7 +410,7 @@ describe('a closed reader', () => {
   });
 
   it('a destroyed stream is not written to and nothing throws', async () => {
-    for (const format of ['table', 'json', 'ndjson', 'csv', 'tsv'] as const) {
+    for (const format of OUTPUT_FORMATS) {
       const { stream, text } = capture();
       stream.destroy();
       await expect(writeList(ORDERS, 'order', output(format, stream))).resolves.toBe(0);

@@ -3,8 +3,8 @@
 import { ApiError } from '../../api/errors.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT } from '../../errors.js';
-import { textColumn as column } from '../../format/index.js';
-import { safeJson, safeText } from '../../format/terminal.js';
+import { textColumn as column, write } from '../../format/index.js';
+import { safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
@@ -73,22 +73,31 @@ export async function deliveries(
         path: '/__emulator/deliveries',
       });
     }
-    if (rt.format === 'json' || rt.format === 'ndjson') {
-      rt.io.stdout.write(`${safeJson(JSON.stringify(one, null, rt.format === 'json' ? 2 : undefined))}\n`);
-      return;
-    }
-    await writeRows(rt, one.attempts, ATTEMPT_COLUMNS);
-    if (rt.format === 'table') rt.io.stdout.write(`\n${safeText(String(one.payload))}\n`);
-    return;
-  }
-  const shown = all.slice(0, limit);
-  if (shown.length === 0 && rt.format === 'table') {
-    rt.info(
-      'No deliveries yet. Run billing webhooks listen (or billing emulator webhooks add URL), then change an order or send a test event.',
+    const attempts = { list: one.attempts, columns: ATTEMPT_COLUMNS };
+    await write(
+      rt.output,
+      { one, columns: [] },
+      {
+        rows: attempts,
+        // The payload under the attempts: what a person debugging a delivery reads next.
+        screen: async () => {
+          await write(rt.output, attempts);
+          rt.io.stdout.write(`\n${safeText(String(one.payload))}\n`);
+        },
+      },
     );
     return;
   }
-  await writeRows(rt, shown, DELIVERY_COLUMNS);
+  const shown = all.slice(0, limit);
+  const noneYet = () =>
+    rt.info(
+      'No deliveries yet. Run billing webhooks listen (or billing emulator webhooks add URL), then change an order or send a test event.',
+    );
+  await write(
+    rt.output,
+    { list: shown, columns: DELIVERY_COLUMNS },
+    { screen: shown.length === 0 ? noneYet : undefined },
+  );
 }
 
 export async function sendTestEvent(

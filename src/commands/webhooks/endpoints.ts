@@ -3,11 +3,10 @@
 
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
-import { textColumn as column } from '../../format/index.js';
+import { textColumn as column, write } from '../../format/index.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
-import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 
 export interface EndpointInfo {
@@ -83,13 +82,15 @@ export async function add(
 export async function list(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
   const { endpoints } = await endpointsOf(origin);
-  if (endpoints.length === 0 && rt.format === 'table') {
+  const none = () =>
     rt.info(
       'No webhook endpoints. Add one with billing emulator webhooks add URL, or run billing webhooks listen.',
     );
-    return;
-  }
-  await writeRows(rt, endpoints, ENDPOINT_COLUMNS);
+  await write(
+    rt.output,
+    { list: endpoints, columns: ENDPOINT_COLUMNS },
+    { screen: endpoints.length === 0 ? none : undefined },
+  );
 }
 
 export async function remove(rt: Runtime, [url]: string[], flags: { port?: string }): Promise<void> {

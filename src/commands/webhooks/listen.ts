@@ -3,6 +3,7 @@
 import { ApiError } from '../../api/errors.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { OUTPUT_FORMATS, traitsOf } from '../../format/formats.js';
 import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
 import { Inspector, InspectorError, type ReplayRequest } from '../../webhooks/inspector.js';
 import {
@@ -311,18 +312,17 @@ function noSecret(envName: string): UsageError {
   });
 }
 
+/** One line per event: a sentence on a screen, a JSON object in a format of data, else a line of fields. */
 function eventFormat(rt: Runtime): EventFormat {
-  switch (rt.format) {
-    case 'json':
-    case 'ndjson':
-      return 'json';
-    case 'tsv':
-      return 'tsv';
-    case 'table':
-      return 'human';
-    case 'csv':
-      throw new UsageError('listen prints one line per event: use --json, -o ndjson or -o tsv, not csv');
-  }
+  const traits = traitsOf(rt.format);
+  if (traits.shows === 'screen') return 'human';
+  if (traits.shows === 'data') return 'json';
+  if (traits.eachLine) return 'tsv';
+  const usable = OUTPUT_FORMATS.filter(
+    (f) => traitsOf(f).shows !== 'screen' && (traitsOf(f).shows === 'data' || traitsOf(f).eachLine),
+  ).map((f) => (f === 'json' ? '--json' : `-o ${f}`));
+  const choices = `${usable.slice(0, -1).join(', ')} or ${usable.at(-1)}`;
+  throw new UsageError(`listen prints one line per event: use ${choices}, not ${rt.format}`);
 }
 
 function eventFilter(rt: Runtime, values: string[]): Set<string> | undefined {

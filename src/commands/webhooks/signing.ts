@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
+import { write } from '../../format/index.js';
 import { hideSecret } from '../../format/terminal.js';
 import { DEFAULT_TOLERANCE_S, signatureHeader, unixNow, verifySignature } from '../../webhooks/signature.js';
 import * as parse from '../args.js';
@@ -52,14 +53,8 @@ export async function sign(rt: Runtime, _args: string[], flags: SignFlags): Prom
   const timestamp = flags.timestamp === undefined ? unixNow() : unixTime(flags.timestamp);
   const body = await readBytes(rt, flags.file, 'body to sign');
   const header = signatureHeader(secret.value, body, timestamp);
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    const record = { header, timestamp, bytes: body.length };
-    rt.io.stdout.write(
-      `${rt.format === 'json' ? JSON.stringify(record, null, 2) : JSON.stringify(record)}\n`,
-    );
-  } else {
-    rt.io.stdout.write(`${header}\n`);
-  }
+  const record = { header, timestamp, bytes: body.length };
+  await write(rt.output, { one: record, columns: [] }, { rows: () => rt.io.stdout.write(`${header}\n`) });
   if (rt.stderrIsTTY) {
     rt.info(
       `Signed ${body.length} bytes. Send exactly these bytes, e.g. curl --data-binary @FILE -H "X-Service-Signature: ${header}" …`,
@@ -99,13 +94,11 @@ export async function verify(rt: Runtime, _args: string[], flags: VerifyFlags): 
         age_s: age,
         bytes: body.length,
       };
-  if (rt.format === 'json' || rt.format === 'ndjson') {
-    rt.io.stdout.write(
-      `${rt.format === 'json' ? JSON.stringify(record, null, 2) : JSON.stringify(record)}\n`,
-    );
-  } else if (result.ok) {
-    rt.io.stdout.write(`valid: signed ${age} s ago, ${body.length} bytes\n`);
-  }
+  await write(
+    rt.output,
+    { one: record, columns: [] },
+    { rows: () => result.ok && rt.io.stdout.write(`valid: signed ${age} s ago, ${body.length} bytes\n`) },
+  );
   if (!result.ok) {
     throw new UsageError(`the signature does not verify: ${result.message}`, {
       hint: hintFor(result.reason),

@@ -1,0 +1,131 @@
+// Screens for people (issue 18 §4), on a real pseudo-terminal of 80 columns: help shows a
+// command's own options and subcommands before the inherited ones, examples wrap between
+// words; tables keep the columns a person looks things up by and give up the others first;
+// `links email` prints the link whole on a line of its own. And `get` in a pipe stays one
+// tab-separated row (docs/contract.md says why).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runOnPty } from '../helpers/pty.js';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo' });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+/** What a person sees on a terminal of 80 columns, line by line. */
+async function screen(args: string[]): Promise<string[]> {
+  const run = runOnPty(args, { env: emu.env({ NO_COLOR: '1' }), cols: 80, rows: 50 });
+  const result = await run.exited;
+  expect(result.code, result.text).toBe(0);
+  return result.text.replace(/\r/g, '').split('\n');
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: records are read field by field
+async function json(args: string[]): Promise<any> {
+  const r = await runCli([...args, '-o', 'json'], { env: emu.env() });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+const heading = (lines: string[], title: string) => lines.findIndex((l) => l.startsWith(title));
+
+describe('help at 80 columns', () => {
+  it("a group's help: its own options and commands first, the inherited options after them in a few lines", async () => {
+    const lines = await screen(['orders', '--help']);
+    const options = heading(lines, 'Options:');
+    const commands = heading(lines, 'Commands:');
+    const inherited = heading(lines, 'Inherited options');
+    expect(options).toBeGreaterThan(0);
+    expect(commands).toBeGreaterThan(options);
+    expect(inherited).toBeGreaterThan(commands);
+    const block = lines.slice(inherited + 1).filter((l) => l.startsWith('  '));
+    expect(block.length).toBeLessThanOrEqual(4);
+    for (const flag of ['--env <name>', '-o, --output <format>', '--profile <id>', '--query <expr>'])
+      expect(block.join('\n')).toContain(flag);
+    // Nothing of the global options stands between the usage and the group's commands.
+    expect(lines.slice(0, commands).join('\n')).not.toContain('--base-url');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('a subcommand: its own options first, then the inherited block', async () => {
+    const lines = await screen(['orders', 'list', '--help']);
+    const own = lines.findIndex((l) => l.includes('--all'));
+    const inherited = heading(lines, 'Inherited options');
+    expect(own).toBeGreaterThan(0);
+    expect(inherited).toBeGreaterThan(own);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('the top level lists its commands before its options; examples wrap between words, never inside one', async () => {
+    const lines = await screen(['--help']);
+    expect(heading(lines, 'Commands:')).toBeLessThan(heading(lines, 'Options:'));
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const text = lines.join('\n');
+    // The longest example, joined back from its continued lines, is the example as written.
+    const example =
+      'echo "$TOKEN" | billing login --env sandbox --with-token --base-url https://…/api/v2 --profile 7';
+    const start = text.indexOf('$ echo "$TOKEN"');
+    expect(start).toBeGreaterThan(0);
+    const shown = text
+      .slice(start + 2)
+      .split('\n\n')[0]
+      ?.replace(/ \\\n\s+/g, ' ');
+    expect(shown).toBe(example);
+  });
+});
+
+describe('tables at 80 columns', () => {
+  it('customers list shows every email whole and leaves out the columns that give up first', async () => {
+    const customers = await json(['customers', 'list']);
+    const lines = await screen(['customers', 'list']);
+    const head = lines[0] ?? '';
+    expect(head).toMatch(/^ID\s+NAME\s+EMAIL/);
+    expect(head).not.toContain('CREATED');
+    for (const c of customers) if (c.email) expect(lines.join('\n')).toContain(c.email);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('orders list shows every invoice id and the date whole; the type gives up first', async () => {
+    const orders = await json(['orders', 'list', '--items', '10']);
+    const lines = await screen(['orders', 'list', '--items', '10']);
+    const head = lines[0] ?? '';
+    expect(head).toMatch(/^ID\s+INVOICE ID\s+CUSTOMER/);
+    expect(head).toContain('CREATED');
+    expect(head).not.toContain('TYPE');
+    for (const o of orders) expect(lines.join('\n')).toContain(o.merchant_invoice_id);
+    expect(lines.join('\n')).not.toContain('…');
+  });
+});
+
+describe('links email at 80 columns', () => {
+  it('prints the link whole, on a line of its own', async () => {
+    const payable = (await json(['orders', 'list', '--all'])).find(
+      (o: { status?: { value?: string } }) => o.status?.value === 'pending' || o.status?.value === 'active',
+    );
+    expect(payable).toBeDefined();
+    const lines = await screen(['links', 'email', String(payable.id)]);
+    // The order's link, as `links url` prints it in a pipe.
+    const url = await runCli(['links', 'url', String(payable.id)], { env: emu.env() });
+    const link = url.stdout.trim();
+    expect(link).toMatch(/^https?:\/\/\S{30,}$/);
+    expect(lines).toContain(link);
+  });
+});
+
+describe('get in a pipe', () => {
+  it('is one tab-separated row, the same as the record’s row of list', async () => {
+    const get = await runCli(['orders', 'get', '1'], { env: emu.env() });
+    expect(get.code).toBe(0);
+    const rows = get.stdout.split('\n').filter(Boolean);
+    expect(rows).toHaveLength(1);
+    const list = await runCli(['orders', 'list', '--all'], { env: emu.env() });
+    const same = list.stdout.split('\n').find((l) => l.split('\t')[0] === '1');
+    expect(rows[0]).toBe(same);
+  });
+});
