@@ -7,6 +7,7 @@ import { textColumn as column, write } from '../../format/index.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
+import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 
 export interface EndpointInfo {
