@@ -29,13 +29,33 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).list));
   orders
     .command('get')
-    .description('one order')
+    .description('one order, with its payments (refunds, what is left to refund) and its next payment')
     .argument('<id>', 'order id')
     .addHelpText(
       'after',
-      examples(['billing orders get 1042', 'billing orders get 1042 --json | jq .status.value']),
+      examples([
+        'billing orders get 1042',
+        'billing orders get 1042 --json | jq .status.value',
+        'billing orders get 1042 -o json | jq ".payments[] | {id, left_to_refund}"',
+      ]) +
+        '\nWith -o json the payments are under "payments" (each debit or capture with "refunded" and\n' +
+        '"left_to_refund") and the next scheduled payment under "next_payment" (null: none).\n',
     )
     .action(run(async () => (await load()).get));
+  orders
+    .command('timeline')
+    .description(
+      'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
+    )
+    .argument('<id>', 'order id')
+    .addHelpText(
+      'after',
+      examples(['billing orders timeline 1042', 'billing orders timeline 1042 -o ndjson | jq -r .event']) +
+        '\nThe service keeps only the latest status change of an order (status_updated_at); earlier\n' +
+        'ones are not shown. Against the emulator the webhook deliveries and the e-mails and SMS\n' +
+        'about the order are listed too (from its admin API).\n',
+    )
+    .action(run(async () => (await import('../commands/timeline.js')).timeline));
   orders
     .command('create')
     .description(

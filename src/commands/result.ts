@@ -4,7 +4,7 @@
 // and one record a line with -o ndjson.
 
 import { type Column, type ResourceName, writeList, writeOne } from '../format/index.js';
-import { safeJson } from '../format/terminal.js';
+import { safeJson, safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 /** One record with the command's additions (undefined ones left out) under their own keys. */
@@ -42,4 +42,15 @@ export async function writeRows(
     return;
   }
   await writeList(rows, columns, rt.output);
+}
+
+/** A titled list under a record in the one-record view ("Payments (2)", then the table). */
+export async function writeSection(
+  rt: Runtime,
+  title: string,
+  rows: readonly unknown[],
+  resource: ResourceName | readonly Column[],
+): Promise<void> {
+  rt.io.stdout.write(`\n${safeLine(title)}\n`);
+  await writeList(rows, resource, rt.output);
 }
