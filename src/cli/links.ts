@@ -1,7 +1,11 @@
 // Declarations of `billing links` commands; their code is in src/commands/links.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { batchHelp, batchOptions, examples, type Run } from './shared.js';
+
+const LINK_DONE =
+  'A link is done once the service answered the send: a re-run never sends it again. Nothing in\n' +
+  'an order shows a sent message, so a row whose answer was lost is sent again on the next run.\n';
 
 export function defineLinks(program: Command, run: Run, full = true): void {
   const links = program
@@ -21,18 +25,44 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   // Top-level help needs only the group's name; its subcommands are declared when named.
   if (!full) return;
   const load = async () => import('../commands/links.js');
-  links
-    .command('email')
-    .description("send the payment link to the customer's email address (a draft order becomes pending)")
-    .argument('<order>', 'order id')
-    .addHelpText('after', examples(['billing links email 1042']))
-    .action(run(async () => (await load()).email));
-  links
-    .command('sms')
-    .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
-    .argument('<order>', 'order id')
-    .addHelpText('after', examples(['billing links sms 1042']))
-    .action(run(async () => (await load()).sms));
+  batchOptions(
+    links
+      .command('email')
+      .description("send the payment link to the customer's email address (a draft order becomes pending)")
+      .argument('[orders...]', 'order id (several for a batch)')
+      .addHelpText(
+        'after',
+        examples([
+          'billing links email 1042',
+          'billing links email 1042 1043 1044',
+          'billing links email --file overdue.csv --dry-run',
+          'billing orders list --status failed -o ndjson | billing links email --file - --dry-run',
+          'billing orders list --status failed -o ndjson | billing links email --file -',
+        ]) +
+          batchHelp('order', 'sent') +
+          LINK_DONE,
+      ),
+    'order',
+  ).action(run(async () => (await load()).email));
+  batchOptions(
+    links
+      .command('sms')
+      .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
+      .argument('[orders...]', 'order id (several for a batch)')
+      .addHelpText(
+        'after',
+        examples([
+          'billing links sms 1042',
+          'billing links sms 1042 1043 1044',
+          'billing links sms --file overdue.csv --dry-run',
+          'billing orders list --status failed -o ndjson | billing links sms --file - --dry-run',
+          'billing orders list --status failed -o ndjson | billing links sms --file -',
+        ]) +
+          batchHelp('order', 'sent') +
+          LINK_DONE,
+      ),
+    'order',
+  ).action(run(async () => (await load()).sms));
   links
     .command('url')
     .description(
