@@ -5,7 +5,7 @@
 import { fromMinor } from '../../domain/money.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/orders.js';
 import { insertOrder, scheduleSubscription } from './orders.js';
-import { recordFirstPayment } from './payments.js';
+import { addPayment, recordFirstPayment } from './payments.js';
 import { type LineInput, lineTotals } from './pricing.js';
 import type { EmulatorState } from './state.js';
 import type { Customer, Order, Product, SeedName } from './types.js';
@@ -208,6 +208,27 @@ function seedDemo(state: EmulatorState): void {
       now,
     });
   });
+  chargeTwice(state, customers1[1] as Customer);
+}
+
+/**
+ * The support journey's e-mail, "I was charged twice" (README, "For support staff"): the
+ * latest completed single-payment order of James O'Brien carries a second debit of the same
+ * amount, 90 seconds after the first. Added last, so no other record's id moves.
+ */
+function chargeTwice(state: EmulatorState, customer: Customer): void {
+  const orders = [...state.orders.values()].filter(
+    (o) =>
+      o.profile_id === 1 &&
+      o.customer_id === customer.id &&
+      o.status === 'complete' &&
+      o.order_type === 'single_payment',
+  );
+  const order = orders.sort((a, b) => b.id - a.id)[0];
+  const first = order && state.paymentsOf(order.id).find((p) => p.kind === 'debit');
+  if (!order || !first) return;
+  const at = new Date(Date.parse(first.created_at) + 90_000).toISOString();
+  addPayment(state, order, { kind: 'debit', amount: first.amount, at });
 }
 
 function addDemoOrder(
