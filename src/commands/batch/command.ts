@@ -12,7 +12,7 @@ import type { ApiClient } from '../../api/client.js';
 import { previewRequest, type RequestPreview } from '../../api/payments.js';
 import type { Route } from '../../api/routes.js';
 import { BatchFailedError, type BillingError, InterruptedError, UsageError } from '../../errors.js';
-import { writeList } from '../../format/index.js';
+import { type ResourceName, writeList } from '../../format/index.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
 import { previewBase, writePreviews } from '../preview.js';
@@ -31,7 +31,7 @@ import {
 } from './engine.js';
 import { idCell, type Problem, readRawInput, refuse } from './input.js';
 import { readJournal } from './journal.js';
-import { journalPathOf, openBatch } from './open.js';
+import { journalPathOf, type OpenBatch, openBatch } from './open.js';
 import { type BatchRow, digestOf, rowList } from './rows.js';
 
 export const MAX_CONCURRENCY = 64;
@@ -192,35 +192,88 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
       );
     },
   });
+  await executeBatch(rt, {
+    opened,
+    action,
+    rows,
+    concurrency,
+    laneOf: () => undefined,
+    resource: 'batch_result',
+    results: (outcomes) => results(outcomes, action, command),
+    words: {
+      head: name,
+      rows: plural(rows.length),
+      done: command.doneWord,
+      what: command.what,
+      inFlight: 'rows',
+      failed: (n) => `${n} of ${plural(rows.length)} failed (see the error column)`,
+    },
+  });
+}
+
+/** What a run's summary and progress say: "Refunds from refunds.csv: 3 refunded, …, of 4 rows". */
+export interface BatchWords {
+  /** "Refunds from refunds.csv", "stdin". */
+  head: string;
+  /** "4 rows", "3 orders". */
+  rows: string;
+  /** The done word of the summary: refunded, sent. */
+  done: string;
+  /** payment, order: what a row's id is, in the lines about rows in doubt. */
+  what: string;
+  /** "refunds", "rows": what is let finish after Ctrl-C. */
+  inFlight: string;
+  failed(count: number): string;
+}
+
+/**
+ * Runs an opened batch: progress on a terminal, one result a row in input order, the summary
+ * on stderr, and the exit of the run (10 rows in doubt or a journal that could not be written,
+ * 130 interrupted, 9 a row failed). Every batch command ends here, refunds included.
+ */
+export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  rt: Runtime,
+  o: {
+    opened: OpenBatch;
+    action: MoveAction<R, S, P, T>;
+    rows: readonly R[];
+    concurrency: number;
+    laneOf(row: R): string | undefined;
+    resource: ResourceName;
+    results(outcomes: AsyncGenerator<Outcome<R, T>>): AsyncGenerator<unknown>;
+    words: BatchWords;
+  },
+): Promise<void> {
+  const { opened, action, words } = o;
   const outcomes: Outcome<R, T>[] = [];
   let stopped: BillingError | undefined;
-  const total = rows.length;
+  const total = o.rows.length;
   try {
     const counts = { done: 0, skipped: 0, failed: 0, in_doubt: 0 };
-    const progress = await startProgress(rt, `0/${total}…`);
+    const progress = await startProgress(rt, `0/${total} ${words.inFlight}…`);
     const onAbort = () => {
-      progress.update('Stopping: letting the rows in flight finish (Ctrl-C again to quit now)…');
+      progress.update(`Stopping: letting the ${words.inFlight} in flight finish (Ctrl-C again to quit now)…`);
     };
     rt.signal.addEventListener('abort', onAbort, { once: true });
     try {
       const run = runBatch({
         journal: opened.journal,
         action,
-        rows,
-        concurrency,
+        rows: o.rows,
+        concurrency: o.concurrency,
         signal: rt.signal,
-        laneOf: () => undefined,
+        laneOf: o.laneOf,
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;
           const done = counts.done + counts.skipped + counts.failed + counts.in_doubt;
           progress.update(
-            `${done}/${total}: ${counts.done} ${command.doneWord}, ${counts.skipped} skipped, ${counts.failed} failed`,
+            `${done}/${total}: ${counts.done} ${words.done}, ${counts.skipped} skipped, ${counts.failed} failed`,
           );
         },
       });
       try {
-        await writeList(results(run.outcomes, action, command), 'batch_result', rt.output);
+        await writeList(o.results(run.outcomes), o.resource, rt.output);
       } finally {
         stopped = run.stopped;
       }
@@ -235,14 +288,14 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   const doubtful = inDoubt(outcomes).sort((a, b) => a.row.index - b.row.index);
   const notStarted = total - outcomes.length;
   const parts = [
-    `${count('done')} ${command.doneWord}`,
+    `${count('done')} ${words.done}`,
     `${count('skipped')} skipped (${action.done} by an earlier run${count('skipped') > 0 ? ` of the batch of ${opened.created}` : ''})`,
     `${count('failed')} failed`,
   ];
   if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
   if (notStarted > 0) parts.push(`${notStarted} not started`);
-  rt.info(`${name}: ${parts.join(', ')}, of ${plural(total)}. Journal: ${opened.journal.path}`);
-  if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, command.what, action.done)));
+  rt.info(`${words.head}: ${parts.join(', ')}, of ${words.rows}. Journal: ${opened.journal.path}`);
+  if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, words.what, action.done)));
   if (stopped || doubtful.length > 0) {
     throw inDoubtError({ stopped: stopped as never, doubtful: doubtful.length, notStarted, total });
   }
@@ -250,7 +303,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     throw new InterruptedError('interrupted: run the same command again to finish the rows not started');
   }
   const failed = count('failed');
-  if (failed > 0) throw new BatchFailedError(`${failed} of ${plural(total)} failed (see the error column)`);
+  if (failed > 0) throw new BatchFailedError(words.failed(failed));
 }
 
 async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
