@@ -190,4 +190,30 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).every((x: Any) => x.status === 'skipped')).toBe(true);
   });
+
+  it('a pause whose answer was lost (a 502 after it was applied) is found done by the next run, not sent again', async () => {
+    const active = (await ordersIn('active')).filter((o) => o.order_type.value === 'subscription');
+    const ids = active.slice(-2).map((o) => String(o.id));
+    await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+      faults: [{ route: 'POST /orders/:id/pause', mode: 'after' }],
+    });
+    let first: Awaited<ReturnType<typeof cli>>;
+    try {
+      first = await cli(['orders', 'pause', ...ids, '-o', 'ndjson']);
+    } finally {
+      await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+    }
+    expect(first.code, first.stderr).toBe(9);
+    expect((parseNdjson(first.stdout) as Any[]).every((r) => r.status === 'failed')).toBe(true);
+    // The service applied both pauses: the orders read paused.
+    for (const id of ids) expect(await statusOf(Number(id))).toBe('paused');
+
+    const again = await cli(['orders', 'pause', ...ids, '-o', 'ndjson']);
+    expect(again.code, again.stderr).toBe(0);
+    // Read back, not sent: a second pause would be refused (the order is paused already).
+    expect((parseNdjson(again.stdout) as Any[]).map((r) => [String(r.id), r.status])).toEqual(
+      ids.map((id) => [id, 'paused']),
+    );
+    await cli(['orders', 'resume', ...ids]);
+  });
 });
