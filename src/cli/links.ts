@@ -4,8 +4,9 @@ import type { Command } from 'commander';
 import { batchHelp, batchOptions, examples, type Run } from './shared.js';
 
 const LINK_DONE =
-  'A link is done once the service answered the send: a re-run never sends it again. Nothing in\n' +
-  'an order shows a sent message, so a row whose answer was lost is sent again on the next run.\n';
+  'A link is done once the service answered the send: a re-run never sends it\n' +
+  'again. Nothing in an order shows a sent message, so a row whose answer was lost\n' +
+  'is sent again on the next run.\n';
 
 export function defineLinks(program: Command, run: Run, full = true): void {
   const links = program

@@ -78,7 +78,8 @@ export function definePayments(program: Command, run: Run, full = true): void {
         GUARD +
         JOURNAL_HELP +
         batchHelp('payment', 'captured') +
-        'With several ids or --file each pre-authorisation is captured in full (--amount goes with one id).\n',
+        'With several ids or --file each pre-authorisation is captured in full\n' +
+        '(--amount goes with one id).\n',
     )
     .action(run(async () => (await load()).capture));
   batchOptions(capture, 'payment');

@@ -46,10 +46,12 @@ export function batchOptions(command: Command, what: 'order' | 'payment'): Comma
 /** Help of a command that takes many ids: what a batch does and what it prints. */
 export function batchHelp(what: 'order' | 'payment', done: string): string {
   return (
-    `\nMany at once: give several ${what} ids, --file FILE (CSV or NDJSON, checked whole before\n` +
-    `anything is sent), or --file - to read the NDJSON of billing ${what}s list -o ndjson. One\n` +
-    `result a row, in input order (id, status ${done}|skipped|failed|in_doubt, result, error); a\n` +
-    'summary on stderr; exit 9 when a row failed. The journal records each row before and after\n' +
-    `it is sent: the same rows run again skip what is ${done} (docs/decisions.md, "Act on many, once").\n`
+    `\nMany at once: several ${what} ids, --file FILE (CSV or NDJSON, checked whole\n` +
+    'before anything is sent), or --file - (the NDJSON a list prints, e.g.\n' +
+    `billing ${what === 'order' ? 'orders list' : 'orders payments ID'} -o ndjson).\n` +
+    `One result a row, in input order (id, status ${done}|skipped|failed|in_doubt,\n` +
+    'result, error); a summary on stderr; exit 9 when a row failed. The journal\n' +
+    `records each row before and after it is sent: the same rows run again skip what\n` +
+    `is ${done} (docs/decisions.md, "Act on many, once").\n`
   );
 }
