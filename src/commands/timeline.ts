@@ -12,6 +12,7 @@ import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { addition, isSubscription } from './order-view.js';
 import type { Runtime } from './runtime.js';
+import type { Delivery } from './webhooks/emulator.js';
 
 export interface TimelineEvent {
   at: string;
@@ -91,16 +92,6 @@ export function scheduleEvents(schedule: readonly ScheduledPayment[]): TimelineE
         id: s.id,
       };
     });
-}
-
-interface Delivery {
-  id: string;
-  event: string;
-  endpoint: string;
-  order_id: number | null;
-  occurred_at: string;
-  state: string;
-  attempts: unknown[];
 }
 
 interface Message {

@@ -108,6 +108,20 @@ export function moneyColumns(
 
 const amount = moneyColumns('amount', 'Amount', (r) => get(r, 'amount'));
 
+/** The next payment of a subscription (`customers get`): its due date, then its amount. */
+const nextPayment: Column = {
+  key: 'next_payment',
+  header: 'Next payment',
+  value: (r) => text(get(r, 'next_payment', 'due_date')),
+  display: (r) => {
+    const due = get(r, 'next_payment', 'due_date');
+    if (!due) return '';
+    const next = get(r, 'next_payment');
+    return `${formatTimestamp(due)}  ${formatAmount(get(next, 'amount'), text(get(next, 'currency')))}`;
+  },
+  fields: ['next_payment'],
+};
+
 export const COLUMNS: Record<ResourceName, Column[]> = {
   order: [
     id,
@@ -209,42 +223,11 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       fields: ['error'],
     },
   ],
-  // An order as `customers get` lists it under the customer: with its next payment.
-  customer_order: [
-    id,
-    {
-      key: 'invoice_id',
-      header: 'Invoice ID',
-      value: (r) => first(get(r, 'merchant_invoice_id'), get(r, 'invoice_id')),
-      fields: ['merchant_invoice_id', 'invoice_id'],
-    },
-    {
-      key: 'type',
-      header: 'Type',
-      value: (r) => {
-        const type = get(r, 'order_type');
-        return isRecord(type) ? first(type.label, type.value) : text(type);
-      },
-      fields: ['order_type'],
-    },
-    orderStatus,
-    ...moneyColumns('amount', 'Amount', (r) => get(r, 'initial_amount'), currencyOf, [
-      'initial_amount',
-      'currency',
-    ]),
-    {
-      key: 'next_payment',
-      header: 'Next payment',
-      value: (r) => text(get(r, 'next_payment', 'due_date')),
-      display: (r) => {
-        const due = get(r, 'next_payment', 'due_date');
-        if (!due) return '';
-        const next = get(r, 'next_payment');
-        return `${formatTimestamp(due)}  ${formatAmount(get(next, 'amount'), text(get(next, 'currency')))}`;
-      },
-      fields: ['next_payment'],
-    },
-  ],
+  // An order as `customers get` lists it under the customer: the order's columns (not the
+  // customer, not the date), then its next payment.
+  get customer_order(): Column[] {
+    return [...COLUMNS.order.filter((c) => c.key !== 'customer' && c.key !== 'created'), nextPayment];
+  },
   // A payment as `orders get` lists it under the order: with its refunds and what is left.
   order_payment: [
     id,

@@ -19,7 +19,7 @@ interface Attempt {
   duration_ms: number;
 }
 
-interface Delivery {
+export interface Delivery {
   id: string;
   event: string;
   endpoint: string;
