@@ -109,7 +109,7 @@ export function definePayments(program: Command, run: Run, full = true): void {
   const refund = payments
     .command('refund')
     .description('refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file')
-    .argument('[id]', 'payment id (without --file)')
+    .argument('[ids...]', 'payment id (without --file); several ids are each refunded in full')
     .option('--amount <amount>', 'refund only this much, like 12.50 (default: all that is left)')
     .option(
       '--file <path>',
@@ -126,6 +126,7 @@ export function definePayments(program: Command, run: Run, full = true): void {
       examples([
         'billing payments refund 312',
         'billing payments refund 312 --amount 5.00',
+        'billing payments refund 312 313 314   # each in full, one result a row',
         'billing payments refund --file refunds.csv -o csv > results.csv',
         'cat refunds.ndjson | billing payments refund --file - --journal refunds.journal --yes -o ndjson',
         'billing payments refund 312 --amount 5.00 --journal refund-312.journal   # safe to retry',

@@ -134,7 +134,11 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
   if (flags.file !== undefined) {
     if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
     const { bulkRefund } = await import('./refunds/bulk.js');
-    return bulkRefund(rt, { ...flags, file: flags.file });
+    return bulkRefund(rt, flags);
+  }
+  if (args.length > 1) {
+    const { bulkRefund } = await import('./refunds/bulk.js');
+    return bulkRefund(rt, flags, args);
   }
   needJournal(flags);
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');

@@ -216,4 +216,28 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
     );
     await cli(['orders', 'resume', ...ids]);
   });
+
+  it('payments refund with several ids refunds each in full once, through the same engine', async () => {
+    const complete = (await ordersIn('complete')).filter((o) => o.order_type.value === 'single_payment');
+    const debits: Any[] = [];
+    for (const order of complete.slice(-2)) {
+      const r = await cli(['orders', 'payments', String(order.id), '-o', 'json']);
+      debits.push(JSON.parse(r.stdout).find((p: Any) => p.kind === 'debit'));
+    }
+    const ids = debits.map((d) => String(d.id));
+    const r = await cli(['payments', 'refund', ...ids, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((x: Any) => [String(x.payment_id), x.status, x.amount])).toEqual(
+      debits.map((d) => [String(d.id), 'refunded', d.amount]),
+    );
+    const again = await cli(['payments', 'refund', ...ids, '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).every((x: Any) => x.status === 'skipped')).toBe(true);
+    for (const d of debits) {
+      const payments = JSON.parse(
+        (await cli(['orders', 'payments', String(d.order_id), '-o', 'json'])).stdout,
+      );
+      expect(payments.filter((p: Any) => p.kind === 'refund' && p.parent_id === d.id)).toHaveLength(1);
+    }
+  });
 });

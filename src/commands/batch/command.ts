@@ -74,7 +74,7 @@ export function isBatch(args: string[], flags: BatchFlags): boolean {
 }
 
 /** The rows: the ids of the command line, or of the file; refused whole on any problem. */
-async function readRows<R extends BatchRow>(
+export async function readBatchRows<R extends BatchRow>(
   rt: Runtime,
   args: string[],
   flags: BatchFlags,
@@ -135,7 +135,13 @@ async function readRows<R extends BatchRow>(
   return { rows, name };
 }
 
-async function journalFor(rt: Runtime, flags: BatchFlags, action: string, rows: readonly BatchRow[]) {
+/** The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state directory. */
+export async function journalFor(
+  rt: Runtime,
+  flags: BatchFlags,
+  action: string,
+  rows: readonly BatchRow[],
+): Promise<string> {
   if (flags.journal !== undefined) return journalPathOf(flags.journal);
   if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
   const dir = join(stateDir(rt.env), 'journals');
@@ -153,7 +159,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency ?? '4');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
-  const { rows, name } = await readRows(rt, args, flags, command.what, command.rowOf);
+  const { rows, name } = await readBatchRows(rt, args, flags, command.what, command.rowOf);
   const client = flags.dryRun ? undefined : await rt.client();
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient);

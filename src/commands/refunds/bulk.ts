@@ -9,12 +9,12 @@ import { actionBody, previewRequest, type RequestPreview } from '../../api/payme
 import { routes } from '../../api/routes.js';
 import { BillingError, UsageError } from '../../errors.js';
 import { positiveInt } from '../args.js';
-import { executeBatch } from '../batch/command.js';
+import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
 import type { Outcome } from '../batch/engine.js';
 import { readJournal } from '../batch/journal.js';
 import { journalPathOf, openBatch } from '../batch/open.js';
 import { confirmMoneyMove } from '../confirm.js';
-import { type PaymentRow, refundAction } from '../moves.js';
+import { commandRow, type PaymentRow, refundAction } from '../moves.js';
 import { previewBase, type RefundFlags, writePreviews } from '../preview.js';
 import type { Runtime } from '../runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';
@@ -32,12 +32,14 @@ export interface RowResult {
   error: string | null;
 }
 
-export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: string }): Promise<void> {
+/** Refunds from --file, or full refunds of several payment ids (`ids`). */
+export async function bulkRefund(rt: Runtime, flags: RefundFlags, ids: string[] = []): Promise<void> {
   if (flags.amount !== undefined) {
     throw new UsageError(
       '--amount goes with one payment id; with --file, put each amount in the amount column',
     );
   }
+  if (flags.file === undefined) return refundIds(rt, flags, ids);
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency);
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
@@ -49,6 +51,40 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
   const given = flags.journal ?? (flags.file === '-' ? undefined : `${flags.file}.journal`);
   const journalPath = given === undefined ? undefined : await journalPathOf(given);
   const input = await readRefundInput(rt, flags.file);
+  return refundRows(rt, flags, {
+    ...input,
+    path: flags.file === '-' ? 'stdin' : resolve(flags.file),
+    journalPath,
+    concurrency,
+  });
+}
+
+/** Several payment ids, each refunded in full; the journal as every batch of ids has it. */
+async function refundIds(rt: Runtime, flags: RefundFlags, ids: string[]): Promise<void> {
+  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
+  const concurrency = positiveInt('--concurrency', flags.concurrency);
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
+  const { rows, name } = await readBatchRows(rt, ids, {}, 'payment', (id, index, line) => ({
+    ...commandRow(id, undefined),
+    index,
+    line,
+  }));
+  const journalPath = await journalFor(rt, flags, 'refund', rows);
+  return refundRows(rt, flags, { rows, name, path: name, journalPath, concurrency });
+}
+
+async function refundRows(
+  rt: Runtime,
+  flags: RefundFlags,
+  input: {
+    rows: RefundRow[];
+    name: string;
+    path: string;
+    journalPath: string | undefined;
+    concurrency: number;
+  },
+): Promise<void> {
+  const { journalPath, concurrency } = input;
   if (flags.dryRun) return dryRun(rt, input.rows, journalPath, concurrency);
 
   const opened = await openBatch(rt, {
@@ -56,7 +92,7 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
     done: 'refunded',
     what: 'payment',
     rows: input.rows,
-    input: flags.file === '-' ? 'stdin' : resolve(flags.file),
+    input: input.path,
     journalPath: journalPath as string,
     amend: flags.amend,
     newBatch: flags.newBatch,
