@@ -26,44 +26,40 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   // Top-level help needs only the group's name; its subcommands are declared when named.
   if (!full) return;
   const load = async () => import('../commands/links.js');
-  batchOptions(
-    links
-      .command('email')
-      .description("send the payment link to the customer's email address (a draft order becomes pending)")
-      .argument('[orders...]', 'order id (several for a batch)')
-      .addHelpText(
-        'after',
-        examples([
-          'billing links email 1042',
-          'billing links email 1042 1043 1044',
-          'billing links email --file overdue.csv --dry-run',
-          'billing orders list --status failed -o ndjson | billing links email --file - --dry-run',
-          'billing orders list --status failed -o ndjson | billing links email --file -',
-        ]) +
-          batchHelp('order', 'sent') +
-          LINK_DONE,
-      ),
-    'order',
-  ).action(run(async () => (await load()).email));
-  batchOptions(
-    links
-      .command('sms')
-      .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
-      .argument('[orders...]', 'order id (several for a batch)')
-      .addHelpText(
-        'after',
-        examples([
-          'billing links sms 1042',
-          'billing links sms 1042 1043 1044',
-          'billing links sms --file overdue.csv --dry-run',
-          'billing orders list --status failed -o ndjson | billing links sms --file - --dry-run',
-          'billing orders list --status failed -o ndjson | billing links sms --file -',
-        ]) +
-          batchHelp('order', 'sent') +
-          LINK_DONE,
-      ),
-    'order',
-  ).action(run(async () => (await load()).sms));
+  links
+    .command('email')
+    .description("send the payment link to the customer's email address (a draft order becomes pending)")
+    .argument('[orders...]', 'order id (several for a batch)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing links email 1042',
+        'billing links email 1042 1043 1044',
+        'billing links email --file overdue.csv --dry-run',
+        'billing orders list --status failed -o ndjson | billing links email --file - --dry-run',
+        'billing orders list --status failed -o ndjson | billing links email --file -',
+      ]) +
+        batchHelp('order', 'sent') +
+        LINK_DONE,
+    )
+    .action(run(async () => (await load()).email));
+  links
+    .command('sms')
+    .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
+    .argument('[orders...]', 'order id (several for a batch)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing links sms 1042',
+        'billing links sms 1042 1043 1044',
+        'billing links sms --file overdue.csv --dry-run',
+        'billing orders list --status failed -o ndjson | billing links sms --file - --dry-run',
+        'billing orders list --status failed -o ndjson | billing links sms --file -',
+      ]) +
+        batchHelp('order', 'sent') +
+        LINK_DONE,
+    )
+    .action(run(async () => (await load()).sms));
   links
     .command('url')
     .description(
@@ -87,4 +83,9 @@ export function defineLinks(program: Command, run: Run, full = true): void {
         'all (a temporary file, then renamed); an existing file is kept unless --force.\n',
     )
     .action(run(async () => (await load()).url));
+  // The flags of many ids (src/commands/batch/command.ts).
+  for (const name of ['email', 'sms']) {
+    const command = links.commands.find((c) => c.name() === name);
+    if (command) batchOptions(command, 'order');
+  }
 }

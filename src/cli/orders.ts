@@ -127,19 +127,16 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .argument('<id>', 'order id')
     .addHelpText('after', examples(['billing orders payments 1042', 'billing orders payments 1042 -o json']))
     .action(run(async () => (await payments()).orderPayments));
-  batchOptions(
-    orders
-      .command('pay')
-      .description("collect the first payment of an order from the customer's stored card (pay_with_card)")
-      .argument('[ids...]', 'order id (draft, pending or failed); several for a batch')
-      .option('--dry-run', 'print the request that would be sent, and send nothing')
-      .addHelpText(
-        'after',
-        `${examples(['billing orders pay 1042', 'billing orders pay 1042 1043', 'billing orders pay --file orders.csv --dry-run'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n` +
-          batchHelp('order', 'paid'),
-      ),
-    'order',
-  ).action(run(async () => (await payments()).pay));
+  orders
+    .command('pay')
+    .description("collect the first payment of an order from the customer's stored card (pay_with_card)")
+    .argument('[ids...]', 'order id (draft, pending or failed); several for a batch')
+    .option('--dry-run', 'print the request that would be sent, and send nothing')
+    .addHelpText(
+      'after',
+      `${examples(['billing orders pay 1042', 'billing orders pay 1042 1043', 'billing orders pay --file orders.csv --dry-run'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n${batchHelp('order', 'paid')}`,
+    )
+    .action(run(async () => (await payments()).pay));
 
   // Schedule and lifecycle of an order; their code is in src/commands/order-lifecycle.ts.
   const lifecycle = async () => import('../commands/order-lifecycle.js');
@@ -154,65 +151,59 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       examples(['billing orders schedule 1042', 'billing orders schedule 1042 -o json | jq ".[0]"']),
     )
     .action(run(async () => (await lifecycle()).schedule));
-  batchOptions(
-    orders
-      .command('pause')
-      .description('pause an active order: payments that fall due while paused are never charged')
-      .argument('[ids...]', 'order id (several for a batch)')
-      .addHelpText(
-        'after',
-        examples([
-          'billing orders pause 1042',
-          'billing orders pause 1042 1043',
-          'billing orders list --status active -o ndjson | billing orders pause --file - --dry-run',
-        ]) +
-          assumedPath('POST /orders/{id}/pause') +
-          PRODUCTION_GUARD +
-          batchHelp('order', 'paused'),
-      ),
-    'order',
-  ).action(run(async () => (await lifecycle()).pause));
-  batchOptions(
-    orders
-      .command('resume')
-      .description('resume a paused order on its billing cycle, now or on a restart date')
-      .argument('[ids...]', 'order id (several for a batch)')
-      .option(
-        '--restart-date <date>',
-        'resume on this day or time instead (2027-04-01, 2027-04-01T09:00, "01/04/2027 09:00"; UTC unless a zone is given); the order stays paused until then',
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'billing orders resume 1042',
-          'billing orders resume 1042 --restart-date 2027-04-01',
-          'billing orders resume 1042 1043',
-          'billing orders list --status paused -o ndjson | billing orders resume --file -',
-        ]) +
-          assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}') +
-          PRODUCTION_GUARD +
-          batchHelp('order', 'resumed'),
-      ),
-    'order',
-  ).action(run(async () => (await lifecycle()).resume));
-  batchOptions(
-    orders
-      .command('cancel')
-      .description('cancel an order: nothing more is collected')
-      .argument('[ids...]', 'order id (several for a batch)')
-      .addHelpText(
-        'after',
-        examples([
-          'billing orders cancel 1042',
-          'billing orders cancel 1042 1043',
-          'billing orders cancel --file cancel.csv --dry-run',
-        ]) +
-          assumedPath('POST /orders/{id}/cancel') +
-          PRODUCTION_GUARD +
-          batchHelp('order', 'cancelled'),
-      ),
-    'order',
-  ).action(run(async () => (await lifecycle()).cancel));
+  orders
+    .command('pause')
+    .description('pause an active order: payments that fall due while paused are never charged')
+    .argument('[ids...]', 'order id (several for a batch)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing orders pause 1042',
+        'billing orders pause 1042 1043',
+        'billing orders list --status active -o ndjson | billing orders pause --file - --dry-run',
+      ]) +
+        assumedPath('POST /orders/{id}/pause') +
+        PRODUCTION_GUARD +
+        batchHelp('order', 'paused'),
+    )
+    .action(run(async () => (await lifecycle()).pause));
+  orders
+    .command('resume')
+    .description('resume a paused order on its billing cycle, now or on a restart date')
+    .argument('[ids...]', 'order id (several for a batch)')
+    .option(
+      '--restart-date <date>',
+      'resume on this day or time instead (2027-04-01, 2027-04-01T09:00, "01/04/2027 09:00"; UTC unless a zone is given); the order stays paused until then',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'billing orders resume 1042',
+        'billing orders resume 1042 --restart-date 2027-04-01',
+        'billing orders resume 1042 1043',
+        'billing orders list --status paused -o ndjson | billing orders resume --file -',
+      ]) +
+        assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}') +
+        PRODUCTION_GUARD +
+        batchHelp('order', 'resumed'),
+    )
+    .action(run(async () => (await lifecycle()).resume));
+  orders
+    .command('cancel')
+    .description('cancel an order: nothing more is collected')
+    .argument('[ids...]', 'order id (several for a batch)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing orders cancel 1042',
+        'billing orders cancel 1042 1043',
+        'billing orders cancel --file cancel.csv --dry-run',
+      ]) +
+        assumedPath('POST /orders/{id}/cancel') +
+        PRODUCTION_GUARD +
+        batchHelp('order', 'cancelled'),
+    )
+    .action(run(async () => (await lifecycle()).cancel));
   orders
     .command('watch')
     .description("follow an order's status: prints it, then each change, by polling the order")
@@ -231,4 +222,9 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       ])}\nChanges between two reads are seen as one; for every event, use billing webhooks listen.\n`,
     )
     .action(run(async () => (await lifecycle()).watch));
+  // The flags of many ids (src/commands/batch/command.ts), on every action that takes them.
+  for (const name of ['pay', 'pause', 'resume', 'cancel']) {
+    const command = orders.commands.find((c) => c.name() === name);
+    if (command) batchOptions(command, 'order');
+  }
 }
