@@ -28,8 +28,14 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).list));
   customers
     .command('get')
-    .description('one customer')
+    .description('one customer, with their orders (status, amount, the next payment of a subscription)')
     .argument('<id>', 'customer id')
+    .addHelpText(
+      'after',
+      examples(['billing customers get 2', 'billing customers get 2 -o json | jq ".orders[].id"']) +
+        '\nThe orders are found by reading every page of orders (the service has no filter on them);\n' +
+        'with -o json they are under "orders", a subscription with its "next_payment".\n',
+    )
     .action(run(async () => (await load()).get));
   customers
     .command('create')

@@ -1,7 +1,12 @@
 // Declarations of `billing links` commands; their code is in src/commands/links.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { batchHelp, batchOptions, examples, type Run } from './shared.js';
+
+const LINK_DONE =
+  'A link is done once the service answered the send: a re-run never sends it\n' +
+  'again. Nothing in an order shows a sent message, so a row whose answer was lost\n' +
+  'is sent again on the next run.\n';
 
 export function defineLinks(program: Command, run: Run, full = true): void {
   const links = program
@@ -24,14 +29,36 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   links
     .command('email')
     .description("send the payment link to the customer's email address (a draft order becomes pending)")
-    .argument('<order>', 'order id')
-    .addHelpText('after', examples(['billing links email 1042']))
+    .argument('[orders...]', 'order id (several for a batch)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing links email 1042',
+        'billing links email 1042 1043 1044',
+        'billing links email --file overdue.csv --dry-run',
+        'billing orders list --status failed -o ndjson | billing links email --file - --dry-run',
+        'billing orders list --status failed -o ndjson | billing links email --file -',
+      ]) +
+        batchHelp('order', 'sent') +
+        LINK_DONE,
+    )
     .action(run(async () => (await load()).email));
   links
     .command('sms')
     .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
-    .argument('<order>', 'order id')
-    .addHelpText('after', examples(['billing links sms 1042']))
+    .argument('[orders...]', 'order id (several for a batch)')
+    .addHelpText(
+      'after',
+      examples([
+        'billing links sms 1042',
+        'billing links sms 1042 1043 1044',
+        'billing links sms --file overdue.csv --dry-run',
+        'billing orders list --status failed -o ndjson | billing links sms --file - --dry-run',
+        'billing orders list --status failed -o ndjson | billing links sms --file -',
+      ]) +
+        batchHelp('order', 'sent') +
+        LINK_DONE,
+    )
     .action(run(async () => (await load()).sms));
   links
     .command('url')
@@ -56,4 +83,9 @@ export function defineLinks(program: Command, run: Run, full = true): void {
         'all (a temporary file, then renamed); an existing file is kept unless --force.\n',
     )
     .action(run(async () => (await load()).url));
+  // The flags of many ids (src/commands/batch/command.ts).
+  for (const name of ['email', 'sms']) {
+    const command = links.commands.find((c) => c.name() === name);
+    if (command) batchOptions(command, 'order');
+  }
 }

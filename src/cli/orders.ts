@@ -1,7 +1,16 @@
 // Declarations of `billing orders` commands; their code is in src/commands/orders.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { collect, DATE_FORMS, examples, gather, PRODUCTION_GUARD, type Run } from './shared.js';
+import {
+  batchHelp,
+  batchOptions,
+  collect,
+  DATE_FORMS,
+  examples,
+  gather,
+  PRODUCTION_GUARD,
+  type Run,
+} from './shared.js';
 
 export function defineOrders(program: Command, run: Run, full = true): void {
   const orders = program.command('orders').description('list, inspect and create orders');
@@ -54,7 +63,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).list));
   orders
     .command('get')
-    .description('one order')
+    .description('one order, with its payments (refunds, what is left to refund) and its next payment')
     .argument('<id>', 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)')
     .addHelpText(
       'after',
@@ -63,12 +72,29 @@ export function defineOrders(program: Command, run: Run, full = true): void {
         'billing orders get INV-000123',
         "billing orders get 'INV-00012*'",
         'billing orders get 1042 --json | jq .status.value',
+        'billing orders get 1042 -o json | jq ".payments[] | {id, left_to_refund}"',
       ]) +
         '\nAn id that is not a number is looked up as an invoice id by reading the pages of orders:\n' +
         'an exact match stops the reading. No exact match: the orders whose invoice id holds the\n' +
-        'text (or starts with it, for TEXT*) are listed, exit 2; one only is shown. None: exit 5.\n',
+        'text (or starts with it, for TEXT*) are listed, exit 2; one only is shown. None: exit 5.\n' +
+        '\nWith -o json the payments are under "payments" (each debit or capture with "refunded" and\n' +
+        '"left_to_refund") and the next scheduled payment under "next_payment" (null: none).\n',
     )
     .action(run(async () => (await load()).get));
+  orders
+    .command('timeline')
+    .description(
+      'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
+    )
+    .argument('<id>', 'order id')
+    .addHelpText(
+      'after',
+      examples(['billing orders timeline 1042', 'billing orders timeline 1042 -o ndjson | jq -r .event']) +
+        '\nThe service keeps only the latest status change of an order (status_updated_at); earlier\n' +
+        'ones are not shown. Against the emulator the webhook deliveries and the e-mails and SMS\n' +
+        'about the order are listed too (from its admin API).\n',
+    )
+    .action(run(async () => (await import('../commands/timeline.js')).timeline));
   orders
     .command('create')
     .description(
@@ -143,11 +169,11 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('pay')
     .description("collect the first payment of an order from the customer's stored card (pay_with_card)")
-    .argument('<id>', 'order id (draft, pending or failed)')
+    .argument('[ids...]', 'order id (draft, pending or failed); several for a batch')
     .option('--dry-run', 'print the request that would be sent, and send nothing')
     .addHelpText(
       'after',
-      `${examples(['billing orders pay 1042'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n`,
+      `${examples(['billing orders pay 1042', 'billing orders pay 1042 1043', 'billing orders pay --file orders.csv --dry-run'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n${batchHelp('order', 'paid')}`,
     )
     .action(run(async () => (await payments()).pay));
 
@@ -167,34 +193,54 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('pause')
     .description('pause an active order: payments that fall due while paused are never charged')
-    .argument('<id>', 'order id')
+    .argument('[ids...]', 'order id (several for a batch)')
     .addHelpText(
       'after',
-      examples(['billing orders pause 1042']) + assumedPath('POST /orders/{id}/pause') + PRODUCTION_GUARD,
+      examples([
+        'billing orders pause 1042',
+        'billing orders pause 1042 1043',
+        'billing orders list --status active -o ndjson | billing orders pause --file - --dry-run',
+      ]) +
+        assumedPath('POST /orders/{id}/pause') +
+        PRODUCTION_GUARD +
+        batchHelp('order', 'paused'),
     )
     .action(run(async () => (await lifecycle()).pause));
   orders
     .command('resume')
     .description('resume a paused order on its billing cycle, now or on a restart date')
-    .argument('<id>', 'order id')
+    .argument('[ids...]', 'order id (several for a batch)')
     .option(
       '--restart-date <date>',
       'resume on this day or time instead (2027-04-01, 2027-04-01T09:00, "01/04/2027 09:00"; UTC unless a zone is given); the order stays paused until then',
     )
     .addHelpText(
       'after',
-      examples(['billing orders resume 1042', 'billing orders resume 1042 --restart-date 2027-04-01']) +
+      examples([
+        'billing orders resume 1042',
+        'billing orders resume 1042 --restart-date 2027-04-01',
+        'billing orders resume 1042 1043',
+        'billing orders list --status paused -o ndjson | billing orders resume --file -',
+      ]) +
         assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}') +
-        PRODUCTION_GUARD,
+        PRODUCTION_GUARD +
+        batchHelp('order', 'resumed'),
     )
     .action(run(async () => (await lifecycle()).resume));
   orders
     .command('cancel')
     .description('cancel an order: nothing more is collected')
-    .argument('<id>', 'order id')
+    .argument('[ids...]', 'order id (several for a batch)')
     .addHelpText(
       'after',
-      examples(['billing orders cancel 1042']) + assumedPath('POST /orders/{id}/cancel') + PRODUCTION_GUARD,
+      examples([
+        'billing orders cancel 1042',
+        'billing orders cancel 1042 1043',
+        'billing orders cancel --file cancel.csv --dry-run',
+      ]) +
+        assumedPath('POST /orders/{id}/cancel') +
+        PRODUCTION_GUARD +
+        batchHelp('order', 'cancelled'),
     )
     .action(run(async () => (await lifecycle()).cancel));
   orders
@@ -215,4 +261,9 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       ])}\nChanges between two reads are seen as one; for every event, use billing webhooks listen.\n`,
     )
     .action(run(async () => (await lifecycle()).watch));
+  // The flags of many ids (src/commands/batch/command.ts), on every action that takes them.
+  for (const name of ['pay', 'pause', 'resume', 'cancel']) {
+    const command = orders.commands.find((c) => c.name() === name);
+    if (command) batchOptions(command, 'order');
+  }
 }

@@ -1,7 +1,7 @@
 // Declarations of `billing payments` commands; their code is in src/commands/payments.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { DATE_FORMS, examples, gather, type Run } from './shared.js';
+import { batchHelp, batchOptions, DATE_FORMS, examples, gather, type Run } from './shared.js';
 
 const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
 /** The journal flags of a money move (src/commands/batch/open.ts says what each does). */
@@ -76,7 +76,7 @@ export function definePayments(program: Command, run: Run, full = true): void {
   const capture = payments
     .command('capture')
     .description('capture a successful pre-authorisation, in full or in part')
-    .argument('<id>', 'payment id of the pre-authorisation')
+    .argument('[ids...]', 'payment id of the pre-authorisation (several for a batch)')
     .option('--amount <amount>', 'capture only this much, like 12.50 (default: all that was authorised)')
     .option(...DRY_RUN);
   journalOptions(
@@ -89,15 +89,21 @@ export function definePayments(program: Command, run: Run, full = true): void {
         'billing payments capture 311',
         'billing payments capture 311 --amount 40.00',
         'billing payments capture 311 --journal capture-311.journal   # safe to retry',
+        'billing payments capture 311 312 313',
+        'billing payments capture --file preauths.csv --dry-run',
       ]) +
         GUARD +
-        JOURNAL_HELP,
+        JOURNAL_HELP +
+        batchHelp('payment', 'captured') +
+        'With several ids or --file each pre-authorisation is captured in full\n' +
+        '(--amount goes with one id).\n',
     )
     .action(run(async () => (await load()).capture));
+  batchOptions(capture, 'payment');
   const reverse = payments
     .command('reverse')
     .description('release the funds of a pre-authorisation that was not captured')
-    .argument('<id>', 'payment id of the pre-authorisation')
+    .argument('[ids...]', 'payment id of the pre-authorisation (several for a batch)')
     .option(...DRY_RUN);
   journalOptions(
     reverse,
@@ -108,15 +114,19 @@ export function definePayments(program: Command, run: Run, full = true): void {
       examples([
         'billing payments reverse 311',
         'billing payments reverse 311 --journal reverse-311.journal',
+        'billing payments reverse 311 312',
+        'billing payments reverse --file preauths.csv --dry-run',
       ]) +
         GUARD +
-        JOURNAL_HELP,
+        JOURNAL_HELP +
+        batchHelp('payment', 'reversed'),
     )
     .action(run(async () => (await load()).reverse));
+  batchOptions(reverse, 'payment');
   const refund = payments
     .command('refund')
     .description('refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file')
-    .argument('[id]', 'payment id (without --file)')
+    .argument('[ids...]', 'payment id (without --file); several ids are each refunded in full')
     .option('--amount <amount>', 'refund only this much, like 12.50 (default: all that is left)')
     .option(
       '--file <path>',
@@ -133,6 +143,7 @@ export function definePayments(program: Command, run: Run, full = true): void {
       examples([
         'billing payments refund 312',
         'billing payments refund 312 --amount 5.00',
+        'billing payments refund 312 313 314   # each in full, one result a row',
         'billing payments refund --file refunds.csv -o csv > results.csv',
         'cat refunds.ndjson | billing payments refund --file - --journal refunds.journal --yes -o ndjson',
         'billing payments refund 312 --amount 5.00 --journal refund-312.journal   # safe to retry',

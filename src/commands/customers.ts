@@ -16,7 +16,7 @@ import { confirmInProduction } from './confirm.js';
 import { matchesCustomer } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
 import { flagOrAsk } from './prompt.js';
-import { writeRecord } from './result.js';
+import { writeRecord, writeSection } from './result.js';
 import type { Runtime } from './runtime.js';
 
 export async function list(
@@ -41,9 +41,22 @@ export async function list(
   );
 }
 
+/** The customer, and under it their orders (a subscription with its next payment). */
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {
-  const customer = await getCustomer(await rt.client(), parse.recordId('customer', id ?? ''));
+  const customerId = parse.recordId('customer', id ?? '');
+  const client = await rt.client();
+  const customer = await getCustomer(client, customerId);
+  const { addition, customerOrders } = await import('./order-view.js');
+  const orders = await addition(rt, `the orders of customer ${customerId}`, () =>
+    customerOrders(rt, client, customerId),
+  );
+  if (rt.format !== 'table' || rt.flags.query !== undefined) {
+    await writeRecord(rt, customer, 'customer', { orders });
+    return;
+  }
   await writeOne(customer, 'customer', rt.output);
+  if (orders === undefined) return;
+  await writeSection(rt, `Orders (${orders.length})`, orders, 'customer_order');
 }
 
 const FIELDS = {

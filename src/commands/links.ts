@@ -5,14 +5,18 @@ import { constants } from 'node:fs';
 import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
+import { previewRequest } from '../api/payments.js';
 import { isRecord } from '../api/records.js';
+import { routes } from '../api/routes.js';
 import type { Order } from '../api/types.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
+import type { BatchFlags } from './batch/command.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
+import { previewBase, writePreviews } from './preview.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink } from './service-links.js';
@@ -25,16 +29,28 @@ const SENT_COLUMNS = [
   column('payment_link', 'Link', undefined, { keep: true }),
 ];
 
-export function email(rt: Runtime, [id]: string[]): Promise<void> {
-  return send(rt, id, 'email');
+export async function email(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'email-link', args, flags)) return;
+  return send(rt, args[0], 'email', flags);
 }
 
-export function sms(rt: Runtime, [id]: string[]): Promise<void> {
-  return send(rt, id, 'sms');
+export async function sms(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'sms-link', args, flags)) return;
+  return send(rt, args[0], 'sms', flags);
 }
 
-async function send(rt: Runtime, id: string | undefined, channel: 'email' | 'sms'): Promise<void> {
+async function send(
+  rt: Runtime,
+  id: string | undefined,
+  channel: 'email' | 'sms',
+  flags: BatchFlags,
+): Promise<void> {
   const orderId = parse.recordId('order', id ?? '');
+  if (flags.dryRun) {
+    const base = await previewBase(rt);
+    const route = channel === 'email' ? routes.sendEmailLink : routes.sendSmsLink;
+    return writePreviews(rt, [previewRequest(base, route, { id: orderId })], true);
+  }
   const client = await rt.client();
   const before = await payableStatus(rt, orderId);
   const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {

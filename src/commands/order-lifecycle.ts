@@ -8,6 +8,7 @@ import { textColumn, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
+import type { BatchFlags } from './batch/command.js';
 import { confirmInProduction, confirmMoneyMove } from './confirm.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
@@ -44,7 +45,9 @@ async function report(
   rt.info(message);
 }
 
-export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
+export async function pause(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'pause', args, flags)) return;
+  const [id] = args;
   const orderId = parse.recordId('order', id ?? '');
   await confirmInProduction(rt, `pause order ${orderId}`);
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
@@ -56,7 +59,14 @@ export async function pause(rt: Runtime, [id]: string[]): Promise<void> {
   );
 }
 
-export async function resume(rt: Runtime, [id]: string[], flags: { restartDate?: string }): Promise<void> {
+export async function resume(
+  rt: Runtime,
+  args: string[],
+  flags: BatchFlags & { restartDate?: string },
+): Promise<void> {
+  const batch = await import('./many.js');
+  if (await batch.batchOf(rt, 'resume', args, flags, { '--restart-date': flags.restartDate })) return;
+  const [id] = args;
   const orderId = parse.recordId('order', id ?? '');
   const restartDate =
     flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
@@ -74,7 +84,9 @@ export async function resume(rt: Runtime, [id]: string[], flags: { restartDate?:
   );
 }
 
-export async function cancel(rt: Runtime, [id]: string[]): Promise<void> {
+export async function cancel(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'cancel', args, flags)) return;
+  const [id] = args;
   const orderId = parse.recordId('order', id ?? '');
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });
   const result = await cancelOrder(await rt.client(), orderId, { signal: rt.signal });

@@ -18,7 +18,7 @@ import { type OrderFilterFlags, orderCriteria } from './find/filters.js';
 import { matchesOrder } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
 import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from './prompt.js';
-import { writeRecord } from './result.js';
+import { writeRecord, writeSection } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkOrderLinks } from './service-links.js';
 
@@ -44,6 +44,7 @@ function statusOf(order: Order): string | undefined {
   return undefined;
 }
 
+/** The order, and under it its payments (with refunds, what is left) and its next payment. */
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {
   // Anything but a number is an invoice id (INV-7001, or INV-70* for those starting so).
   if (id !== undefined && id.trim() !== '' && !/^\s*\d+\s*$/.test(id)) {
@@ -51,8 +52,21 @@ export async function get(rt: Runtime, [id]: string[]): Promise<void> {
     return getByInvoice(rt, id);
   }
   const orderId = parse.recordId('order', id ?? '');
-  const order = await getOrder(await rt.client(), orderId);
+  const client = await rt.client();
+  const order = await getOrder(client, orderId);
+  const { orderDetails } = await import('./order-view.js');
+  const details = await orderDetails(rt, client, order);
+  if (rt.format !== 'table' || rt.flags.query !== undefined) {
+    await writeRecord(rt, order, 'order', details);
+    return;
+  }
   await writeOne(order, 'order', rt.output);
+  if (details.payments) {
+    await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
+  }
+  if (details.next_payment) {
+    await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
+  }
 }
 
 interface CreateFlags {

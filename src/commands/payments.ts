@@ -25,6 +25,7 @@ import { InDoubtError, InterruptedError, UsageError } from '../errors.js';
 import { COLUMNS, type Column, write, writeList, writeOne } from '../format/index.js';
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
+import type { BatchFlags } from './batch/command.js';
 import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { AcrossFlags } from './find/payments.js';
@@ -39,7 +40,14 @@ import {
 import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
-export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags & JournalFlags): Promise<void> {
+export async function capture(
+  rt: Runtime,
+  args: string[],
+  flags: AmountFlags & JournalFlags & BatchFlags,
+): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'capture', args, flags, { '--amount': flags.amount }))
+    return;
+  const [id] = args;
   needJournal(flags);
   const paymentId = parse.recordId('payment', id ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
@@ -79,7 +87,13 @@ export async function capture(rt: Runtime, [id]: string[], flags: AmountFlags & 
   await report(rt, result, (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`);
 }
 
-export async function reverse(rt: Runtime, [id]: string[], flags: DryRunFlag & JournalFlags): Promise<void> {
+export async function reverse(
+  rt: Runtime,
+  args: string[],
+  flags: DryRunFlag & JournalFlags & BatchFlags,
+): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'reverse', args, flags)) return;
+  const [id] = args;
   needJournal(flags);
   const paymentId = parse.recordId('payment', id ?? '');
   if (flags.dryRun) {
@@ -122,7 +136,11 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
   if (flags.file !== undefined) {
     if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
     const { bulkRefund } = await import('./refunds/bulk.js');
-    return bulkRefund(rt, { ...flags, file: flags.file });
+    return bulkRefund(rt, flags);
+  }
+  if (args.length > 1) {
+    const { bulkRefund } = await import('./refunds/bulk.js');
+    return bulkRefund(rt, flags, args);
   }
   needJournal(flags);
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
@@ -215,7 +233,9 @@ export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> 
   await writeList(payments, 'payment', rt.output);
 }
 
-export async function pay(rt: Runtime, [id]: string[], flags: DryRunFlag): Promise<void> {
+export async function pay(rt: Runtime, args: string[], flags: DryRunFlag & BatchFlags): Promise<void> {
+  if (await (await import('./many.js')).batchOf(rt, 'pay', args, flags)) return;
+  const [id] = args;
   const orderId = parse.recordId('order', id ?? '');
   if (flags.dryRun) {
     const base = await previewBase(rt);

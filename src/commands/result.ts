@@ -5,7 +5,8 @@
 // writer of src/format (`write`): the command gives data, and a view for people where it has
 // one; the format decides which is written.
 
-import { type Column, type ResourceName, type Views, write } from '../format/index.js';
+import { type Column, type ResourceName, type Views, write, writeList } from '../format/index.js';
+import { safeLine } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
 /** One record with the command's additions (undefined ones left out) under their own keys. */
@@ -34,4 +35,15 @@ export async function writeRows(
 ): Promise<void> {
   const view = { list: rows, columns };
   await write(rt.output, raw === undefined ? view : { one: raw, columns: [] }, { rows: view });
+}
+
+/** A titled list under a record in the one-record view ("Payments (2)", then the table). */
+export async function writeSection(
+  rt: Runtime,
+  title: string,
+  rows: readonly unknown[],
+  resource: ResourceName | readonly Column[],
+): Promise<void> {
+  rt.io.stdout.write(`\n${safeLine(title)}\n`);
+  await writeList(rows, resource, rt.output);
 }

@@ -8,6 +8,10 @@ export type ResourceName =
   | 'payment'
   | 'scheduled_payment'
   | 'refund_result'
+  | 'customer_order'
+  | 'order_payment'
+  | 'timeline_event'
+  | 'batch_result'
   | 'environment'
   | 'config_entry';
 
@@ -110,6 +114,20 @@ export function moneyColumns(
 }
 
 const amount = moneyColumns('amount', 'Amount', (r) => get(r, 'amount'));
+
+/** The next payment of a subscription (`customers get`): its due date, then its amount. */
+const nextPayment: Column = {
+  key: 'next_payment',
+  header: 'Next payment',
+  value: (r) => text(get(r, 'next_payment', 'due_date')),
+  display: (r) => {
+    const due = get(r, 'next_payment', 'due_date');
+    if (!due) return '';
+    const next = get(r, 'next_payment');
+    return `${formatTimestamp(due)}  ${formatAmount(get(next, 'amount'), text(get(next, 'currency')))}`;
+  },
+  fields: ['next_payment'],
+};
 
 export const COLUMNS: Record<ResourceName, Column[]> = {
   order: [
@@ -215,6 +233,61 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       fields: ['error'],
     },
   ],
+  // An order as `customers get` lists it under the customer: the order's columns (not the
+  // customer, not the date), then its next payment.
+  get customer_order(): Column[] {
+    return [...COLUMNS.order.filter((c) => c.key !== 'customer' && c.key !== 'created'), nextPayment];
+  },
+  // A payment as `orders get` lists it under the order: with its refunds and what is left.
+  order_payment: [
+    id,
+    { key: 'kind', header: 'Kind', value: (r) => first(get(r, 'kind'), get(r, 'type')), fields: ['kind'] },
+    outcomeStatus,
+    ...amount,
+    {
+      key: 'refunded',
+      header: 'Refunded',
+      value: (r) => formatAmount(get(r, 'refunded')),
+      display: (r) => formatAmount(get(r, 'refunded'), currencyOf(r)),
+      fields: ['refunded'],
+    },
+    {
+      key: 'left_to_refund',
+      header: 'Left to refund',
+      value: (r) => formatAmount(get(r, 'left_to_refund')),
+      display: (r) => formatAmount(get(r, 'left_to_refund'), currencyOf(r)),
+      fields: ['left_to_refund'],
+    },
+    { key: 'parent_id', header: 'Of', value: (r) => text(get(r, 'parent_id')), fields: ['parent_id'] },
+    created,
+  ],
+  // One thing that happened to an order (`orders timeline`).
+  timeline_event: [
+    {
+      key: 'at',
+      header: 'When',
+      value: (r) => text(get(r, 'at')),
+      display: (r) => formatTimestamp(get(r, 'at')),
+      style: (t, _r, c) => c.dim(t),
+      fields: ['at'],
+    },
+    { key: 'event', header: 'Event', value: (r) => text(get(r, 'event')), fields: ['event'] },
+    ...amount,
+    { key: 'detail', header: 'Detail', value: (r) => text(get(r, 'detail')), fields: ['detail'] },
+  ],
+  // One row of a batch of actions on orders or payments (links, pay, pause, capture…).
+  batch_result: [
+    { key: 'id', header: 'ID', value: (r) => text(get(r, 'id')), fields: ['id'] },
+    outcomeStatus,
+    { key: 'result', header: 'Result', value: (r) => text(get(r, 'result')), fields: ['result'] },
+    {
+      key: 'error',
+      header: 'Error',
+      value: (r) => first(get(r, 'error'), get(r, 'error', 'message')),
+      style: (t, _r, c) => c.red(t),
+      fields: ['error'],
+    },
+  ],
   environment: [
     { key: 'name', header: 'Name', value: (r) => text(get(r, 'name')), fields: ['name'] },
     {
@@ -282,6 +355,10 @@ const PLURALS: Record<ResourceName, string> = {
   payment: 'payments',
   scheduled_payment: 'scheduled payments',
   refund_result: 'refund results',
+  customer_order: 'orders',
+  order_payment: 'payments',
+  timeline_event: 'events',
+  batch_result: 'results',
   environment: 'environments',
   config_entry: 'config entries',
 };

@@ -104,13 +104,19 @@ describe('orders list', () => {
 });
 
 describe('orders get', () => {
-  it('prints the order itself, unwrapped, with --json', async () => {
+  it('prints the order itself, unwrapped, with --json; its payments and next payment under named keys', async () => {
     const { orders } = await apiPage('?items=1');
     const id = orders[0]!.id;
     const r = await cli(['orders', 'get', String(id), '--json']);
     expect(r.code).toBe(0);
     const direct = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${id}`);
-    expect(JSON.parse(r.stdout)).toEqual(direct.body.order);
+    const { payments, next_payment, ...order } = JSON.parse(r.stdout);
+    expect(order).toEqual(direct.body.order);
+    const listed = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${id}/payments`);
+    expect(payments.map((p: { id: number }) => p.id)).toEqual(
+      (listed.body.payments ?? listed.body).map((p: { id: number }) => p.id),
+    );
+    expect(next_payment === null || typeof next_payment === 'object').toBe(true);
   });
 
   it('shows a readable view on a table', async () => {

@@ -6,7 +6,10 @@
 // answer the payments check cannot settle) is journaled in doubt, never done, and checked on
 // the next run. When a record cannot be written, nothing new is sent: the moves in flight
 // finish, their outcomes are kept and printed, and the run ends with exit 10 naming the rows
-// in doubt. What a row does (refund, capture, reverse) is a MoveAction.
+// in doubt. What a row does is an action: a money move (refund, capture, reverse, pay: a
+// MoveAction, whose landed record is held to the rules of src/api/moves.ts when it has a
+// `kind`), or a change to an order (a link sent, a pause, a resume, a cancel) whose "landed"
+// check reads the order (src/commands/actions.ts says what "done" means for each).
 
 import { UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/moves.js';
@@ -24,12 +27,32 @@ export interface MovePlan {
   baseline: number[];
 }
 
-/** What one kind of row does. S: what is read before the move; P: what is sent. */
-export interface MoveAction<R extends BatchRow, S, P extends MovePlan = MovePlan> {
-  /** refund, capture, reverse: the journal header's action. */
+/** What an action that moves no money (or whose amount is the service's) sends: maybe nothing to record. */
+export interface ActionPlan {
+  amount?: string;
+  baseline?: number[];
+}
+
+/** A record an action makes or changes: a payment, an order. */
+export interface BatchRecord {
+  id: number;
+  [key: string]: unknown;
+}
+
+/** What one kind of row does. S: what is read before the move; P: what is sent; T: the record it makes. */
+export interface MoveAction<
+  R extends BatchRow,
+  S,
+  P extends ActionPlan = MovePlan,
+  T extends BatchRecord = Payment,
+> {
+  /** refund, capture, reverse, email-link, pause…: the journal header's action. */
   name: string;
-  /** The kind of record the move makes (src/api/moves.ts): what a landed record must show. */
-  kind: MoveKind;
+  /**
+   * The kind of record a money move makes (src/api/moves.ts): what a landed record must show.
+   * Without one (a link, a pause) the record `landed` finds is taken as it is.
+   */
+  kind?: MoveKind;
   /** The journal state of a row done, and the result's status: refunded, captured, reversed. */
   done: RowState;
   /** The payment (or order) the row acts on. */
@@ -38,18 +61,18 @@ export interface MoveAction<R extends BatchRow, S, P extends MovePlan = MovePlan
   read(row: R): Promise<S>;
   currencyOf(state: S): string | null;
   /** After an earlier run started the row: the record that shows the move landed, if any. */
-  landed(state: S, started: JournalRecord): Payment | undefined;
+  landed(state: S, started: JournalRecord): T | undefined;
   /** What to send; throws a BillingError when the move cannot be made (the row fails). */
   plan(state: S, row: R): P;
   /** Sends the move (with the check before any retry). */
-  send(state: S, plan: P): Promise<{ payment?: Payment; recovered: boolean }>;
+  send(state: S, plan: P): Promise<{ payment?: T; recovered: boolean }>;
   /** A row's error as the results show it ("unknown payment 12"). */
   describeError?(err: BillingError, row: R): string;
 }
 
 export type OutcomeStatus = 'done' | 'skipped' | 'failed' | 'in_doubt';
 
-export interface Outcome<R extends BatchRow> {
+export interface Outcome<R extends BatchRow, T extends BatchRecord = Payment> {
   row: R;
   status: OutcomeStatus;
   amount?: string;
@@ -59,28 +82,28 @@ export interface Outcome<R extends BatchRow> {
   /** The error of a failed or in-doubt row, for a single command to exit with. */
   cause?: BillingError;
   /** The record the move made (or found landed), when the answer carried one. */
-  record?: Payment;
+  record?: T;
   recovered?: boolean;
   /** The outcome is known here but not in the journal (its record could not be written). */
   unrecorded?: boolean;
 }
 
-export interface BatchRun<R extends BatchRow> {
+export interface BatchRun<R extends BatchRow, T extends BatchRecord = Payment> {
   /** The outcomes in input order; rows never sent (stopped, interrupted) are left out. */
-  outcomes: AsyncGenerator<Outcome<R>>;
+  outcomes: AsyncGenerator<Outcome<R, T>>;
   /** Set once a journal record could not be written. */
   readonly stopped: JournalWriteError | undefined;
 }
 
-export function runBatch<R extends BatchRow, S, P extends MovePlan>(o: {
+export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord = Payment>(o: {
   journal: Journal;
-  action: MoveAction<R, S, P>;
+  action: MoveAction<R, S, P, T>;
   rows: readonly R[];
   concurrency: number;
   signal: AbortSignal;
   laneOf(row: R): string | undefined;
-  onOutcome?(outcome: Outcome<R>): void;
-}): BatchRun<R> {
+  onOutcome?(outcome: Outcome<R, T>): void;
+}): BatchRun<R, T> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   o.signal.addEventListener('abort', onAbort, { once: true });
@@ -112,12 +135,12 @@ export function runBatch<R extends BatchRow, S, P extends MovePlan>(o: {
 }
 
 /** One row; undefined when it was not sent because the journal could not record it. */
-async function moveRow<R extends BatchRow, S, P extends MovePlan>(
+async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   journal: Journal,
-  action: MoveAction<R, S, P>,
+  action: MoveAction<R, S, P, T>,
   row: R,
   onJournalFailure: (err: JournalWriteError) => void,
-): Promise<Outcome<R> | undefined> {
+): Promise<Outcome<R, T> | undefined> {
   const { key } = row;
   const id = action.idOf(row);
   const history = journal.get(key);
@@ -133,9 +156,9 @@ async function moveRow<R extends BatchRow, S, P extends MovePlan>(
   }
   /** Journals the outcome; when that fails the outcome is kept, marked unrecorded. */
   const settle = async (
-    outcome: Outcome<R>,
+    outcome: Outcome<R, T>,
     record: Omit<JournalRecord, 'v' | 'at' | 'key' | 'id'>,
-  ): Promise<Outcome<R>> => {
+  ): Promise<Outcome<R, T>> => {
     try {
       await journal.append({ key, id, ...record });
       return outcome;
@@ -152,31 +175,44 @@ async function moveRow<R extends BatchRow, S, P extends MovePlan>(
     const state = await action.read(row);
     currency = action.currencyOf(state);
     const started = history?.started;
-    if (started?.amount !== undefined && started.baseline !== undefined) {
+    const money = action.kind;
+    // A money move's start always recorded its amount and baseline; a change to an order needs neither.
+    if (
+      started &&
+      (money === undefined || (started.amount !== undefined && started.baseline !== undefined))
+    ) {
       const found = action.landed(state, started);
       if (found) {
+        const orderId = found.order_id;
         // Held to the rule of an answer's record: a pending or declined one leaves the row in doubt.
-        const landed = confirmMove(
-          found,
-          { kind: action.kind, paymentId: id, amount: started.amount },
-          {
-            status: 200,
-            method: 'GET',
-            path: `/orders/${found.order_id ?? '?'}/payments`,
-            ...(typeof found.order_id === 'number' ? { foundOnOrder: found.order_id } : {}),
-          },
-        );
+        const landed =
+          money === undefined
+            ? found
+            : (confirmMove(
+                found as unknown as Payment,
+                { kind: money, paymentId: id, amount: started.amount ?? '' },
+                {
+                  status: 200,
+                  method: 'GET',
+                  path: `/orders/${orderId ?? '?'}/payments`,
+                  ...(typeof orderId === 'number' ? { foundOnOrder: orderId } : {}),
+                },
+              ) as unknown as T);
         return settle(
           {
             ...base,
             status: 'done',
-            amount: started.amount,
+            ...(started.amount === undefined ? {} : { amount: started.amount }),
             currency,
             resultId: landed.id,
             record: landed,
             recovered: true,
           },
-          { state: action.done, amount: started.amount, result_id: landed.id },
+          {
+            state: action.done,
+            ...(started.amount === undefined ? {} : { amount: started.amount }),
+            result_id: landed.id,
+          },
         );
       }
     }
@@ -187,9 +223,9 @@ async function moveRow<R extends BatchRow, S, P extends MovePlan>(
         key,
         id,
         state: 'started',
-        amount: plan.amount,
+        ...(plan.amount === undefined ? {} : { amount: plan.amount }),
         line: row.line,
-        baseline: plan.baseline,
+        ...(plan.baseline === undefined ? {} : { baseline: plan.baseline }),
       });
     } catch (err) {
       if (!(err instanceof JournalWriteError)) throw err;
@@ -203,13 +239,17 @@ async function moveRow<R extends BatchRow, S, P extends MovePlan>(
       {
         ...base,
         status: 'done',
-        amount: plan.amount,
+        ...(plan.amount === undefined ? {} : { amount: plan.amount }),
         currency,
         resultId,
         recovered: result.recovered,
         ...(result.payment ? { record: result.payment } : {}),
       },
-      { state: action.done, amount: plan.amount, ...(resultId === null ? {} : { result_id: resultId }) },
+      {
+        state: action.done,
+        ...(plan.amount === undefined ? {} : { amount: plan.amount }),
+        ...(resultId === null ? {} : { result_id: resultId }),
+      },
     );
   } catch (err) {
     // Anything that is not an answer about this row is a bug: it stops the run.
@@ -227,12 +267,18 @@ async function moveRow<R extends BatchRow, S, P extends MovePlan>(
 }
 
 /** Rows whose outcome the journal does not hold for sure: checked on the next run. */
-export function inDoubt<R extends BatchRow>(outcomes: readonly Outcome<R>[]): Outcome<R>[] {
+export function inDoubt<R extends BatchRow, T extends BatchRecord>(
+  outcomes: readonly Outcome<R, T>[],
+): Outcome<R, T>[] {
   return outcomes.filter((o) => o.status === 'in_doubt' || o.unrecorded);
 }
 
 /** One line per row in doubt: what is known of it. */
-export function describeDoubt<R extends BatchRow>(o: Outcome<R>, what: string, done: string): string {
+export function describeDoubt<R extends BatchRow, T extends BatchRecord>(
+  o: Outcome<R, T>,
+  what: string,
+  done: string,
+): string {
   const [id] = o.row.key.split('|');
   const head = `in doubt: line ${o.row.line}, ${what} ${id}${o.amount ? `, ${o.amount}` : ''}`;
   if (o.status === 'in_doubt') return `${head}: sent, outcome not confirmed (${o.error})`;

@@ -17,8 +17,20 @@ import { access, type FileHandle, open, readFile, rename, stat, unlink } from 'n
 import { SystemError, UsageError } from '../../errors.js';
 import type { RowList } from './rows.js';
 
-/** A row's states: done is the action's own word (refunded, captured, reversed). */
-export const ROW_STATES = ['started', 'failed', 'in_doubt', 'refunded', 'captured', 'reversed'] as const;
+/** A row's states: done is the action's own word (refunded, captured, reversed, sent, paid…). */
+export const ROW_STATES = [
+  'started',
+  'failed',
+  'in_doubt',
+  'refunded',
+  'captured',
+  'reversed',
+  'sent',
+  'paid',
+  'paused',
+  'resumed',
+  'cancelled',
+] as const;
 export type RowState = (typeof ROW_STATES)[number];
 
 export interface BatchHeader {

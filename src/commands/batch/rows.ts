@@ -60,6 +60,8 @@ export function changedRows(recorded: RowList, rows: RowList): RowChange[] {
 /** "payment 120, 1.00" for the key "120|1.00" ("full" → "the full amount"). */
 export function describeKey(key: string, what = 'payment'): string {
   const [id, amount] = key.split('|');
+  // A change to an order (a link, a pause) has no amount: its key is the id alone.
+  if (!key.includes('|')) return `${what} ${id}`;
   return `${what} ${id}, ${amount === 'full' || amount === undefined ? 'the full amount' : amount}`;
 }
 

@@ -1,20 +1,21 @@
 // billing payments refund --file F: many refunds, each at most once, through the batch engine
 // (../batch/): the rows of the file bind the journal, one run at a time holds it, each
-// refund is journaled before it is sent. Results come out in input order.
+// refund is journaled before it is sent, and the run ends as every batch command's does
+// (../batch/command.ts, executeBatch). What is particular to refunds: the file's amounts, the
+// totals per currency of the dry run and of the production confirmation.
 
 import { resolve } from 'node:path';
 import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
 import { routes } from '../../api/routes.js';
-import { BatchFailedError, BillingError, InterruptedError, UsageError } from '../../errors.js';
-import { writeList } from '../../format/index.js';
+import { BillingError, UsageError } from '../../errors.js';
 import { positiveInt } from '../args.js';
-import { describeDoubt, inDoubt, inDoubtError, type Outcome, runBatch } from '../batch/engine.js';
+import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
+import type { Outcome } from '../batch/engine.js';
 import { readJournal } from '../batch/journal.js';
 import { journalPathOf, openBatch } from '../batch/open.js';
 import { confirmMoneyMove } from '../confirm.js';
-import { type PaymentRow, refundAction } from '../moves.js';
+import { commandRow, type PaymentRow, refundAction } from '../moves.js';
 import { previewBase, type RefundFlags, writePreviews } from '../preview.js';
-import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';
 import { currenciesOf, describeTotals } from './totals.js';
@@ -31,12 +32,14 @@ export interface RowResult {
   error: string | null;
 }
 
-export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: string }): Promise<void> {
+/** Refunds from --file, or full refunds of several payment ids (`ids`). */
+export async function bulkRefund(rt: Runtime, flags: RefundFlags, ids: string[] = []): Promise<void> {
   if (flags.amount !== undefined) {
     throw new UsageError(
       '--amount goes with one payment id; with --file, put each amount in the amount column',
     );
   }
+  if (flags.file === undefined) return refundIds(rt, flags, ids);
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency);
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
@@ -48,6 +51,40 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
   const given = flags.journal ?? (flags.file === '-' ? undefined : `${flags.file}.journal`);
   const journalPath = given === undefined ? undefined : await journalPathOf(given);
   const input = await readRefundInput(rt, flags.file);
+  return refundRows(rt, flags, {
+    ...input,
+    path: flags.file === '-' ? 'stdin' : resolve(flags.file),
+    journalPath,
+    concurrency,
+  });
+}
+
+/** Several payment ids, each refunded in full; the journal as every batch of ids has it. */
+async function refundIds(rt: Runtime, flags: RefundFlags, ids: string[]): Promise<void> {
+  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
+  const concurrency = positiveInt('--concurrency', flags.concurrency);
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
+  const { rows, name } = await readBatchRows(rt, ids, {}, 'payment', (id, index, line) => ({
+    ...commandRow(id, undefined),
+    index,
+    line,
+  }));
+  const journalPath = await journalFor(rt, flags, 'refund', rows);
+  return refundRows(rt, flags, { rows, name, path: name, journalPath, concurrency });
+}
+
+async function refundRows(
+  rt: Runtime,
+  flags: RefundFlags,
+  input: {
+    rows: RefundRow[];
+    name: string;
+    path: string;
+    journalPath: string | undefined;
+    concurrency: number;
+  },
+): Promise<void> {
+  const { journalPath, concurrency } = input;
   if (flags.dryRun) return dryRun(rt, input.rows, journalPath, concurrency);
 
   const opened = await openBatch(rt, {
@@ -55,7 +92,7 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
     done: 'refunded',
     what: 'payment',
     rows: input.rows,
-    input: flags.file === '-' ? 'stdin' : resolve(flags.file),
+    input: input.path,
     journalPath: journalPath as string,
     amend: flags.amend,
     newBatch: flags.newBatch,
@@ -74,54 +111,23 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags & { file: strin
       });
     },
   });
-  const { journal } = opened;
-  const outcomes: Outcome<PaymentRow>[] = [];
-  let stopped: BillingError | undefined;
   const total = input.rows.length;
-  try {
-    const client = await rt.client();
-    const counts = { refunded: 0, skipped: 0, failed: 0, in_doubt: 0 };
-    const progress = await startProgress(rt, `0/${total} refunds…`);
-    const onAbort = () => {
-      progress.update('Stopping: letting the refunds in flight finish (Ctrl-C again to quit now)…');
-    };
-    rt.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const run = runBatch({
-        journal,
-        action: refundAction(client),
-        rows: input.rows,
-        concurrency,
-        signal: rt.signal,
-        laneOf: (row) => String(row.paymentId),
-        onOutcome: (outcome) => {
-          outcomes.push(outcome);
-          counts[statusOf(outcome)] += 1;
-          const done = counts.refunded + counts.skipped + counts.failed + counts.in_doubt;
-          progress.update(
-            `${done}/${total}: ${counts.refunded} refunded, ${counts.skipped} skipped, ${counts.failed} failed`,
-          );
-        },
-      });
-      try {
-        await writeList(mapResults(run.outcomes), 'refund_result', rt.output);
-      } finally {
-        stopped = run.stopped;
-      }
-    } finally {
-      rt.signal.removeEventListener('abort', onAbort);
-      progress.stop();
-    }
-  } finally {
-    await opened.close();
-  }
-  summarize(rt, {
-    input: input.name,
-    journal: journal.path,
-    created: opened.created,
-    outcomes,
-    total,
-    stopped,
+  await executeBatch(rt, {
+    opened,
+    action: refundAction(await rt.client()),
+    rows: input.rows,
+    concurrency,
+    laneOf: (row) => String(row.paymentId),
+    resource: 'refund_result',
+    results: mapResults,
+    words: {
+      head: `Refunds from ${input.name}`,
+      rows: `${total} rows`,
+      done: 'refunded',
+      what: 'payment',
+      inFlight: 'refunds',
+      failed: (n) => `${n} of ${total} refunds failed (see the error column)`,
+    },
   });
 }
 
@@ -140,45 +146,6 @@ async function* mapResults(outcomes: AsyncGenerator<Outcome<PaymentRow>>): Async
       error: o.error,
     };
   }
-}
-
-function summarize(
-  rt: Runtime,
-  o: {
-    input: string;
-    journal: string;
-    created: string;
-    outcomes: Outcome<PaymentRow>[];
-    total: number;
-    stopped: BillingError | undefined;
-  },
-): void {
-  const count = (status: Outcome<PaymentRow>['status']) =>
-    o.outcomes.filter((x) => x.status === status).length;
-  const doubtful = inDoubt(o.outcomes).sort((a, b) => a.row.index - b.row.index);
-  const notStarted = o.total - o.outcomes.length;
-  const parts = [
-    `${count('done')} refunded`,
-    `${count('skipped')} skipped (refunded by an earlier run${count('skipped') > 0 ? ` of the batch of ${o.created}` : ''})`,
-    `${count('failed')} failed`,
-  ];
-  if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
-  if (notStarted > 0) parts.push(`${notStarted} not started`);
-  rt.info(`Refunds from ${o.input}: ${parts.join(', ')}, of ${o.total} rows. Journal: ${o.journal}`);
-  if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, 'payment', 'refunded')));
-  if (o.stopped || doubtful.length > 0) {
-    throw inDoubtError({
-      stopped: o.stopped as never,
-      doubtful: doubtful.length,
-      notStarted,
-      total: o.total,
-    });
-  }
-  if (notStarted > 0) {
-    throw new InterruptedError('interrupted: run the same command again to finish the rows not started');
-  }
-  const failed = count('failed');
-  if (failed > 0) throw new BatchFailedError(`${failed} of ${o.total} refunds failed (see the error column)`);
 }
 
 async function dryRun(

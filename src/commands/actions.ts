@@ -1,0 +1,184 @@
+// The actions on an order as batch actions (./batch/engine.ts): a payment link sent by e-mail
+// or SMS, a payment with the stored card, a pause, a resume, a cancel. What "done" means for
+// each — what the journal records, and what the next run checks when an earlier one started
+// the row and its answer was lost (docs/decisions.md, "Act on many, once"):
+// - email-link / sms-link: done when the service answered 2xx to the send ("sent"). Nothing in
+//   the order shows a sent message, so a row whose answer was lost is sent again on the next
+//   run (at most a second message about the same link, never a charge); a row journaled sent is
+//   never sent again.
+// - pay: done when a succeeded debit or pre-authorisation not in the baseline is on the order
+//   ("paid"): the same check as `orders pay` before any retry.
+// - pause / resume / cancel: done when the order is read paused / not paused / cancelled.
+
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import {
+  cancelOrder,
+  getOrder,
+  listOrderPayments,
+  pauseOrder,
+  resumeOrder,
+  sendEmailLink,
+  sendSmsLink,
+} from '../api/orders.js';
+import { payOrderWithCard, sendChecked } from '../api/payments.js';
+import { isRecord } from '../api/records.js';
+import type { Order, Payment } from '../api/types.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
+import type { ActionPlan, BatchRecord, MoveAction } from './batch/engine.js';
+import type { RowState } from './batch/journal.js';
+import type { BatchRow } from './batch/rows.js';
+
+/** A row that acts on one order: its key is the order's id. */
+export interface OrderRow extends BatchRow {
+  orderId: number;
+}
+
+export function orderRow(orderId: number, index: number, line: number): OrderRow {
+  return { index, line, orderId, key: String(orderId) };
+}
+
+interface OrderState {
+  order: Order;
+  /** pay: the order's payments before sending. */
+  payments?: Payment[];
+}
+
+/** The record of an order action: the order as read after it (or the payment a pay made). */
+export type ActionRecord = BatchRecord & { to?: string };
+
+export function statusOf(order: Order): string {
+  const status = order.status as unknown;
+  if (typeof status === 'string') return status;
+  if (isRecord(status) && typeof status.value === 'string') return status.value;
+  return 'unknown';
+}
+
+/** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
+const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
+
+function describeError(err: BillingError, row: OrderRow): string {
+  if (err instanceof ApiError && err.kind === 'not_found') return `unknown order ${row.orderId}`;
+  return err.message;
+}
+
+function orderAction(o: {
+  name: string;
+  done: RowState;
+  /** The order shows the action done (read after an earlier run started the row). */
+  shows?(order: Order): boolean;
+  /** Refuses (the row fails, nothing sent) an order the action cannot apply to. */
+  check?(order: Order): void;
+  send(orderId: number): Promise<ActionRecord>;
+}): (client: ApiClient) => MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
+  return (client) => ({
+    name: o.name,
+    done: o.done,
+    idOf: (row) => row.orderId,
+    read: async (row) => ({ order: await getOrder(client, row.orderId) }),
+    currencyOf: (state) => (typeof state.order.currency === 'string' ? state.order.currency : null),
+    landed: (state) => (o.shows?.(state.order) ? (state.order as ActionRecord) : undefined),
+    plan: (state) => {
+      o.check?.(state.order);
+      return {};
+    },
+    send: async (state) => ({ payment: await o.send(state.order.id), recovered: false }),
+    describeError,
+  });
+}
+
+function refuseNothingToPay(order: Order): void {
+  const status = statusOf(order);
+  if (NOTHING_TO_PAY.includes(status)) {
+    throw new UsageError(`order ${order.id} is ${status}: there is nothing to pay, so no link was sent`);
+  }
+}
+
+function linkAction(client: ApiClient, channel: 'email' | 'sms') {
+  return orderAction({
+    name: `${channel}-link`,
+    done: 'sent',
+    check: refuseNothingToPay,
+    send: async (orderId) => {
+      const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId);
+      const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
+      const to = typeof message.to === 'string' ? message.to : undefined;
+      return { id: orderId, ...(to ? { to } : {}) };
+    },
+  })(client);
+}
+
+export const emailLinkAction = (client: ApiClient) => linkAction(client, 'email');
+export const smsLinkAction = (client: ApiClient) => linkAction(client, 'sms');
+
+export const pauseAction = (client: ApiClient) =>
+  orderAction({
+    name: 'pause',
+    done: 'paused',
+    shows: (order) => statusOf(order) === 'paused',
+    send: async (orderId) => orderOf(orderId, await pauseOrder(client, orderId)),
+  })(client);
+
+export const resumeAction = (client: ApiClient) =>
+  orderAction({
+    name: 'resume',
+    done: 'resumed',
+    shows: (order) => statusOf(order) !== 'paused',
+    send: async (orderId) => orderOf(orderId, await resumeOrder(client, orderId)),
+  })(client);
+
+export const cancelAction = (client: ApiClient) =>
+  orderAction({
+    name: 'cancel',
+    done: 'cancelled',
+    shows: (order) => statusOf(order) === 'cancelled',
+    send: async (orderId) => orderOf(orderId, await cancelOrder(client, orderId)),
+  })(client);
+
+function orderOf(orderId: number, result: { order?: Order }): ActionRecord {
+  return (result.order ?? { id: orderId }) as ActionRecord;
+}
+
+/** A new succeeded debit or pre-authorisation on the order: what a payment with the card makes. */
+function isNewCharge(p: Payment, baseline: readonly number[]): boolean {
+  return (
+    !baseline.includes(p.id) &&
+    (p.kind === 'debit' || p.kind === 'preauthorization') &&
+    p.status === 'succeeded'
+  );
+}
+
+export function payAction(client: ApiClient): MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
+  return {
+    name: 'pay',
+    done: 'paid',
+    idOf: (row) => row.orderId,
+    read: async (row) => ({
+      order: await getOrder(client, row.orderId),
+      payments: await listOrderPayments(client, row.orderId),
+    }),
+    currencyOf: (state) => (typeof state.order.currency === 'string' ? state.order.currency : null),
+    landed: (state, started) =>
+      (state.payments ?? []).find((p) => isNewCharge(p, started.baseline ?? [])) as ActionRecord | undefined,
+    plan: (state) => ({
+      ...(typeof state.order.initial_amount === 'string' ? { amount: state.order.initial_amount } : {}),
+      baseline: (state.payments ?? []).map((p) => p.id),
+    }),
+    send: async (state, plan) => {
+      const result = await sendChecked(client, {
+        orderId: state.order.id,
+        isOurs: (p) => isNewCharge(p, plan.baseline ?? []),
+        send: () => payOrderWithCard(client, state.order.id),
+      });
+      if (!result.payment) {
+        throw new BillingError(
+          'server',
+          EXIT.unavailable,
+          'the service answered without the payment it made',
+        );
+      }
+      return { payment: result.payment as ActionRecord, recovered: result.recovered };
+    },
+    describeError,
+  };
+}

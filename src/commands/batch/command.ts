@@ -1,0 +1,328 @@
+// A batch command: the same action on many orders or payments, given as several ids, as
+// `--file FILE` (CSV or NDJSON, checked whole by ./input.ts) or as `--file -` (the NDJSON a
+// list prints, rows keyed by `id`). Through the batch engine: the journal bound to the rows,
+// its lock, the production confirmation with counts, `--dry-run` with counts, progress on a
+// terminal, one result per row in input order, exit 9 when a row failed, 10 when one is in doubt.
+// Without --journal the journal of `--file F` is F.journal; of ids or stdin, a file under
+// the state directory named by the action and the rows (the same rows run again find it).
+
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ApiClient } from '../../api/client.js';
+import { previewRequest, type RequestPreview } from '../../api/payments.js';
+import type { Route } from '../../api/routes.js';
+import { BatchFailedError, type BillingError, InterruptedError, UsageError } from '../../errors.js';
+import { type ResourceName, writeList } from '../../format/index.js';
+import { positiveInt } from '../args.js';
+import { confirmInProduction } from '../confirm.js';
+import { previewBase, writePreviews } from '../preview.js';
+import { startProgress } from '../progress.js';
+import type { Runtime } from '../runtime.js';
+import { stateDir } from './batches.js';
+import {
+  type ActionPlan,
+  type BatchRecord,
+  describeDoubt,
+  inDoubt,
+  inDoubtError,
+  type MoveAction,
+  type Outcome,
+  runBatch,
+} from './engine.js';
+import { idCell, type Problem, readRawInput, refuse } from './input.js';
+import { readJournal } from './journal.js';
+import { journalPathOf, type OpenBatch, openBatch } from './open.js';
+import { type BatchRow, digestOf, rowList } from './rows.js';
+
+export const MAX_CONCURRENCY = 64;
+
+export interface BatchFlags {
+  file?: string;
+  journal?: string;
+  amend?: boolean;
+  newBatch?: boolean;
+  breakLock?: boolean;
+  concurrency?: string;
+  dryRun?: boolean;
+}
+
+export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord> {
+  /** order or payment: what each id is. */
+  what: 'order' | 'payment';
+  /** "send the payment link by e-mail to", "pause": said in the confirmation and the dry run. */
+  verb: string;
+  /** The word of a row done in the summary: sent, paused, captured. */
+  doneWord: string;
+  makeAction(client: ApiClient): MoveAction<R, S, P, T>;
+  rowOf(id: number, index: number, line: number): R;
+  /** The request a row sends, for --dry-run. */
+  route: Route;
+  /** The result column of a row done: "to james@…", "payment 312". */
+  resultOf(outcome: Outcome<R, T>): string;
+}
+
+export interface BatchResult {
+  id: number;
+  status: string;
+  result: string;
+  error: string | null;
+}
+
+/** Whether the command was given many (ids or --file) rather than one id: one id keeps its own output. */
+export function isBatch(args: string[], flags: BatchFlags): boolean {
+  return args.length > 1 || flags.file !== undefined;
+}
+
+/** The rows: the ids of the command line, or of the file; refused whole on any problem. */
+export async function readBatchRows<R extends BatchRow>(
+  rt: Runtime,
+  args: string[],
+  flags: BatchFlags,
+  what: string,
+  rowOf: (id: number, index: number, line: number) => R,
+): Promise<{ rows: R[]; name: string }> {
+  const column = `${what}_id`;
+  const problems: Problem[] = [];
+  let cells: { line: number; value: unknown; column: string }[];
+  let name: string;
+  let rules: string;
+  if (flags.file !== undefined) {
+    if (args.length > 0) throw new UsageError(`give either ${what} ids or --file, not both`);
+    const input = await readRawInput(rt, flags.file, {
+      columns: ['id', column],
+      required: [['id', column]],
+      requiredKeys: [{ keys: ['id', column], missing: `no "id" or "${column}" key` }],
+      ignoreOthers: true,
+      rules: `the header must have an id (or ${column}) column; other columns are ignored`,
+      ndjsonRules: `each line must be a JSON object with "id" (or "${column}"), like the lines of billing ${what}s list -o ndjson; other keys are ignored`,
+    });
+    problems.push(...input.problems);
+    name = input.name;
+    rules = input.ndjson ? 'each line needs "id"' : 'the header needs an id column';
+    // The row's own id column wins: a payment's line has the id of its order as order_id.
+    cells = input.rows.map((r) => ({
+      line: r.line,
+      value: column in r.cells ? r.cells[column] : r.cells.id,
+      column: column in r.cells ? column : 'id',
+    }));
+  } else {
+    name = 'the command line';
+    rules = `give ${what} ids as positive whole numbers`;
+    cells = args.map((value, at) => ({ line: at + 1, value, column: `${what} id` }));
+  }
+  const seen = new Map<number, number>();
+  const rows: R[] = [];
+  for (const cell of cells) {
+    const id = idCell(cell.value, cell.column);
+    if ('problem' in id) {
+      problems.push({ line: cell.line, what: id.problem });
+      continue;
+    }
+    const earlier = seen.get(id.id);
+    if (earlier !== undefined) {
+      problems.push({ line: cell.line, what: `the same ${what} as line ${earlier}` });
+      continue;
+    }
+    seen.set(id.id, cell.line);
+    rows.push(rowOf(id.id, rows.length, cell.line));
+  }
+  if (problems.length > 0 && flags.file === undefined) {
+    const [first] = problems.sort((a, b) => a.line - b.line) as [Problem];
+    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, { hint: rules });
+  }
+  if (problems.length > 0) refuse(name, problems, rules);
+  if (rows.length === 0) throw new UsageError(`${name} has no ${what}s; nothing was sent`);
+  return { rows, name };
+}
+
+/** The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state directory. */
+export async function journalFor(
+  rt: Runtime,
+  flags: BatchFlags,
+  action: string,
+  rows: readonly BatchRow[],
+): Promise<string> {
+  if (flags.journal !== undefined) return journalPathOf(flags.journal);
+  if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
+  const dir = join(stateDir(rt.env), 'journals');
+  const digest = digestOf(rowList(rows)).replace(/^sha256:/, '');
+  if (!flags.dryRun) await mkdir(dir, { recursive: true, mode: 0o700 });
+  return join(dir, `${action}-${digest.slice(0, 16)}.journal`);
+}
+
+export async function runBatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  rt: Runtime,
+  args: string[],
+  flags: BatchFlags,
+  command: BatchCommand<R, S, P, T>,
+): Promise<void> {
+  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
+  const concurrency = positiveInt('--concurrency', flags.concurrency ?? '4');
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
+  const { rows, name } = await readBatchRows(rt, args, flags, command.what, command.rowOf);
+  const client = flags.dryRun ? undefined : await rt.client();
+  // The action's name (and done word) without a client, for the journal and the dry run.
+  const action = command.makeAction(client as ApiClient);
+  const journalPath = await journalFor(rt, flags, action.name, rows);
+  const plural = (n: number) => `${n} ${command.what}${n === 1 ? '' : 's'}`;
+  if (flags.dryRun) {
+    const journal = await readJournal(journalPath);
+    const planned = rows.filter((row) => journal.history.get(row.key)?.last.state !== action.done);
+    const base = await previewBase(rt);
+    const previews: RequestPreview[] = planned.map((row) =>
+      previewRequest(base, command.route, { id: action.idOf(row) }),
+    );
+    await writePreviews(rt, previews, false);
+    const skipped = rows.length - planned.length;
+    rt.info(
+      `Dry run: would ${command.verb} ${plural(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
+    );
+    return;
+  }
+  const opened = await openBatch(rt, {
+    action: action.name,
+    done: action.done,
+    what: command.what,
+    rows,
+    input: flags.file === undefined ? 'the command line' : flags.file === '-' ? 'stdin' : resolve(flags.file),
+    journalPath,
+    amend: flags.amend,
+    newBatch: flags.newBatch,
+    breakLock: flags.breakLock,
+    confirm: async (isDone) => {
+      const planned = rows.filter((row) => !isDone(row.key)).length;
+      const skipped = rows.length - planned;
+      await confirmInProduction(
+        rt,
+        `${command.verb} ${plural(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
+      );
+    },
+  });
+  await executeBatch(rt, {
+    opened,
+    action,
+    rows,
+    concurrency,
+    laneOf: () => undefined,
+    resource: 'batch_result',
+    results: (outcomes) => results(outcomes, action, command),
+    words: {
+      head: name,
+      rows: plural(rows.length),
+      done: command.doneWord,
+      what: command.what,
+      inFlight: 'rows',
+      failed: (n) => `${n} of ${plural(rows.length)} failed (see the error column)`,
+    },
+  });
+}
+
+/** What a run's summary and progress say: "Refunds from refunds.csv: 3 refunded, …, of 4 rows". */
+export interface BatchWords {
+  /** "Refunds from refunds.csv", "stdin". */
+  head: string;
+  /** "4 rows", "3 orders". */
+  rows: string;
+  /** The done word of the summary: refunded, sent. */
+  done: string;
+  /** payment, order: what a row's id is, in the lines about rows in doubt. */
+  what: string;
+  /** "refunds", "rows": what is let finish after Ctrl-C. */
+  inFlight: string;
+  failed(count: number): string;
+}
+
+/**
+ * Runs an opened batch: progress on a terminal, one result a row in input order, the summary
+ * on stderr, and the exit of the run (10 rows in doubt or a journal that could not be written,
+ * 130 interrupted, 9 a row failed). Every batch command ends here, refunds included.
+ */
+export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  rt: Runtime,
+  o: {
+    opened: OpenBatch;
+    action: MoveAction<R, S, P, T>;
+    rows: readonly R[];
+    concurrency: number;
+    laneOf(row: R): string | undefined;
+    resource: ResourceName;
+    results(outcomes: AsyncGenerator<Outcome<R, T>>): AsyncGenerator<unknown>;
+    words: BatchWords;
+  },
+): Promise<void> {
+  const { opened, action, words } = o;
+  const outcomes: Outcome<R, T>[] = [];
+  let stopped: BillingError | undefined;
+  const total = o.rows.length;
+  try {
+    const counts = { done: 0, skipped: 0, failed: 0, in_doubt: 0 };
+    const progress = await startProgress(rt, `0/${total} ${words.inFlight}…`);
+    const onAbort = () => {
+      progress.update(`Stopping: letting the ${words.inFlight} in flight finish (Ctrl-C again to quit now)…`);
+    };
+    rt.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const run = runBatch({
+        journal: opened.journal,
+        action,
+        rows: o.rows,
+        concurrency: o.concurrency,
+        signal: rt.signal,
+        laneOf: o.laneOf,
+        onOutcome: (outcome) => {
+          outcomes.push(outcome);
+          counts[outcome.status] += 1;
+          const done = counts.done + counts.skipped + counts.failed + counts.in_doubt;
+          progress.update(
+            `${done}/${total}: ${counts.done} ${words.done}, ${counts.skipped} skipped, ${counts.failed} failed`,
+          );
+        },
+      });
+      try {
+        await writeList(o.results(run.outcomes), o.resource, rt.output);
+      } finally {
+        stopped = run.stopped;
+      }
+    } finally {
+      rt.signal.removeEventListener('abort', onAbort);
+      progress.stop();
+    }
+  } finally {
+    await opened.close();
+  }
+  const count = (status: Outcome<R, T>['status']) => outcomes.filter((x) => x.status === status).length;
+  const doubtful = inDoubt(outcomes).sort((a, b) => a.row.index - b.row.index);
+  const notStarted = total - outcomes.length;
+  const parts = [
+    `${count('done')} ${words.done}`,
+    `${count('skipped')} skipped (${action.done} by an earlier run${count('skipped') > 0 ? ` of the batch of ${opened.created}` : ''})`,
+    `${count('failed')} failed`,
+  ];
+  if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
+  if (notStarted > 0) parts.push(`${notStarted} not started`);
+  rt.info(`${words.head}: ${parts.join(', ')}, of ${words.rows}. Journal: ${opened.journal.path}`);
+  if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, words.what, action.done)));
+  if (stopped || doubtful.length > 0) {
+    throw inDoubtError({ stopped: stopped as never, doubtful: doubtful.length, notStarted, total });
+  }
+  if (notStarted > 0) {
+    throw new InterruptedError('interrupted: run the same command again to finish the rows not started');
+  }
+  const failed = count('failed');
+  if (failed > 0) throw new BatchFailedError(words.failed(failed));
+}
+
+async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  outcomes: AsyncGenerator<Outcome<R, T>>,
+  action: MoveAction<R, S, P, T>,
+  command: BatchCommand<R, S, P, T>,
+): AsyncGenerator<BatchResult> {
+  for await (const o of outcomes) {
+    yield {
+      id: action.idOf(o.row),
+      status: o.status === 'done' ? action.done : o.status,
+      result: o.status === 'done' ? command.resultOf(o) : '',
+      error: o.error,
+    };
+  }
+}

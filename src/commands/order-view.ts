@@ -1,0 +1,125 @@
+// What the detail views add under a record: a customer's orders (with the next payment of a
+// subscription), an order's payments (with their refunds and what is left to refund) and its
+// next scheduled payment. The service has no filter on its lists, so a customer's orders are
+// found by reading the pages of orders concurrently.
+
+import type { ApiClient } from '../api/client.js';
+import { iterateOrders, listOrderPayments, listScheduledPayments } from '../api/orders.js';
+import type { Order, Payment, ScheduledPayment } from '../api/types.js';
+import { fromMinor, isAmount, toMinor } from '../domain/money.js';
+import { FINAL_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { BillingError } from '../errors.js';
+import { runInOrder } from './batch/runner.js';
+import type { Runtime } from './runtime.js';
+
+/** A payment with what was refunded of it and what is left (debits and captures only). */
+export type PaymentView = Payment & { refunded?: string; left_to_refund?: string };
+
+const REFUNDABLE = ['debit', 'capture'];
+
+function minor(p: Payment): bigint | undefined {
+  return typeof p.amount === 'string' && isAmount(p.amount) ? toMinor(p.amount) : undefined;
+}
+
+/** Each payment, a debit or capture with its refunds (not failed ones) summed and what is left. */
+export function withRefunds(payments: readonly Payment[]): PaymentView[] {
+  return payments.map((p) => {
+    if (!REFUNDABLE.includes(String(p.kind)) || p.status !== 'succeeded') return { ...p };
+    const amount = minor(p);
+    if (amount === undefined) return { ...p };
+    const refunded = payments
+      .filter((r) => r.parent_id === p.id && r.kind === 'refund' && r.status !== 'failed')
+      .reduce((sum, r) => sum + (minor(r) ?? 0n), 0n);
+    const left = amount - refunded;
+    return { ...p, refunded: fromMinor(refunded), left_to_refund: fromMinor(left > 0n ? left : 0n) };
+  });
+}
+
+/** The first payment still to come of a schedule, by due date. */
+export function nextPayment(schedule: readonly ScheduledPayment[]): ScheduledPayment | null {
+  const due = schedule
+    .filter((s) => s.status === 'scheduled' && typeof s.due_date === 'string')
+    .sort((a, b) => String(a.due_date).localeCompare(String(b.due_date)));
+  return due[0] ?? null;
+}
+
+/** A subscription whose next payment can still come: not complete, cancelled or rejected. */
+export function hasNextPayment(order: Order): boolean {
+  const status = order.status as unknown;
+  const value =
+    typeof status === 'object' && status !== null ? (status as { value?: unknown }).value : status;
+  return isSubscription(order) && !FINAL_STATUSES.includes(value as OrderStatus);
+}
+
+export function isSubscription(order: Order): boolean {
+  const type = order.order_type as unknown;
+  const value = typeof type === 'object' && type !== null ? (type as { value?: unknown }).value : type;
+  return value === 'subscription';
+}
+
+function customerIdOf(order: Order): unknown {
+  return order.customer_id ?? (order.customer as { id?: unknown } | undefined)?.id;
+}
+
+/**
+ * A read that adds to a view: when it fails, the record is still shown, and the failure is
+ * said on stderr (a view is not worth losing the record for).
+ */
+export async function addition<T>(rt: Runtime, what: string, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (!(err instanceof BillingError) || rt.signal.aborted) throw err;
+    rt.info(`warning: could not read ${what}: ${err.message}`);
+    return undefined;
+  }
+}
+
+/** The order's payments (with refunds) and its next scheduled payment (null: none). */
+export async function orderDetails(
+  rt: Runtime,
+  client: ApiClient,
+  order: Order,
+): Promise<{ payments?: PaymentView[]; next_payment?: ScheduledPayment | null }> {
+  const [payments, schedule] = await Promise.all([
+    addition(rt, `the payments of order ${order.id}`, () =>
+      listOrderPayments(client, order.id, { signal: rt.signal }),
+    ),
+    hasNextPayment(order)
+      ? addition(rt, `the schedule of order ${order.id}`, () =>
+          listScheduledPayments(client, order.id, { signal: rt.signal }),
+        )
+      : Promise.resolve([] as ScheduledPayment[]),
+  ]);
+  return {
+    ...(payments ? { payments: withRefunds(payments) } : {}),
+    ...(schedule ? { next_payment: nextPayment(schedule) } : {}),
+  };
+}
+
+/** Every order of the customer, newest first, a subscription with its next payment. */
+export async function customerOrders(
+  rt: Runtime,
+  client: ApiClient,
+  customerId: number,
+): Promise<(Order & { next_payment?: ScheduledPayment | null })[]> {
+  const orders: Order[] = [];
+  for await (const order of iterateOrders(client, { items: 100, concurrency: 8, signal: rt.signal })) {
+    if (Number(customerIdOf(order)) === customerId) orders.push(order);
+  }
+  const withNext: (Order & { next_payment?: ScheduledPayment | null })[] = [];
+  const read = runInOrder(orders, {
+    concurrency: 8,
+    signal: rt.signal,
+    laneOf: () => undefined,
+    work: async (order) => {
+      if (!hasNextPayment(order)) return order;
+      const schedule = await addition(rt, `the schedule of order ${order.id}`, () =>
+        listScheduledPayments(client, order.id, { signal: rt.signal }),
+      );
+      return schedule ? { ...order, next_payment: nextPayment(schedule) } : order;
+    },
+  });
+  for await (const order of read) withNext.push(order);
+  return withNext;
+}

@@ -1,0 +1,174 @@
+// billing orders timeline ID: everything that happened to an order, oldest first. From the
+// service: its creation, its status change as far as the service shows it (the latest one,
+// status_updated_at), each payment (debits, pre-authorisations, captures, refunds, reversals)
+// and each scheduled payment. Against the emulator only (a local environment), also the
+// webhook deliveries and the e-mails and SMS about the order, from its admin API.
+
+import { getOrder, listOrderPayments, listScheduledPayments } from '../api/orders.js';
+import type { Order, Payment, ScheduledPayment } from '../api/types.js';
+import { BillingError } from '../errors.js';
+import { writeList } from '../format/index.js';
+import * as parse from './args.js';
+import { adminCall } from './emulator-admin.js';
+import { addition, isSubscription } from './order-view.js';
+import type { Runtime } from './runtime.js';
+import type { Delivery } from './webhooks/emulator.js';
+
+export interface TimelineEvent {
+  at: string;
+  event: string;
+  amount?: string;
+  currency?: string;
+  detail: string;
+  /** What the event is from: order, payment, scheduled_payment, webhook, message. */
+  source: string;
+  id?: number | string;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+function statusOf(order: Order): string {
+  const status = order.status as unknown;
+  if (typeof status === 'object' && status !== null) return text((status as { value?: unknown }).value);
+  return text(status);
+}
+
+export function orderEvents(order: Order): TimelineEvent[] {
+  const events: TimelineEvent[] = [];
+  const invoice = text(order.merchant_invoice_id ?? order.invoice_id);
+  if (order.created_at) {
+    events.push({
+      at: order.created_at,
+      event: 'order created',
+      detail: invoice ? `invoice ${invoice}` : '',
+      source: 'order',
+      id: order.id,
+    });
+  }
+  if (order.status_updated_at) {
+    events.push({
+      at: order.status_updated_at,
+      event: `status ${statusOf(order) || 'unknown'}`,
+      detail: 'latest status change (the service keeps no earlier ones)',
+      source: 'order',
+      id: order.id,
+    });
+  }
+  return events;
+}
+
+export function paymentEvents(payments: readonly Payment[]): TimelineEvent[] {
+  return payments
+    .filter((p) => typeof p.created_at === 'string')
+    .map((p) => {
+      const of = typeof p.parent_id === 'number' ? ` of payment ${p.parent_id}` : '';
+      const why = text(p.failure_reason);
+      return {
+        at: p.created_at as string,
+        event: `${text(p.kind) || 'payment'} ${text(p.status)}`.trim(),
+        ...(typeof p.amount === 'string' ? { amount: p.amount } : {}),
+        ...(typeof p.currency === 'string' ? { currency: p.currency } : {}),
+        detail: `payment ${p.id}${of}${why ? `: ${why}` : ''}`,
+        source: 'payment',
+        id: p.id,
+      };
+    });
+}
+
+export function scheduleEvents(schedule: readonly ScheduledPayment[]): TimelineEvent[] {
+  return schedule
+    .filter((s) => typeof s.due_date === 'string')
+    .map((s) => {
+      const paidBy = typeof s.payment_id === 'number' ? `, paid by payment ${s.payment_id}` : '';
+      return {
+        at: s.due_date as string,
+        event: `scheduled payment ${text(s.status)}`.trim(),
+        ...(typeof s.amount === 'string' ? { amount: s.amount } : {}),
+        ...(typeof s.currency === 'string' ? { currency: s.currency } : {}),
+        detail: `scheduled payment ${s.id}${paidBy}`,
+        source: 'scheduled_payment',
+        id: s.id,
+      };
+    });
+}
+
+interface Message {
+  id: string;
+  channel: string;
+  to: string;
+  order_id: number;
+  sent_at: string;
+}
+
+/** The emulator's webhook deliveries and outbox messages about the order (local environments only). */
+async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEvent[]> {
+  const ctx = await rt.context();
+  if (ctx.kind !== 'local' || !ctx.baseUrl) return [];
+  const origin = new URL(ctx.baseUrl).origin;
+  const read = async () => {
+    const [deliveries, outbox] = await Promise.all([
+      adminCall<{ deliveries: Delivery[] }>(origin, 'GET', 'deliveries'),
+      adminCall<{ messages: Message[] }>(origin, 'GET', 'outbox'),
+    ]);
+    const events: TimelineEvent[] = [];
+    for (const d of Array.isArray(deliveries.deliveries) ? deliveries.deliveries : []) {
+      if (d.order_id !== orderId || typeof d.occurred_at !== 'string') continue;
+      const attempts = Array.isArray(d.attempts) ? d.attempts.length : 0;
+      events.push({
+        at: d.occurred_at,
+        event: `webhook ${text(d.event)}`,
+        detail: `${text(d.state)} to ${text(d.endpoint)} (${attempts} attempt${attempts === 1 ? '' : 's'})`,
+        source: 'webhook',
+        id: text(d.id),
+      });
+    }
+    for (const m of Array.isArray(outbox.messages) ? outbox.messages : []) {
+      if (m.order_id !== orderId || typeof m.sent_at !== 'string') continue;
+      events.push({
+        at: m.sent_at,
+        event: `${m.channel === 'sms' ? 'SMS' : text(m.channel) || 'message'} sent`,
+        detail: `payment link to ${text(m.to)}`,
+        source: 'message',
+        id: text(m.id),
+      });
+    }
+    return events;
+  };
+  return (await addition(rt, "the emulator's webhook deliveries and outbox", read)) ?? [];
+}
+
+export async function timeline(rt: Runtime, [id]: string[]): Promise<void> {
+  const orderId = parse.recordId('order', id ?? '');
+  const client = await rt.client();
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const [payments, schedule, emulator] = await Promise.all([
+    addition(rt, `the payments of order ${orderId}`, () =>
+      listOrderPayments(client, orderId, { signal: rt.signal }),
+    ),
+    isSubscription(order)
+      ? addition(rt, `the schedule of order ${orderId}`, () =>
+          listScheduledPayments(client, orderId, { signal: rt.signal }),
+        )
+      : [],
+    emulatorEvents(rt, orderId).catch((err: unknown) => {
+      if (err instanceof BillingError) return [];
+      throw err;
+    }),
+  ]);
+  const events = [
+    ...orderEvents(order),
+    ...paymentEvents(payments ?? []),
+    ...scheduleEvents(schedule ?? []),
+    ...emulator,
+  ];
+  // Oldest first; events of the same moment keep the order above (the order, then its payments).
+  const at = (e: TimelineEvent) => Date.parse(e.at) || 0;
+  const sorted = events.map((e, i) => ({ e, i })).sort((a, b) => at(a.e) - at(b.e) || a.i - b.i);
+  await writeList(
+    sorted.map((s) => s.e),
+    'timeline_event',
+    rt.output,
+  );
+}
