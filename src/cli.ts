@@ -95,9 +95,10 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
         '  default 64), NO_COLOR.\n' +
         'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403,\n' +
         '  5 not found/404, 6 conflict/409, 7 rejected data/422, 8 service unavailable,\n' +
-        '  9 batch with failures, 130 interrupted.\n' +
+        '  9 batch with failures, 10 money moves in doubt, 11 moved but not reported,\n' +
+        '  12 this machine failed, 13 journal in use, 130 interrupted.\n' +
         'Help topics: billing help environment | exit-codes | output | formatting\n' +
-        '  | dates.\n',
+        '  | dates | fields.\n',
     );
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
