@@ -552,7 +552,9 @@ describe('exactly once', () => {
       }
       expect(runs.filter((r) => r.code === 13).length).toBeGreaterThan(0);
       expect(runs.filter((r) => r.killed && r.signal === 'SIGKILL').length).toBeGreaterThan(0);
-      expect(runs.filter((r) => r.code === 10).length).toBeGreaterThan(0);
+      // A run met the full disk: mid-run (10) or, when the timing puts the fill first, at its
+      // header (12, nothing sent); each such code was checked above against when it happened.
+      expect(runs.filter((r) => r.code === 10 || r.code === 12).length).toBeGreaterThan(0);
       const state = chaos.emulator.state;
       const wanted = new Map<number, string[]>();
       for (const ask of asks)

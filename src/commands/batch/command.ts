@@ -273,8 +273,12 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
           outcomes.push(outcome);
           counts[outcome.status] += 1;
           const done = counts.done + counts.skipped + counts.failed + counts.in_doubt;
+          const tally = `${done}/${total}: ${counts.done} ${words.done}, ${counts.skipped} skipped, ${counts.failed} failed`;
+          // After Ctrl-C the line keeps saying that it stops, with the tally after it.
           progress.update(
-            `${done}/${total}: ${counts.done} ${words.done}, ${counts.skipped} skipped, ${counts.failed} failed`,
+            rt.signal.aborted
+              ? `Stopping: letting the ${words.inFlight} in flight finish (Ctrl-C again to quit now)… ${tally}`
+              : tally,
           );
         },
       });

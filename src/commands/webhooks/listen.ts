@@ -236,11 +236,12 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     }
     if (emulator && !stop.signal.aborted) joined = await join(rt, emulator, local);
     if (joined) {
+      // The secret itself, for the app's configuration (webhook secrets are not the API token);
+      // before the Ready line, which whoever waits for listen reads as "all is said".
+      rt.io.stderr.write(`Your webhook signing secret is ${joined.secret}\n`);
       rt.info(
         `Ready: the emulator at ${joined.origin} sends order events to ${local} (${joined.added ? 'until listen stops' : 'an endpoint before listen started; it stays'}). Ctrl-C stops.`,
       );
-      // The secret itself, for the app's configuration (webhook secrets are not the API token).
-      rt.io.stderr.write(`Your webhook signing secret is ${joined.secret}\n`);
     } else {
       rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints. Ctrl-C stops.`);
     }
