@@ -21,6 +21,7 @@ import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, quartiles } from './stats.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(root, 'bench', '.tmp');
@@ -110,16 +111,6 @@ function alternate(commands, { runs, warmup }) {
   return times;
 }
 
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const quartiles = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  const at = (q) => s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
-  return [at(0.25), at(0.75)];
-};
 /** "1.42× (IQR 1.35–1.50; 61.2 ms vs 43.1 ms)" for times[a] against times[base]. */
 function ratioText(times, a, base) {
   const r = median(times[a]) / median(times[base]);
