@@ -236,9 +236,10 @@ export function mergeEntries(request: ApiRequest): Reply {
         `scheduled payment ${entry.id} is of another order`,
       );
     }
-    if (entry.status !== 'scheduled') {
+    // One billing event is scheduled at a time: a merge folds a failed one into it, or it into a failed one.
+    if (entry.status !== 'scheduled' && entry.status !== 'failed') {
       refuse(
-        `scheduled payment ${entry.id} is ${entry.status}: only scheduled payments can be merged`,
+        `scheduled payment ${entry.id} is ${entry.status}: only scheduled or failed payments can be merged`,
         'ids',
         `scheduled payment ${entry.id} is ${entry.status}`,
       );
@@ -249,6 +250,7 @@ export function mergeEntries(request: ApiRequest): Reply {
   kept.amount = fromMinor(entries.reduce((sum, e) => sum + toMinor(e.amount), 0n));
   for (const entry of folded) {
     entry.status = 'merged';
+    entry.next_retry_at = null;
     entry.merged_into = kept.id;
     entry.note = `merged into scheduled payment ${kept.id}`;
   }
