@@ -9,8 +9,9 @@
 //   POST  /scheduled_payments/{id}/reschedule            {scheduled_payment: {due_date}}
 //   POST  /orders/{id}/pause | /cancel
 //   POST  /orders/{id}/resume                            {order: {restart_date?}} (optional body)
-// Bodies may also come bare, without the root key. Dates are YYYY-MM-DD (UTC) or ISO
-// 8601 times with a zone. An operation the order's state does not allow is answered 422
+// A body takes its record under the root key (400 without it). Dates are YYYY-MM-DD (UTC)
+// or ISO 8601 times with a zone. A live order holds one scheduled payment (billing/plan.ts);
+// merge folds a failed one and it together. An operation the order's state does not allow is answered 422
 // with the reason. Before acting, what fell due for the order up to now is run, so that
 // the operation sees the order as the clock says it is.
 
