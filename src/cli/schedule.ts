@@ -58,7 +58,9 @@ export function defineSchedule(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).reschedule));
   schedule
     .command('merge')
-    .description('merge two or more scheduled payments of one order into the earliest, for their sum')
+    .description(
+      'merge payments of one order (a failed one and the one scheduled) into the earliest, for their sum',
+    )
     .argument('<order>', 'order id')
     .argument('<ids...>', 'scheduled payment ids (two or more)')
     .addHelpText('after', examples(['billing schedule merge 1042 312 313']))

@@ -226,6 +226,10 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
       rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
       const { writeSchedule } = await import('./schedule.js');
       await writeSchedule(rt, schedule);
+    } else if (schedule) {
+      rt.info(
+        'No payment is scheduled yet: the service schedules the next cycle when the order becomes active.',
+      );
     }
   };
   await writeRecord(rt, order, 'order', extras, { screen });

@@ -55,6 +55,15 @@ async function subscribe(startDate: string): Promise<number> {
   return (JSON.parse(created.stdout) as { id: number }[])[0]?.id ?? 0;
 }
 
+/** A subscription made active by its first payment (`orders pay`): its one billing event is for the start date. */
+async function live(startDate: string): Promise<number> {
+  const id = await subscribe(startDate);
+  expect(await scheduleOf(id)).toEqual([]);
+  const paid = await cli(['orders', 'pay', String(id)]);
+  expect(paid.code, paid.stderr).toBe(0);
+  return id;
+}
+
 async function scheduleOf(orderId: number): Promise<{ id: number; due_date: string; status: string }[]> {
   const r = await cli(['orders', 'schedule', String(orderId), '-o', 'json']);
   expect(r.code, r.stderr).toBe(0);
@@ -63,14 +72,14 @@ async function scheduleOf(orderId: number): Promise<{ id: number; due_date: stri
 
 describe('§2 every date flag takes ISO 8601 and the service’s DD/MM/YYYY HH:MM', () => {
   it('orders subscribe --start-date: ISO with a zone is sent day first in UTC', async () => {
-    const id = await subscribe('2030-01-31T09:00+01:00');
+    const id = await live('2030-01-31T09:00+01:00');
     expect((await scheduleOf(id))[0]?.due_date).toBe('2030-01-31T08:00:00.000Z');
-    const dayFirst = await subscribe('28/02/2030 10:15');
+    const dayFirst = await live('28/02/2030 10:15');
     expect((await scheduleOf(dayFirst))[0]?.due_date).toBe('2030-02-28T10:15:00.000Z');
   });
 
   it('schedule reschedule and orders resume --restart-date take the same forms', async () => {
-    const id = await subscribe('2030-03-31T09:00');
+    const id = await live('2030-03-31T09:00');
     const [first] = await scheduleOf(id);
     const moved = await cli(['schedule', 'reschedule', String(first?.id), '15/04/2030 07:30']);
     expect(moved.code, moved.stderr).toBe(0);

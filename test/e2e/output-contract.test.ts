@@ -84,8 +84,43 @@ describe('the output contract, command by command', () => {
     const preauth = await seedPayments(emu.url, 2, { preauth: true, amount: '50.00' });
     const live = await liveSubscription(emu.emulator, { start: '31/01/2030 09:00' });
     const toCancel = await liveSubscription(emu.emulator, { start: '31/01/2030 09:00' });
-    const entries = await json(['orders', 'schedule', String(live.orderId)]);
-    const [e1, e2, e3, e4, e5] = entries.map((e: Json) => String(e.id));
+    // A live subscription holds one billing event: one subscription for each schedule command.
+    const eventOf = async (orderId: number) => {
+      const waiting = (await json(['orders', 'schedule', String(orderId)])).filter(
+        (e: Json) => e.status === 'scheduled',
+      );
+      expect(waiting).toHaveLength(1);
+      return String(waiting[0].id);
+    };
+    const bySchedule = await Promise.all(
+      [0, 1, 2, 3].map(() => liveSubscription(emu.emulator, { start: '31/01/2030 09:00' })),
+    );
+    const [toSkip, toExecute, toMove, toMerge] = bySchedule.map((o) => o.orderId) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const [e1, e2, e3] = (await Promise.all([toSkip, toExecute, toMove].map(eventOf))) as [
+      string,
+      string,
+      string,
+    ];
+    // Merging needs two open: a declined charge and the next cycle's event it made way for.
+    const e4 = await eventOf(toMerge);
+    const mergeCustomer = bySchedule[3]?.customerId;
+    await fetch(`${emu.url}/__emulator/declines`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customer_id: mergeCustomer, decline: 'soft', times: 1 }),
+    });
+    const declined = await emulatorApi(
+      emu.url,
+      'POST',
+      `/api/v2/profiles/1/scheduled_payments/${e4}/execute`,
+    );
+    expect(declined.status).toBe(422);
+    const e5 = await eventOf(toMerge);
 
     const cases: RecordCase[] = [
       { args: ['orders', 'get', '200'], kind: 'order' },
@@ -133,24 +168,24 @@ describe('the output contract, command by command', () => {
       {
         args: ['schedule', 'skip', e1],
         kind: 'scheduled_payment',
-        orderId: live.orderId,
+        orderId: toSkip,
         mayAdd: ['order'],
       },
       {
         args: ['schedule', 'execute', e2],
         kind: 'scheduled_payment',
-        orderId: live.orderId,
+        orderId: toExecute,
         mayAdd: ['payment', 'order'],
       },
       {
         args: ['schedule', 'reschedule', e3, '2031-05-03'],
         kind: 'scheduled_payment',
-        orderId: live.orderId,
+        orderId: toMove,
       },
       {
-        args: ['schedule', 'merge', String(live.orderId), e4, e5],
+        args: ['schedule', 'merge', String(toMerge), e4, e5],
         kind: 'scheduled_payment',
-        orderId: live.orderId,
+        orderId: toMerge,
       },
     ];
     // Options each create needs that do not matter here.

@@ -116,6 +116,9 @@ describe('prompts on a terminal', () => {
     const newest = await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/orders?items=1');
     const order = newest.body.orders[0];
     expect(order.order_type.value).toBe('subscription');
+    // Its one billing event is created when it becomes active (its first payment): on the start date.
+    const paid = await runCli(['orders', 'pay', String(order.id)], { env: emu.env() });
+    expect(paid.code, paid.stderr).toBe(0);
     const schedule = await runCli(['orders', 'schedule', String(order.id), '-o', 'json'], { env: emu.env() });
     expect(JSON.parse(schedule.stdout)[0].due_date).toBe('2030-01-31T09:00:00.000Z');
   });

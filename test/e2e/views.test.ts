@@ -103,9 +103,19 @@ describe('orders get and orders timeline', () => {
     const events = parseNdjson(r.stdout) as Any[];
     const mail = events.find((e) => e.event === 'email sent');
     expect(mail?.detail).toContain('payment link to');
-    expect(events.some((e) => e.event === 'scheduled payment scheduled')).toBe(true);
+    // Pending: no billing event until the first payment makes it active.
+    expect(events.some((e) => e.event.startsWith('scheduled payment'))).toBe(false);
+    const pending = await cli(['orders', 'get', String(order.id), '-o', 'json']);
+    expect(JSON.parse(pending.stdout).next_payment).toBeNull();
 
-    const subscription = await cli(['orders', 'get', String(order.id), '-o', 'json']);
+    const active = (await allOrders()).find(
+      (o) => o.status.value === 'active' && o.order_type.value === 'subscription',
+    );
+    const activeEvents = parseNdjson(
+      (await cli(['orders', 'timeline', String(active.id), '-o', 'ndjson'])).stdout,
+    ) as Any[];
+    expect(activeEvents.filter((e) => e.event === 'scheduled payment scheduled')).toHaveLength(1);
+    const subscription = await cli(['orders', 'get', String(active.id), '-o', 'json']);
     expect(JSON.parse(subscription.stdout).next_payment).toMatchObject({ status: 'scheduled' });
   });
 });

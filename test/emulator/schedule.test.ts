@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, dueDates, parseStartDate } from '../../src/emulator/model/schedule.js';
+import {
+  addMonths,
+  dueDatesUntil,
+  nextCycleAfter,
+  parseStartDate,
+} from '../../src/emulator/model/schedule.js';
 
 const at = (iso: string) => Date.parse(iso);
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -47,32 +52,28 @@ describe('addMonths', () => {
   });
 });
 
-describe('dueDates', () => {
-  it('gives 12 dates from a future start', () => {
-    const dates = dueDates(at('2027-01-31T09:00:00Z'), 'MONTH', at('2026-06-01T00:00:00Z'));
-    expect(dates).toHaveLength(12);
-    expect(day(dates[0] ?? 0)).toBe('2027-01-31');
-    expect(day(dates[11] ?? 0)).toBe('2027-12-31');
+describe('dueDatesUntil and nextCycleAfter', () => {
+  it('gives the dates due up to a time from a start, under the month-end rule', () => {
+    const created = at('2026-06-01T00:00:00Z');
+    const dates = dueDatesUntil(at('2027-01-31T09:00:00Z'), 'MONTH', created, at('2027-04-30T09:00:00Z'));
+    expect(dates.map(day)).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
+    expect(dueDatesUntil(at('2027-01-31T09:00:00Z'), 'MONTH', created, at('2027-01-31T08:59:00Z'))).toEqual(
+      [],
+    );
   });
 
-  it('makes the first payment due now for a past start, then keeps its cycle', () => {
-    const now = at('2026-06-15T12:00:00Z');
-    const dates = dueDates(at('2026-01-15T08:00:00Z'), 'MONTH', now);
-    expect(dates[0]).toBe(now);
-    expect(dates.slice(1, 3).map(day)).toEqual(['2026-07-15', '2026-08-15']);
-    expect(dates).toHaveLength(12);
+  it('makes the first payment due at creation for a past start, then keeps its cycle', () => {
+    const created = at('2026-06-15T12:00:00Z');
+    const dates = dueDatesUntil(at('2026-01-15T08:00:00Z'), 'MONTH', created, at('2026-08-20T00:00:00Z'));
+    expect(dates[0]).toBe(created);
+    expect(dates.slice(1).map(day)).toEqual(['2026-07-15', '2026-08-15']);
   });
 
-  it('steps by quarter and by year', () => {
-    const now = at('2026-01-01T00:00:00Z');
-    expect(dueDates(at('2026-03-31T00:00:00Z'), 'QUARTER', now, 3).map(day)).toEqual([
-      '2026-03-31',
-      '2026-06-30',
-      '2026-09-30',
-    ]);
-    expect(dueDates(at('2026-03-31T00:00:00Z'), 'YEAR', now, 2).map(day)).toEqual([
-      '2026-03-31',
-      '2027-03-31',
-    ]);
+  it('finds the next cycle after a time: the start itself while it is ahead, by quarter and by year', () => {
+    const start = at('2026-03-31T00:00:00Z');
+    expect(day(nextCycleAfter(start, 'QUARTER', at('2026-01-01T00:00:00Z')))).toBe('2026-03-31');
+    expect(day(nextCycleAfter(start, 'QUARTER', start))).toBe('2026-06-30');
+    expect(day(nextCycleAfter(start, 'QUARTER', at('2026-07-01T00:00:00Z')))).toBe('2026-09-30');
+    expect(day(nextCycleAfter(start, 'YEAR', start))).toBe('2027-03-31');
   });
 });

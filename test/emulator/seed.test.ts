@@ -50,10 +50,19 @@ describe('demo seed', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
-  it('gives subscription orders a schedule', () => {
+  it('gives subscription orders a schedule: one billing event ahead once live, none before', () => {
     const subscriptions = ofProfile(state.orders, 1).filter((o) => o.order_type === 'subscription');
     expect(subscriptions.length).toBeGreaterThan(10);
-    for (const order of subscriptions) expect(state.scheduleOf(order.id)).toHaveLength(12);
+    for (const order of subscriptions) {
+      const waiting = state.scheduleOf(order.id).filter((p) => p.status === 'scheduled');
+      const ahead = waiting.map((p) => Date.parse(p.due_date));
+      if (['active', 'paused', 'suspended', 'review'].includes(order.status)) {
+        expect(ahead, `order ${order.id} (${order.status})`).toHaveLength(1);
+        expect(ahead[0]).toBeGreaterThan(state.now());
+      } else {
+        expect(waiting, `order ${order.id} (${order.status})`).toEqual([]);
+      }
+    }
     const active = subscriptions.find(
       (o) => o.status === 'active' && Date.parse(o.created_at) < state.now() - 40 * DAY,
     );

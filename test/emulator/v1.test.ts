@@ -44,6 +44,41 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever the emulator answered
+type Json = any;
+
+async function scheduled(orderId: number): Promise<Json[]> {
+  const answer = await call(emulator, 'GET', v2(1, `/orders/${orderId}/scheduled_payments`));
+  return answer.body.scheduled_payments.filter((p: Json) => p.status === 'scheduled');
+}
+
+/** Makes the order active (the admin API stands in for the dashboard); its one billing event. */
+async function activate(orderId: number): Promise<Json> {
+  const res = await fetch(`${emulator.url}/__emulator/orders/${orderId}/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ status: 'active' }),
+  });
+  expect(res.status).toBe(200);
+  const events = await scheduled(orderId);
+  expect(events).toHaveLength(1);
+  return events[0];
+}
+
+/** Skips the order's billing event `times` times: the due date of each event created after a skip. */
+async function walk(orderId: number, times: number): Promise<string[]> {
+  const dates: string[] = [];
+  for (let n = 0; n < times; n++) {
+    const [event] = await scheduled(orderId);
+    const skipped = await call(emulator, 'POST', v2(1, `/scheduled_payments/${event.id}/skip`));
+    expect(skipped.status).toBe(200);
+    const next = await scheduled(orderId);
+    expect(next).toHaveLength(1);
+    dates.push(next[0].due_date);
+  }
+  return dates;
+}
+
 describe('POST /api/v1/orders/create_single_order', () => {
   it('answers like v2 POST /orders, in the token first profile', async () => {
     const product = await createProduct(emulator, 1, { price: '5.00' });
@@ -155,25 +190,32 @@ describe('POST /api/v1/orders/create_subscription_order', () => {
     expect(order.order_type).toEqual({ value: 'subscription', label: 'Subscription' });
   });
 
-  it('schedules 12 payments under the month-end rule', async () => {
+  it('creates no billing event while pending; activation creates one, and each skip the next, under the month-end rule', async () => {
     const id = (await subscribe(subscription())).body.payload.order.id;
     const answer = await call(emulator, 'GET', v2(1, `/orders/${id}/scheduled_payments`));
     expect(answer.status).toBe(200);
-    const schedule = answer.body.scheduled_payments;
-    expect(schedule).toHaveLength(12);
-    expect(schedule.slice(0, 4).map((p: { due_date: string }) => p.due_date)).toEqual([
-      '2027-01-31T09:30:00.000Z',
-      '2027-02-28T09:30:00.000Z',
-      '2027-03-31T09:30:00.000Z',
-      '2027-04-30T09:30:00.000Z',
-    ]);
-    expect(schedule[0]).toMatchObject({
+    expect(answer.body.scheduled_payments).toEqual([]);
+    const first = await activate(id);
+    expect(first).toMatchObject({
       order_id: id,
       amount: '22.00',
       currency: 'EUR',
       status: 'scheduled',
+      due_date: '2027-01-31T09:30:00.000Z',
     });
-    expect(schedule[11].due_date).toBe('2027-12-31T09:30:00.000Z');
+    expect(await walk(id, 3)).toEqual([
+      '2027-02-28T09:30:00.000Z',
+      '2027-03-31T09:30:00.000Z',
+      '2027-04-30T09:30:00.000Z',
+    ]);
+    const all = (await call(emulator, 'GET', v2(1, `/orders/${id}/scheduled_payments`))).body
+      .scheduled_payments;
+    expect(all.map((p: { status: string }) => p.status)).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+      'scheduled',
+    ]);
   });
 
   it('bills quarterly and yearly with the assumed codes', async () => {
@@ -183,32 +225,23 @@ describe('POST /api/v1/orders/create_subscription_order', () => {
       )
     ).body.payload;
     expect(quarterly.scheduled_unit).toBe('QUARTER');
-    const dates = (
-      await call(emulator, 'GET', v2(1, `/orders/${quarterly.order.id}/scheduled_payments`))
-    ).body.scheduled_payments.map((p: { due_date: string }) => p.due_date.slice(0, 10));
+    const dates = [(await activate(quarterly.order.id)).due_date, ...(await walk(quarterly.order.id, 2))];
     // 30 November is the last day of the month, so the last day of February it is.
-    expect(dates.slice(0, 3)).toEqual(['2026-11-30', '2027-02-28', '2027-05-31']);
+    expect(dates.map((d) => d.slice(0, 10))).toEqual(['2026-11-30', '2027-02-28', '2027-05-31']);
     const yearly = (
       await subscribe(subscription({ recurring_collection_interval: 'YEAR', start_date: '29/02/2028 10:00' }))
     ).body.payload;
-    const yearDates = (
-      await call(emulator, 'GET', v2(1, `/orders/${yearly.order.id}/scheduled_payments`))
-    ).body.scheduled_payments.map((p: { due_date: string }) => p.due_date.slice(0, 10));
-    expect(yearDates.slice(0, 2)).toEqual(['2028-02-29', '2029-02-28']);
+    const yearDates = [(await activate(yearly.order.id)).due_date, ...(await walk(yearly.order.id, 1))];
+    expect(yearDates.map((d) => d.slice(0, 10))).toEqual(['2028-02-29', '2029-02-28']);
   });
 
-  it('makes the first payment due at creation when the start date is past', async () => {
+  it("keeps a past start date's day for the next cycle after activation", async () => {
     const answer = await subscribe(subscription({ start_date: '15/01/2026 08:00' }));
     expect(answer.status).toBe(201);
     const id = answer.body.payload.order.id;
-    const order = emulator.state.orders.get(id);
-    const dates = (
-      await call(emulator, 'GET', v2(1, `/orders/${id}/scheduled_payments`))
-    ).body.scheduled_payments.map((p: { due_date: string }) => p.due_date);
-    expect(dates).toHaveLength(12);
-    expect(dates[0]).toBe(order?.created_at);
-    expect(dates[0]?.slice(0, 10)).toBe('2026-06-15');
-    expect(dates.slice(1, 3)).toEqual(['2026-07-15T08:00:00.000Z', '2026-08-15T08:00:00.000Z']);
+    // Made live without a payment (the clock is at 2026-06-15 12:00): the next cycle is 15 July.
+    expect((await activate(id)).due_date).toBe('2026-07-15T08:00:00.000Z');
+    expect(await walk(id, 2)).toEqual(['2026-08-15T08:00:00.000Z', '2026-09-15T08:00:00.000Z']);
   });
 
   it('ignores the amount for a locked price', async () => {

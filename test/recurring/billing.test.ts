@@ -37,6 +37,10 @@ describe('subscriptions over time', () => {
     const customer = await customerWithCard(emulator);
     const a = await liveSubscription(emulator, { start: '31/01/2027 09:00', customer });
     const b = await liveSubscription(emulator, { start: '31/01/2028 09:00', customer });
+    // Activation created one billing event, for the first cycle.
+    expect((await schedule(emulator, a.orderId)).map((e) => [e.due_date, e.status])).toEqual([
+      ['2027-01-31T09:00:00.000Z', 'scheduled'],
+    ]);
 
     const ran = await advance(emulator, { to: '2027-04-01' });
     expect(ran.now).toMatch(/^2027-04-01T00:00/);
@@ -51,14 +55,18 @@ describe('subscriptions over time', () => {
       '2028-02-29 succeeded',
       '2028-03-31 succeeded',
     ]);
-    // A payment is recorded at its due time, and the schedule stays a year ahead.
+    // A payment is recorded at its due time, and each charge created the next cycle's event:
+    // one is scheduled, for the cycle after the last one charged.
     const payments = emulator.state.paymentsOf(a.orderId);
     expect(payments.find((p) => p.created_at.startsWith('2027-02-28'))?.created_at).toBe(
       '2027-02-28T09:00:00.000Z',
     );
     const entries = await schedule(emulator, a.orderId);
-    expect(entries.filter((e) => e.status === 'scheduled')).toHaveLength(12);
+    expect(entries.filter((e) => e.status === 'scheduled').map((e) => e.due_date)).toEqual([
+      '2028-04-30T09:00:00.000Z',
+    ]);
     expect(entries.filter((e) => e.status === 'paid')).toHaveLength(15);
+    expect(entries).toHaveLength(16);
     // Charges that go through raise no event: the order only became active, once.
     expect(await events(emulator, a.orderId)).toEqual(['order.active']);
     // One renewal notice a week before each payment.
@@ -96,18 +104,30 @@ describe('subscriptions over time', () => {
       order_product: { product_id: await plan(emulator, '20.00') },
     });
     expect(payload.start_date).toBe('2026-11-15T08:00:00.000Z');
-    const before = await schedule(emulator, payload.order.id);
-    // Due at creation (the clock runs on from 1 January 00:00).
-    expect(before[0].due_date.slice(0, 16)).toBe('2027-01-01T00:00');
-    expect(before[0]).toMatchObject({ status: 'scheduled', amount: payload.order.initial_amount });
-    expect(before.slice(1, 3).map((e) => e.due_date)).toEqual([
-      '2027-01-15T08:00:00.000Z',
-      '2027-02-15T08:00:00.000Z',
-    ]);
+    // Pending: no billing event until the order becomes active.
+    expect(await schedule(emulator, payload.order.id)).toEqual([]);
     const paid = await call(emulator, 'POST', v2(1, `/orders/${payload.order.id}/pay_with_card`));
     expect(paid.status).toBe(201);
     const after = await schedule(emulator, payload.order.id);
-    expect(after[0]).toMatchObject({ status: 'paid', payment_id: paid.body.payment.id });
+    // Due at creation (the clock runs on from 1 January 00:00), settled by the initial payment;
+    // then the one event for the next cycle, on the start date's day.
+    expect(after).toHaveLength(2);
+    expect(after[0].due_date.slice(0, 16)).toBe('2027-01-01T00:00');
+    expect(after[0]).toMatchObject({
+      status: 'paid',
+      payment_id: paid.body.payment.id,
+      amount: payload.order.initial_amount,
+    });
+    expect(after[1]).toMatchObject({ due_date: '2027-01-15T08:00:00.000Z', status: 'scheduled' });
+    // Charged on its day, it makes way for the next one.
+    await advance(emulator, { to: '2027-01-15T08:00:00Z' });
+    expect(
+      (await schedule(emulator, payload.order.id)).map((e) => [e.due_date.slice(0, 10), e.status]),
+    ).toEqual([
+      ['2027-01-01', 'paid'],
+      ['2027-01-15', 'paid'],
+      ['2027-02-15', 'scheduled'],
+    ]);
     await advance(emulator, { to: '2027-02-16' });
     expect(charges(emulator, payload.order.id)).toEqual(['2027-01-15 succeeded', '2027-02-15 succeeded']);
     // The initial payment and two on the cycle: nothing charged twice.
@@ -161,8 +181,9 @@ describe('subscriptions over time', () => {
     await advance(emulator, { to: '2027-06-01' });
     expect(charges(emulator, orderId)).toEqual(['2027-01-31 failed']);
     const entries = await schedule(emulator, orderId);
+    // A rejected order has ended: no event is created for the next cycle.
+    expect(entries.map((e) => e.status)).toEqual(['failed']);
     expect(entries[0]).toMatchObject({ status: 'failed', next_retry_at: null });
-    expect(entries.slice(1).every((e) => e.status === 'skipped')).toBe(true);
     expect(await events(emulator, orderId)).toEqual(['order.active', 'order.rejected']);
     expect(emails(emulator, orderId)).toEqual(['renewal_notice', 'hard_decline']);
     expect(emulator.state.orders.get(orderId)?.status).toBe('rejected');
@@ -228,17 +249,19 @@ describe('subscriptions over time', () => {
     expect(payload).toMatchObject({ scheduled_duration: 3, repeated_amount: '100.00' });
     expect(payload.product[0].product_config.payment_configuration.scheduled_duration_number).toBe(3);
     const id = payload.order.id;
-    expect((await schedule(emulator, id)).map((e) => day(e.due_date))).toEqual([
-      '2027-01-01',
-      '2027-01-15',
-      '2027-02-15',
-    ]);
+    const dated = async () => (await schedule(emulator, id)).map((e) => `${day(e.due_date)} ${e.status}`);
+    expect(await dated()).toEqual([]);
     const order = await call(emulator, 'GET', v2(1, `/orders/${id}`));
     expect(order.body.order.order_type.value).toBe('instalment');
     await call(emulator, 'POST', v2(1, `/orders/${id}/pay_with_card`));
+    // The initial payment settles the first instalment (a past start); one more is scheduled.
+    expect(await dated()).toEqual(['2027-01-01 paid', '2027-01-15 scheduled']);
     await advance(emulator, { to: '2027-01-20' });
     expect(emulator.state.orders.get(id)?.status).toBe('active');
+    expect(await dated()).toEqual(['2027-01-01 paid', '2027-01-15 paid', '2027-02-15 scheduled']);
     await advance(emulator, { to: '2027-03-01' });
+    // The third was the last: no fourth is created.
+    expect(await dated()).toEqual(['2027-01-01 paid', '2027-01-15 paid', '2027-02-15 paid']);
     expect(charges(emulator, id)).toEqual(['2027-01-15 succeeded', '2027-02-15 succeeded']);
     expect(emulator.state.orders.get(id)?.summary.paid_total).toBe('300.00');
     expect(await events(emulator, id)).toEqual(['order.active', 'order.complete']);

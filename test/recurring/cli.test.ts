@@ -3,6 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, v2 } from '../emulator/helpers.js';
 import { BIN, parseNdjson, runCli } from '../helpers/cli.js';
 import { waitFor } from '../webhooks/helpers.js';
 import {
@@ -30,7 +31,7 @@ const port = () => String(billing.emulator.port);
 const orderFor = (start = '31/01/2027 09:00') => liveSubscription(billing.emulator, { start });
 
 describe('orders subscribe and orders schedule', () => {
-  it('subscribe prints the order and the schedule it created, the first payment marked next', async () => {
+  it('subscribe prints the order, with no payment scheduled until it is active; then the one event is marked next', async () => {
     const customer = await customerWithCard(billing.emulator);
     const product = await plan(billing.emulator, '20.00');
     const result = await cli([
@@ -51,12 +52,26 @@ describe('orders subscribe and orders schedule', () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Subscription order \d+ created \(pending\)/);
-    expect(result.stdout).toContain('Schedule (12 payments)');
-    const rows = result.stdout.split('\n').filter((l) => /\d{2}:\d{2} UTC\s+\d+\.\d{2} EUR/.test(l));
-    expect(rows).toHaveLength(12);
-    expect(rows[0]).toMatch(/^next\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+scheduled/);
-    expect(rows[1]).toMatch(/^\s+\d+\s+2027-04-30 09:00 UTC/);
-    expect(result.stderr).toContain('Next payment: 20.00 EUR on 2027-01-31 09:00 UTC.');
+    expect(result.stdout).not.toContain('Schedule (');
+    expect(result.stderr).toContain('No payment is scheduled yet');
+    const orderId = Number(/Subscription order (\d+) created/.exec(result.stdout)?.[1]);
+    const paid = await call(billing.emulator, 'POST', v2(1, `/orders/${orderId}/pay_with_card`));
+    expect(paid.status).toBe(201);
+    const rowsOf = (stdout: string) =>
+      stdout.split('\n').filter((l) => /\d{2}:\d{2} UTC\s+\d+\.\d{2} EUR/.test(l));
+    const active = await cli(['orders', 'schedule', String(orderId), '-o', 'table']);
+    expect(active.code, active.stderr).toBe(0);
+    expect(rowsOf(active.stdout)).toHaveLength(1);
+    expect(rowsOf(active.stdout)[0]).toMatch(/^next\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+scheduled/);
+    expect(active.stderr).toContain('Next payment: 20.00 EUR on 2027-01-31 09:00 UTC.');
+    // Charged on its day, it makes way for the next quarter's, now the one marked next.
+    await advance(billing.emulator, { to: '2027-02-01' });
+    const later = await cli(['orders', 'schedule', String(orderId), '-o', 'table']);
+    const rows = rowsOf(later.stdout);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+paid/);
+    expect(rows[1]).toMatch(/^next\s+\d+\s+2027-04-30 09:00 UTC\s+20\.00 EUR\s+scheduled/);
+    expect(later.stderr).toContain('Next payment: 20.00 EUR on 2027-04-30 09:00 UTC.');
   });
 
   it('orders schedule shows due date, amount, status and why; the next payment highlighted', async () => {
@@ -79,7 +94,8 @@ describe('orders subscribe and orders schedule', () => {
 
     const json = await cli(['orders', 'schedule', String(orderId), '--json']);
     const entries = JSON.parse(json.stdout);
-    expect(entries).toHaveLength(12);
+    // The declined one, and the next cycle's event its charge created.
+    expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({ status: 'failed', attempts: 1 });
 
     const tsv = await cli(['orders', 'schedule', String(orderId)]);
@@ -131,33 +147,52 @@ async function setDecline(customerId: number, decline: 'soft' | 'hard' | null, t
 
 describe('schedule commands', () => {
   it('execute, skip, reschedule, merge and update, with their rejections', async () => {
-    const { orderId } = await orderFor('28/02/2030 09:00');
-    const entries = await schedule(billing.emulator, orderId);
-    const [a, b, c, d] = entries.map((e) => String(e.id));
+    const { orderId, customerId } = await orderFor('28/02/2030 09:00');
+    const waiting = async () => {
+      const entries = (await schedule(billing.emulator, orderId)).filter((e) => e.status === 'scheduled');
+      expect(entries).toHaveLength(1);
+      return { id: String(entries[0].id), due: entries[0].due_date as string };
+    };
+    const a = await waiting();
+    expect(a.due).toBe('2030-02-28T09:00:00.000Z');
 
-    const executed = await cli(['schedule', 'execute', a!, '--json']);
+    const executed = await cli(['schedule', 'execute', a.id, '--json']);
     expect(executed.code, executed.stderr).toBe(0);
     expect(JSON.parse(executed.stdout).status).toBe('paid');
     expect(executed.stderr).toMatch(/20\.00 EUR collected \(payment \d+\); order is active/);
-    const again = await cli(['schedule', 'execute', a!]);
+    const again = await cli(['schedule', 'execute', a.id]);
     expect(again.code).toBe(7);
     expect(again.stderr).toContain('is paid: only a scheduled or failed payment can be executed');
 
-    const skipped = await cli(['schedule', 'skip', b!, '-o', 'table']);
+    // Each settled event makes way for the next cycle's (the last day of each month).
+    const b = await waiting();
+    expect(b.due).toBe('2030-03-31T09:00:00.000Z');
+    const skipped = await cli(['schedule', 'skip', b.id, '-o', 'table']);
     expect(skipped.code, skipped.stderr).toBe(0);
     expect(skipped.stdout).toMatch(/Status\s+skipped/);
-    expect((await cli(['schedule', 'skip', a!])).code).toBe(7);
+    expect((await cli(['schedule', 'skip', a.id])).code).toBe(7);
 
-    const moved = await cli(['schedule', 'reschedule', c!, '2030-05-03', '--json']);
+    const c = await waiting();
+    expect(c.due).toBe('2030-04-30T09:00:00.000Z');
+    const moved = await cli(['schedule', 'reschedule', c.id, '2030-05-03', '--json']);
     expect(moved.code, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout).due_date).toBe('2030-05-03T09:00:00.000Z');
-    expect((await cli(['schedule', 'reschedule', c!, '2030-02-30'])).code).toBe(2);
+    expect((await cli(['schedule', 'reschedule', c.id, '2030-02-30'])).code).toBe(2);
 
-    const merged = await cli(['schedule', 'merge', String(orderId), c!, d!, '--json']);
+    // A declined execution leaves c failed, and the next cycle's event d is created: merge them.
+    await setDecline(customerId, 'soft', 1);
+    const declined = await cli(['schedule', 'execute', c.id]);
+    expect(declined.code).toBe(7);
+    expect(declined.stderr).toContain('declined');
+    const d = await waiting();
+    expect(d.due).toBe('2030-05-31T09:00:00.000Z');
+    const merged = await cli(['schedule', 'merge', String(orderId), c.id, d.id, '--json']);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(JSON.parse(merged.stdout)).toMatchObject({ amount: '40.00' });
-    expect((await cli(['schedule', 'merge', String(orderId), c!])).code).toBe(2);
+    expect(JSON.parse(merged.stdout)).toMatchObject({ id: Number(c.id), amount: '40.00', status: 'failed' });
+    expect((await cli(['schedule', 'merge', String(orderId), c.id])).code).toBe(2);
 
+    const e = await waiting();
+    expect(e.due).toBe('2030-06-30T09:00:00.000Z');
     const updated = await cli([
       'schedule',
       'update',
@@ -170,7 +205,7 @@ describe('schedule commands', () => {
       'table',
     ]);
     expect(updated.code, updated.stderr).toBe(0);
-    expect(updated.stdout).toMatch(/2031-\d{2}-\d{2} 09:00 UTC\s+99\.00 EUR\s+scheduled/);
+    expect(updated.stdout).toMatch(/2030-06-30 09:00 UTC\s+99\.00 EUR\s+scheduled/);
     expect((await cli(['schedule', 'update', String(orderId)])).code).toBe(2);
     expect((await cli(['schedule', 'update', String(orderId), '--interval', 'FORTNIGHT'])).code).toBe(7);
   });

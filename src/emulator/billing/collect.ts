@@ -137,6 +137,8 @@ export function collect(
   notifier.send(order, 'soft_decline', { entry, reason: outcome.reason, nextRetryAt: entry.next_retry_at });
   if (entry.next_retry_at === null && hasCollected(order)) state.setOrderStatus(order, 'suspended');
   else state.setOrderStatus(order, 'failed');
+  // The event was charged, if not collected: the next cycle's is created, as after a payment.
+  extendSchedule(state, order);
   return { outcome, payment, nextRetryAt: entry.next_retry_at };
 }
 

@@ -6,7 +6,7 @@ import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
 import type { EmulatorState, StatusChange } from '../model/state.js';
 import type { Order, Payment } from '../model/types.js';
 import type { Notifier } from './notifications.js';
-import { closeSchedule, completeIfDone, extendSchedule, hasSchedule, sortedSchedule } from './plan.js';
+import { closeSchedule, completeIfDone, hasSchedule, sortedSchedule, startSchedule } from './plan.js';
 
 /** Statuses an order waits in for its first payment. */
 const BEFORE_FIRST_PAYMENT: readonly OrderStatus[] = ['draft', 'pending', 'registered', 'failed'];
@@ -31,31 +31,12 @@ function statusChanged(state: EmulatorState, { order, from, to }: StatusChange):
 }
 
 /**
- * The first payment makes a subscription live: it settles the scheduled payment that is
- * due by then (a start date in the past makes the first one due at creation), and any
- * other that fell due while the order waited is skipped, not charged later.
+ * The first payment makes a subscription live: it settles the scheduled payment due by
+ * then, if any, and the one billing event for the next cycle is created (plan.ts).
  */
 function settleFirstPayment(state: EmulatorState, order: Order): void {
   if (!hasSchedule(order)) return;
-  const now = state.now();
-  order.subscription.activated_at = new Date(now).toISOString();
-  const first = firstPayment(state, order);
-  if (!first) return;
-  const due = sortedSchedule(state, order).filter(
-    (p) => p.status === 'scheduled' && Date.parse(p.due_date) <= now,
-  );
-  due.forEach((entry, n) => {
-    if (n === 0) {
-      entry.status = 'paid';
-      entry.payment_id = first.id;
-      entry.paid_at = first.created_at;
-      entry.attempts = 1;
-    } else {
-      entry.status = 'skipped';
-      entry.note = 'fell due before the first payment: not charged';
-    }
-  });
-  extendSchedule(state, order);
+  startSchedule(state, order, state.now(), firstPayment(state, order));
   completeIfDone(state, order);
 }
 

@@ -1,11 +1,14 @@
-// An order's payment schedule over time: the first plan, a subscription kept a year of
-// cycles ahead, an instalment order completed once nothing is left to collect, and a new
-// billing cycle or amount for the payments still to come.
+// An order's payment schedule over time, as the interface says: an order waiting for its
+// first payment has no billing event; when it becomes active, one billing event for the
+// next cycle is created, and when that one is charged (or settled without a charge: skipped,
+// fallen due while paused), the next one. An instalment order stops after its count and is
+// completed once nothing is left to collect. A new billing cycle or amount applies to the
+// payment still to come and to those created after it.
 
-import type { OrderStatus } from '../../domain/orders.js';
-import { addMonths, dueDates, INTERVAL_MONTHS, nextCycleAfter, SCHEDULED_CYCLES } from '../model/schedule.js';
+import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
+import { addMonths, INTERVAL_MONTHS, nextCycleAfter } from '../model/schedule.js';
 import type { EmulatorState } from '../model/state.js';
-import type { IntervalCode, Order, ScheduledPayment, Subscription } from '../model/types.js';
+import type { IntervalCode, Order, Payment, ScheduledPayment, Subscription } from '../model/types.js';
 
 export type ScheduledOrder = Order & { subscription: Subscription };
 
@@ -23,18 +26,30 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const COMPLETABLE: readonly OrderStatus[] = ['active', 'paused', 'failed', 'suspended'];
 
 /**
- * The first schedule of a subscription or instalment order. A start date in the past
- * makes the first payment due at creation, and that payment is the initial payment (of
- * the initial amount); the later ones keep the start date's cycle.
+ * The order became active at `nowMs`. When its start date is not after then, the first
+ * scheduled payment was due by then (a start date in the past makes it due at creation) and
+ * the first payment settled it: it is recorded paid by that payment. Then the one billing
+ * event for the next cycle is created. Cycles that fell due while the order waited for its
+ * first payment are not charged.
  */
-export function planSchedule(state: EmulatorState, order: ScheduledOrder, startMs: number): void {
+export function startSchedule(
+  state: EmulatorState,
+  order: ScheduledOrder,
+  nowMs: number,
+  first: Payment | undefined,
+): void {
   const sub = order.subscription;
-  const createdMs = Date.parse(order.created_at);
-  const count = sub.instalments ?? SCHEDULED_CYCLES;
-  for (const due of dueDates(startMs, sub.interval, createdMs, count)) {
-    const initial = startMs < createdMs && due === createdMs;
-    addEntry(state, order, due, initial ? order.summary.initial_amount : sub.repeated_amount);
+  sub.activated_at = iso(nowMs);
+  const startMs = Date.parse(sub.start_date);
+  if (first && startMs <= nowMs) {
+    const due = Math.max(startMs, Date.parse(order.created_at));
+    const entry = addEntry(state, order, due, order.summary.initial_amount);
+    entry.status = 'paid';
+    entry.payment_id = first.id;
+    entry.paid_at = first.created_at;
+    entry.attempts = 1;
   }
+  extendSchedule(state, order);
 }
 
 function addEntry(state: EmulatorState, order: Order, dueMs: number, amount: string): ScheduledPayment {
@@ -61,19 +76,20 @@ export function sortedSchedule(state: EmulatorState, order: Order): ScheduledPay
   );
 }
 
-/** A subscription keeps SCHEDULED_CYCLES payments ahead: one more cycle for each one settled. */
+/**
+ * The next billing event, once the last one is charged or settled: a live schedule holds
+ * one scheduled payment, for the first cycle after both the last cycle billed and now. None
+ * for an order that has ended, nor past an instalment order's count.
+ */
 export function extendSchedule(state: EmulatorState, order: Order): void {
-  if (!hasSchedule(order) || isInstalment(order)) return;
+  if (!hasSchedule(order) || FINAL_STATUSES.includes(order.status)) return;
   const sub = order.subscription;
-  const anchor = Date.parse(sub.anchor ?? sub.start_date);
   const entries = state.scheduleOf(order.id);
-  let waiting = entries.filter((p) => p.status === 'scheduled').length;
-  let last = Math.max(anchor - 1, ...entries.map((p) => Date.parse(p.cycle_date ?? p.due_date)));
-  while (waiting < SCHEDULED_CYCLES) {
-    last = nextCycleAfter(anchor, sub.interval, last);
-    addEntry(state, order, last, sub.repeated_amount);
-    waiting++;
-  }
+  if (entries.some((p) => p.status === 'scheduled')) return;
+  if (sub.instalments && entries.length >= sub.instalments) return;
+  const anchor = Date.parse(sub.anchor ?? sub.start_date);
+  const last = Math.max(state.now(), ...entries.map((p) => Date.parse(p.cycle_date ?? p.due_date)));
+  addEntry(state, order, nextCycleAfter(anchor, sub.interval, last), sub.repeated_amount);
 }
 
 /** An instalment order with nothing left to collect is complete. */

@@ -9,8 +9,8 @@
 // Orders waiting for their first payment, failed and still retrying, or in review are not
 // charged: their payments wait. A live order left failed after its last retry has stopped
 // collecting: its payments are skipped. Each piece of work changes what it acted on, so it
-// is never found again; after each, that order's work is worked out afresh (a retry, one
-// more cycle).
+// is never found again; after each, that order's work is worked out afresh (a retry, the
+// next billing event, created when the last one was charged or skipped).
 
 import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
 import type { EmulatorState } from '../model/state.js';

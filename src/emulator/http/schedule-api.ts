@@ -9,8 +9,9 @@
 //   POST  /scheduled_payments/{id}/reschedule            {scheduled_payment: {due_date}}
 //   POST  /orders/{id}/pause | /cancel
 //   POST  /orders/{id}/resume                            {order: {restart_date?}} (optional body)
-// Bodies may also come bare, without the root key. Dates are YYYY-MM-DD (UTC) or ISO
-// 8601 times with a zone. An operation the order's state does not allow is answered 422
+// A body takes its record under the root key (400 without it). Dates are YYYY-MM-DD (UTC)
+// or ISO 8601 times with a zone. A live order holds one scheduled payment (billing/plan.ts);
+// merge folds a failed one and it together. An operation the order's state does not allow is answered 422
 // with the reason. Before acting, what fell due for the order up to now is run, so that
 // the operation sees the order as the clock says it is.
 
@@ -236,9 +237,10 @@ export function mergeEntries(request: ApiRequest): Reply {
         `scheduled payment ${entry.id} is of another order`,
       );
     }
-    if (entry.status !== 'scheduled') {
+    // One billing event is scheduled at a time: a merge folds a failed one into it, or it into a failed one.
+    if (entry.status !== 'scheduled' && entry.status !== 'failed') {
       refuse(
-        `scheduled payment ${entry.id} is ${entry.status}: only scheduled payments can be merged`,
+        `scheduled payment ${entry.id} is ${entry.status}: only scheduled or failed payments can be merged`,
         'ids',
         `scheduled payment ${entry.id} is ${entry.status}`,
       );
@@ -249,6 +251,7 @@ export function mergeEntries(request: ApiRequest): Reply {
   kept.amount = fromMinor(entries.reduce((sum, e) => sum + toMinor(e.amount), 0n));
   for (const entry of folded) {
     entry.status = 'merged';
+    entry.next_retry_at = null;
     entry.merged_into = kept.id;
     entry.note = `merged into scheduled payment ${kept.id}`;
   }

@@ -1,16 +1,17 @@
-// Version 1 create_subscription_order: one subscription product, a start date, and the
-// order's scheduled payments (billing/plan.ts). Assumed where the document is silent:
+// Version 1 create_subscription_order: one subscription product and a start date. The order
+// is pending and has no billing event yet: the interface creates one for the next cycle when
+// the order becomes active (billing/plan.ts). Assumed where the document is silent:
 // - recurring_collection_interval: MONTH (shown), QUARTER and YEAR;
 // - scheduled_duration (integer, request field assumed from the answer's field of that
-//   name) makes an instalment order of that many scheduled payments, each of the repeated
-//   amount, which completes after the last one; without it the order is a subscription;
+//   name) makes an instalment order of that many scheduled payments (a past start date's
+//   first one is settled by the initial payment, the others are of the repeated amount),
+//   which completes after the last one; without it the order is a subscription;
 // - a product configured with fee_for_initial_payment_only / discount_for_initial_payment_only
 //   (POST /__emulator/products/{id}/payment-configuration) charges that fee / discount on the
 //   initial payment only: repeated_amount is priced without it.
 
 import { randomBytes } from 'node:crypto';
 import { fromMinor, toMinor } from '../../domain/money.js';
-import { planSchedule, type ScheduledOrder } from '../billing/plan.js';
 import { insertOrder, renewCheckout } from '../model/orders.js';
 import { type LineInput, lineTotals } from '../model/pricing.js';
 import { checkoutRecord, customerV1Record, orderLineV1Record, orderV1Record } from '../model/records.js';
@@ -81,7 +82,6 @@ export function createSubscriptionOrder({ state, profileId, rawBody, runtime }: 
       instalments,
     },
   });
-  planSchedule(state, order as ScheduledOrder, startMs!);
   const checkout = withCheckout ? renewCheckout(state, order) : null;
   order.portal_token = randomBytes(16).toString('hex');
   return {

@@ -4,7 +4,7 @@ import type { OrderStatus, OrderType } from '../../domain/orders.js';
 import { newCheckout } from './checkout.js';
 import { type LineInput, priceLine, summarise } from './pricing.js';
 import { customerSnapshot } from './records.js';
-import { dueDates } from './schedule.js';
+import { dueDatesUntil, nextCycleAfter } from './schedule.js';
 import type { EmulatorState } from './state.js';
 import type { Customer, Order, Product, ScheduledPaymentStatus, StoredCard, Subscription } from './types.js';
 
@@ -67,26 +67,32 @@ export function renewCheckout(state: EmulatorState, order: Order): Order['checko
   return order.checkout;
 }
 
-/** Creates the scheduled payments of a subscription order from its start date. */
+/**
+ * The schedule of a subscription order made live before `nowMs` (fixtures): each cycle due
+ * by then, paid, and the one billing event for the next cycle, unless the order has ended.
+ */
 export function scheduleSubscription(
   state: EmulatorState,
   order: Order,
   startMs: number,
-  statusOf: (dueMs: number) => ScheduledPaymentStatus = () => 'scheduled',
+  nowMs: number,
+  ended: boolean,
 ): void {
   const subscription = order.subscription;
   if (!subscription) return;
-  const createdMs = Date.parse(order.created_at);
-  for (const due of dueDates(startMs, subscription.interval, createdMs)) {
+  const add = (due: number, status: ScheduledPaymentStatus) =>
     state.addScheduledPayment({
       id: state.nextId('scheduled_payment'),
       order_id: order.id,
       due_date: new Date(due).toISOString(),
       amount: subscription.repeated_amount,
       currency: order.currency,
-      status: statusOf(due),
+      status,
+      cycle_date: new Date(due).toISOString(),
     });
-  }
+  const past = dueDatesUntil(startMs, subscription.interval, Date.parse(order.created_at), nowMs);
+  for (const due of past) add(due, 'paid');
+  if (!ended) add(nextCycleAfter(startMs, subscription.interval, Math.max(nowMs, ...past)), 'scheduled');
 }
 
 /**

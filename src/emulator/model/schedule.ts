@@ -1,8 +1,9 @@
-// Due dates of a subscription's scheduled payments.
+// Due dates of a subscription's billing cycles.
 // Billing recurs on the start date's day of the month; a start on the last day of a month
 // bills on the last day of every month; a day the month lacks (31 in April) falls on the
 // month's last day. A start date in the past makes the first payment due at creation, and
-// the later ones keep the start date's cycle.
+// the later ones keep the start date's cycle. A live schedule holds one billing event for
+// the next cycle at a time (billing/plan.ts), as the interface says.
 
 import type { IntervalCode } from './types.js';
 
@@ -12,9 +13,6 @@ export const INTERVAL_MONTHS: Record<IntervalCode, number> = { MONTH: 1, QUARTER
 export function isIntervalCode(value: unknown): value is IntervalCode {
   return typeof value === 'string' && Object.hasOwn(INTERVAL_MONTHS, value);
 }
-
-/** How many future cycles are scheduled ahead. */
-export const SCHEDULED_CYCLES = 12;
 
 /** "DD/MM/YYYY HH:MM" (day first, UTC) → epoch ms; null when malformed or not a real date. */
 export function parseStartDate(text: string): number | null {
@@ -51,23 +49,21 @@ export function addMonths(startMs: number, months: number): number {
   return Date.UTC(targetYear, targetMonth, targetDay) + timeOfDay;
 }
 
-/** The next `count` due dates of a schedule that starts at `startMs`, as seen at `nowMs`. */
-export function dueDates(
+/**
+ * The due dates up to `untilMs` of a schedule that starts at `startMs` on an order created
+ * at `createdMs`: a start before creation makes the first one due at creation.
+ */
+export function dueDatesUntil(
   startMs: number,
   interval: IntervalCode,
-  nowMs: number,
-  count = SCHEDULED_CYCLES,
+  createdMs: number,
+  untilMs: number,
 ): number[] {
-  const step = INTERVAL_MONTHS[interval];
   const dates: number[] = [];
-  let cycle = 0;
-  if (startMs < nowMs) {
-    dates.push(nowMs);
-    while (addMonths(startMs, cycle * step) <= nowMs) cycle++;
-  }
-  while (dates.length < count) {
-    dates.push(addMonths(startMs, cycle * step));
-    cycle++;
+  let due = startMs < createdMs ? createdMs : startMs;
+  while (due <= untilMs) {
+    dates.push(due);
+    due = nextCycleAfter(startMs, interval, due);
   }
   return dates;
 }
