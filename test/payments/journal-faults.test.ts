@@ -4,7 +4,15 @@
 // emulator's own records.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,12 +197,13 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
   const faults = (list: unknown[]) => emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: list });
 
   /** The refund is applied but answered 502, and the check of the order's payments fails too. */
-  async function loseTheAnswer(journal: string): Promise<void> {
+  async function loseTheAnswer(journal: string | (() => string)): Promise<void> {
     await faults([
       { route: 'refund', mode: 'slow', latency_ms: 800 },
       { route: 'refund', mode: 'after' },
     ]);
-    await waitFor(() => journalLines(journal).some((l) => l.state === 'started'));
+    const path = typeof journal === 'string' ? () => journal : journal;
+    await waitFor(() => journalLines(path()).some((l) => l.state === 'started'));
     await faults([
       { route: 'refund', mode: 'after' },
       { route: 'order_payments', mode: 'before' },
@@ -224,26 +233,45 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
     expectEachOnce(asks);
   }, 30_000);
 
-  it('a single refund with --journal: exit 8; the retry prints the refund that landed', async () => {
-    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
-    const p = payments[0] as number;
-    const journal = join(tempDir(), 'one.journal');
-    const args = ['payments', 'refund', String(p), '--amount', '2.00', '--journal', journal, '-o', 'json'];
-    try {
-      const run = start(args, emu.env());
-      await loseTheAnswer(journal);
-      const result = await run.done;
-      expect(result.code, result.stderr).toBe(8);
-      expect(result.stderr).toContain('it may have been applied');
-      expect(journalLines(journal).map((l) => l.state)).toEqual(['started', 'in_doubt']);
-    } finally {
-      await faults([]);
-    }
-    const retry = await runCli(args, { env: emu.env() });
-    expect(retry.code, retry.stderr).toBe(0);
-    expect(JSON.parse(retry.stdout)).toMatchObject({ kind: 'refund', amount: '2.00', parent_id: p });
-    expect(refundsOf(emu.emulator.state, p)).toEqual(['2.00']);
-  }, 30_000);
+  // Without --journal a single move's journal is STATE/journals/refund-DIGEST.journal: the same.
+  it.each([
+    ['with --journal', true],
+    ['without one', false],
+  ])(
+    'a single refund %s: exit 8; the retry prints the refund that landed',
+    async (_, named) => {
+      const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+      const p = payments[0] as number;
+      const state = tempDir('billing-state-');
+      const given = join(tempDir(), 'one.journal');
+      const journal = () => {
+        if (named) return given;
+        const dir = join(state, 'journals');
+        const found = existsSync(dir) ? readdirSync(dir).find((n) => n.startsWith('refund-')) : undefined;
+        return join(dir, found ?? 'refund-none.journal');
+      };
+      const args = ['payments', 'refund', String(p), '--amount', '2.00', '-o', 'json'];
+      if (named) args.push('--journal', given);
+      const env = emu.env({ BILLING_STATE_DIR: state });
+      try {
+        const run = start(args, env);
+        await loseTheAnswer(journal);
+        const result = await run.done;
+        expect(result.code, result.stderr).toBe(8);
+        expect(result.stderr).toContain('it may have been applied');
+        expect(journalLines(journal()).map((l) => l.state)).toEqual(['started', 'in_doubt']);
+      } finally {
+        await faults([]);
+      }
+      const retry = await runCli(args, { env });
+      expect(retry.code, retry.stderr).toBe(0);
+      expect(JSON.parse(retry.stdout)).toMatchObject({ kind: 'refund', amount: '2.00', parent_id: p });
+      expect(retry.stderr).toContain('warning: the change had been applied by an earlier try');
+      expect(journalLines(journal()).map((l) => l.state)).toEqual(['started', 'in_doubt', 'refunded']);
+      expect(refundsOf(emu.emulator.state, p)).toEqual(['2.00']);
+    },
+    30_000,
+  );
 });
 
 describe('one run at a time', () => {
