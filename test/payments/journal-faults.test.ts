@@ -3,7 +3,7 @@
 // turns read-only, 50 real processes on a stale lock. Every "exactly once" is read from the
 // emulator's own records.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -16,7 +16,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, parseNdjson, runCli, type StartedCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { mountExt4, mountTmpfs } from '../helpers/mounts.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
@@ -28,36 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(
-  args: string[],
-  env: Record<string, string | undefined>,
-): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 90_000,
-    killSignal: 'SIGKILL',
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const done = new Promise<Finished>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
+const start = (args: string[], env: Record<string, string | undefined>) => spawnCli(args, env, 90_000);
 
 /** Rows of distinct payments, each a partial refund; the file outside the journal's disk. */
 async function batch(count: number): Promise<{ file: string; asks: [number, string][] }> {
@@ -75,7 +46,7 @@ function expectEachOnce(asks: [number, string][]): void {
 
 /** The exit of a run stopped by its journal: 10, the reason, and every refunded row either journaled or named in doubt. */
 function expectStoppedTruthfully(
-  run: Finished,
+  run: Awaited<StartedCli['done']>,
   journal: string,
   asks: [number, string][],
   reason: RegExp,
