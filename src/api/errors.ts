@@ -1,7 +1,8 @@
 // The errors of talking to the service: an answer that is not a success, no answer at all, an
 // aborted request. They are BillingErrors (src/errors.ts), rendered in the same one place.
 
-import { emulatorStartCommand, isLoopback } from '../domain/local.js';
+import { isLoopbackHost } from '../domain/hosts.js';
+import { emulatorStartCommand } from '../domain/local.js';
 import { BillingError, type ErrorDetail, type ErrorKind, EXIT } from '../errors.js';
 
 /** An answer of the service that is not a success, or a request that got no answer. */
@@ -315,7 +316,7 @@ function formatSeconds(ms: number): string {
 function isLocalOrigin(origin: string): boolean {
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' && isLoopback(url.hostname);
+    return url.protocol === 'http:' && isLoopbackHost(url.hostname);
   } catch {
     return false;
   }

@@ -3,7 +3,8 @@
 
 import { storedEnvironment } from '../config/resolve.js';
 import type { ConfigData } from '../config/types.js';
-import { isLoopback, localBaseUrls } from '../domain/local.js';
+import { isLoopbackHost } from '../domain/hosts.js';
+import { localBaseUrls } from '../domain/local.js';
 
 /** Whether an emulator answers at `origin` within `ms`. */
 export async function emulatorAnswers(origin: string, ms = 1000): Promise<boolean> {
@@ -43,7 +44,7 @@ export async function emulatorAdvice(data: ConfigData, current: string): Promise
 function originOnThisMachine(url: string): string | undefined {
   try {
     const parsed = new URL(url);
-    return isLoopback(parsed.hostname) ? parsed.origin : undefined;
+    return isLoopbackHost(parsed.hostname) ? parsed.origin : undefined;
   } catch {
     return undefined;
   }

@@ -17,7 +17,7 @@ import type { BatchFlags } from './batch/command.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
 import { previewBase, writePreviews } from './preview.js';
-import { writeRecord } from './result.js';
+import { writeListOrNote, writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink } from './service-links.js';
 
@@ -293,17 +293,10 @@ export async function outbox(
   const origin = await emulatorOrigin(rt, flags);
   const all = (await adminCall<{ messages: OutboxMessage[] }>(origin, 'GET', 'outbox')).messages;
   const shown = all.filter((m) => orderId === undefined || m.order_id === orderId).slice(0, limit);
-  await write(
-    rt.output,
-    { list: shown, columns: OUTBOX_COLUMNS },
-    {
-      screen:
-        shown.length === 0
-          ? () =>
-              rt.info(
-                'The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.',
-              )
-          : undefined,
-    },
+  await writeListOrNote(
+    rt,
+    shown,
+    OUTBOX_COLUMNS,
+    'The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.',
   );
 }

@@ -122,7 +122,7 @@ export async function batchOf(
   if (args.length === 0 && flags.file === undefined) {
     throw needArgument(`${COMMANDS[name].what} id`, '--file FILE');
   }
-  // capture and reverse have a journaled form of their own for one id (payments.ts).
+  // capture and reverse of one id are a batch of one row with the record as output (payments.ts).
   const ownJournal = name === 'capture' || name === 'reverse';
   // One id with --journal is a batch of one: a script that retries it acts once.
   const journaled = !ownJournal && flags.journal !== undefined;

@@ -1,23 +1,20 @@
 // billing payments capture | reverse | refund, and billing orders payments | pay.
 // Every money move: the amount is checked here first, --dry-run prints the request and
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
-// with a check of the order's payments before any retry.
+// with a check of the order's payments before any retry. Capture, reverse and refund of one
+// id are a batch of one row (moveOne): the journal and its rows in doubt hold for them too.
 
 import type { ApiClient } from '../api/client.js';
-import { minorAmount } from '../api/moves.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
 import {
   actionBody,
   type CheckedResult,
-  capturePayment,
   getPayment,
   payOrderWithCard,
   previewRequest,
-  reversePayment,
   sendChecked,
 } from '../api/payments.js';
-import { recordId } from '../api/records.js';
-import { planRefund, readRefundState, sendRefund } from '../api/refunds.js';
+import { readRefundState } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
 import { fromMinor } from '../domain/money.js';
@@ -29,6 +26,7 @@ import type { BatchFlags } from './batch/command.js';
 import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { AcrossFlags } from './find/payments.js';
+import type { PaymentRow } from './moves.js';
 import {
   type AmountFlags,
   type DryRunFlag,
@@ -47,44 +45,20 @@ export async function capture(
 ): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'capture', args, flags, { '--amount': flags.amount }))
     return;
-  const [id] = args;
-  needJournal(flags);
-  const paymentId = parse.recordId('payment', id ?? '');
+  const paymentId = parse.recordId('payment', args[0] ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.capturePayment, paymentId, amount)], true);
   }
-  if (flags.journal !== undefined) {
-    const { captureAction } = await import('./moves.js');
-    return journaled(
-      rt,
-      captureAction(await rt.client()),
-      paymentId,
-      amount,
-      flags,
-      (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`,
-    );
-  }
-  const client = await rt.client();
-  const payment = await getPayment(client, paymentId, { signal: rt.signal });
-  const orderId = orderIdOf(payment);
-  // Without --amount the whole pre-authorisation is captured: the record must show all of it.
-  const expected = amount ?? fromMinor(minorAmount(payment));
-  const before = await paymentIds(rt, orderId);
-  await confirmMoneyMove(rt, {
-    action: 'capture',
+  const { captureAction } = await import('./moves.js');
+  return moveOne(
+    rt,
+    captureAction(await rt.client()),
     paymentId,
-    amount: expected,
-    currency: payment.currency,
-  });
-  const result = await sendChecked(client, {
-    orderId,
-    isOurs: (p) => p.parent_id === paymentId && p.kind === 'capture' && !before.has(p.id),
-    asked: { kind: 'capture', paymentId, amount: expected },
-    send: () => capturePayment(client, paymentId, { amount, expected, signal: rt.signal }),
-    signal: rt.signal,
-  });
-  await report(rt, result, (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`);
+    amount,
+    flags,
+    (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`,
+  );
 }
 
 export async function reverse(
@@ -93,43 +67,19 @@ export async function reverse(
   flags: DryRunFlag & JournalFlags & BatchFlags,
 ): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'reverse', args, flags)) return;
-  const [id] = args;
-  needJournal(flags);
-  const paymentId = parse.recordId('payment', id ?? '');
+  const paymentId = parse.recordId('payment', args[0] ?? '');
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.reversePayment, paymentId, undefined)], true);
   }
-  if (flags.journal !== undefined) {
-    const { reverseAction } = await import('./moves.js');
-    return journaled(
-      rt,
-      reverseAction(await rt.client()),
-      paymentId,
-      undefined,
-      flags,
-      (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`,
-    );
-  }
-  const client = await rt.client();
-  const payment = await getPayment(client, paymentId, { signal: rt.signal });
-  const orderId = orderIdOf(payment);
-  // A reversal releases the whole pre-authorisation: the record must show all of it.
-  const expected = fromMinor(minorAmount(payment));
-  const before = await paymentIds(rt, orderId);
-  await confirmMoneyMove(rt, {
-    action: 'reverse',
+  const { reverseAction } = await import('./moves.js');
+  return moveOne(
+    rt,
+    reverseAction(await rt.client()),
     paymentId,
-    amount: expected,
-    currency: payment.currency,
-  });
-  const result = await sendChecked(client, {
-    orderId,
-    isOurs: (p) => p.parent_id === paymentId && p.kind === 'reversal' && !before.has(p.id),
-    asked: { kind: 'reversal', paymentId, amount: expected },
-    send: () => reversePayment(client, paymentId, { expected, signal: rt.signal }),
-    signal: rt.signal,
-  });
-  await report(rt, result, (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`);
+    undefined,
+    flags,
+    (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`,
+  );
 }
 
 export async function refund(rt: Runtime, args: string[], flags: RefundFlags): Promise<void> {
@@ -142,7 +92,6 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
     const { bulkRefund } = await import('./refunds/bulk.js');
     return bulkRefund(rt, flags, args);
   }
-  needJournal(flags);
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
   const paymentId = parse.recordId('payment', args[0]);
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
@@ -152,23 +101,15 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
       rt.info('A full refund is sent with the amount left, read just before sending.');
     return;
   }
-  if (flags.journal !== undefined) {
-    const { refundAction } = await import('./moves.js');
-    return journaled(
-      rt,
-      refundAction(await rt.client()),
-      paymentId,
-      amount,
-      flags,
-      (p) => `Refunded ${money(p)} of payment ${paymentId}.`,
-    );
-  }
-  const client = await rt.client();
-  const state = await readRefundState(client, paymentId, { signal: rt.signal });
-  const plan = planRefund(state, amount);
-  await confirmMoneyMove(rt, { action: 'refund', paymentId, amount: plan.amount, currency: plan.currency });
-  const result = await sendRefund(client, plan, { signal: rt.signal });
-  await report(rt, result, (p) => `Refunded ${money(p)} of payment ${paymentId}.`);
+  const { refundAction } = await import('./moves.js');
+  return moveOne(
+    rt,
+    refundAction(await rt.client()),
+    paymentId,
+    amount,
+    flags,
+    (p) => `Refunded ${money(p)} of payment ${paymentId}.`,
+  );
 }
 
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {
@@ -264,10 +205,6 @@ export async function pay(rt: Runtime, args: string[], flags: DryRunFlag & Batch
   );
 }
 
-function orderIdOf(payment: Payment): number {
-  return recordId('order', payment.order_id ?? '');
-}
-
 async function paymentIds(rt: Runtime, orderId: number): Promise<Set<number>> {
   const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
   return new Set(payments.map((p) => p.id));
@@ -290,49 +227,38 @@ async function report(
   }
   const payment = result.payment;
   // Said before the result is written: if writing fails, main() still says what moved (exit 11).
-  const said = done(payment).replace(/\.$/, '');
-  rt.moved =
-    payment && !said.includes(`payment ${payment.id}`)
-      ? `${said} (${payment.kind ?? 'payment'} ${payment.id})`
-      : said;
+  rt.moved = movedLine(done(payment), payment);
   if (payment) await writeRecord(rt, payment, 'payment');
   else await writeResult(rt, result.raw, async () => {});
   rt.info(done(payment));
 }
 
-/** --amend, --new-batch and --break-lock are about a journal: without one they would be ignored. */
-function needJournal(flags: JournalFlags): void {
-  if (flags.journal !== undefined) return;
-  const given = [
-    flags.amend && '--amend',
-    flags.newBatch && '--new-batch',
-    flags.breakLock && '--break-lock',
-  ];
-  const first = given.find(Boolean);
-  if (first) throw new UsageError(`${first} goes with --journal FILE (or --file)`);
-}
-
 /**
- * A single move with --journal FILE: a one-row batch through the batch engine, so that a
- * script that retries the same command never moves the money twice. A retry after the move
- * was made prints the record it made and exits 0.
+ * A move on one payment (capture, reverse, refund of one id): a batch of one row through the
+ * batch engine, with the command's own output (the record, bare, and its line on stderr). Its
+ * journal is --journal FILE, else STATE/journals/ACTION-DIGEST.journal as for several ids: the
+ * same command run again (a script's retry, a person's second try after a lost answer) moves
+ * the money once, prints the record it made and exits 0; --new-batch moves it again on purpose.
  */
-async function journaled<S, P extends MovePlan>(
+async function moveOne<S, P extends MovePlan>(
   rt: Runtime,
-  action: MoveAction<import('./moves.js').PaymentRow, S, P>,
+  action: MoveAction<PaymentRow, S, P>,
   paymentId: number,
   amount: string | undefined,
-  flags: JournalFlags,
+  flags: JournalFlags & BatchFlags,
   done: (payment: Payment | undefined) => string,
 ): Promise<void> {
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
-  const [{ commandRow }, { openBatch, journalPathOf }, { runBatch, describeDoubt }] = await Promise.all([
-    import('./moves.js'),
-    import('./batch/open.js'),
-    import('./batch/engine.js'),
-  ]);
+  const [{ commandRow }, { openBatch }, { runBatch, describeDoubt }, { journalFor }, { readJournal }] =
+    await Promise.all([
+      import('./moves.js'),
+      import('./batch/open.js'),
+      import('./batch/engine.js'),
+      import('./batch/command.js'),
+      import('./batch/journal.js'),
+    ]);
   const row = commandRow(paymentId, amount);
-  const journalPath = await journalPathOf(flags.journal as string);
+  const journalPath = await journalFor(rt, flags, action.name, [row]);
   const opened = await openBatch(rt, {
     action: action.name,
     done: action.done,
@@ -346,15 +272,19 @@ async function journaled<S, P extends MovePlan>(
     confirm: async (isDone) => {
       const ctx = await rt.context();
       if (ctx.kind !== 'production' || rt.flags.yes || isDone(row.key)) return;
-      const payment = await getPayment(await rt.client(), paymentId, { signal: rt.signal });
+      // The amount the move will send (a full refund: what is left), read as the engine reads it.
+      // A row an earlier run started asks for what it started: the engine checks it landed first.
+      const state = await action.read(row);
+      const started = (await readJournal(journalPath)).history.get(row.key)?.started;
       await confirmMoneyMove(rt, {
         action: action.name,
         paymentId,
-        amount: amount ?? payment.amount,
-        currency: payment.currency,
+        amount: started?.amount ?? action.plan(state, row).amount,
+        currency: action.currencyOf(state) ?? undefined,
       });
     },
   });
+  const retried = opened.journal.get(row.key)?.started !== undefined;
   let outcome: Outcome<typeof row> | undefined;
   let stopped: Error | undefined;
   try {
@@ -381,11 +311,21 @@ async function journaled<S, P extends MovePlan>(
   }
   let record = outcome.record;
   if (outcome.status === 'skipped') {
-    rt.info(`Already ${action.done} by an earlier run (journal ${opened.journal.path}); nothing was sent.`);
+    rt.info(
+      `Already ${action.done} by an earlier run (journal ${opened.journal.path}); nothing was sent; to ${action.name} it again, add --new-batch.`,
+    );
     if (outcome.resultId !== null)
       record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal });
-  } else if (outcome.recovered) {
-    rt.info('warning: the change had been applied by an earlier try; it was not sent again');
+  } else {
+    if (outcome.recovered) {
+      rt.info(
+        retried
+          ? 'warning: the change had been applied by an earlier try; it was not sent again'
+          : 'warning: the service answered with an error, but the change had been applied; it was not sent again',
+      );
+    }
+    // Said before the record is written: if writing fails, main() still says what moved (exit 11).
+    rt.moved = movedLine(done(record), record);
   }
   if (record) await writeRecord(rt, record, 'payment');
   if (outcome.status !== 'skipped') rt.info(done(record));
@@ -398,6 +338,14 @@ async function journaled<S, P extends MovePlan>(
       },
     );
   }
+}
+
+/** "Refunded 5.00 EUR of payment 12 (refund 31)": what moved, for the exit-11 message. */
+function movedLine(line: string, payment: Payment | undefined): string {
+  const said = line.replace(/\.$/, '');
+  return payment && !said.includes(`payment ${payment.id}`)
+    ? `${said} (${payment.kind ?? 'payment'} ${payment.id})`
+    : said;
 }
 
 async function preview(rt: Runtime, route: Route, paymentId: number, amount: string | undefined) {

@@ -37,6 +37,23 @@ export async function writeRows(
   await write(rt.output, raw === undefined ? view : { one: raw, columns: [] }, { rows: view });
 }
 
+/**
+ * A list whose empty table would leave a person without a way on: at a screen an empty list
+ * is `emptyNote` on stderr (what to run to fill it) instead; json and the rest print the empty list.
+ */
+export async function writeListOrNote(
+  rt: Runtime,
+  rows: readonly unknown[],
+  columns: ResourceName | readonly Column[],
+  emptyNote: string,
+): Promise<void> {
+  await write(
+    rt.output,
+    { list: rows, columns },
+    { screen: rows.length === 0 ? () => rt.info(emptyNote) : undefined },
+  );
+}
+
 /** A titled list under a record in the one-record view ("Payments (2)", then the table). */
 export async function writeSection(
   rt: Runtime,

@@ -29,7 +29,7 @@ export function webLink(field: string, value: unknown, hint?: string): URL {
   } catch {
     throw refuse('is not a link');
   }
-  const local = isLoopbackHost(url.hostname);
+  const local = isLoopbackHost(url.hostname, 'browser');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
     throw refuse(`is not an https link (${url.protocol.replace(/:$/, '')})`);
   }
@@ -52,7 +52,7 @@ export async function checkedLink(
   const known = [ctx.baseUrl, ctx.baseUrlV1, ctx.gatewayUrl].flatMap((u) => hostOf(u) ?? []);
   const host = url.hostname.toLowerCase();
   const related = known.some((k) => host === k || host.endsWith(`.${k}`) || k.endsWith(`.${host}`));
-  if (!related && !(isLoopbackHost(host) && known.some(isLoopbackHost))) {
+  if (!related && !(isLoopbackHost(host, 'browser') && known.some((k) => isLoopbackHost(k)))) {
     rt.info(
       `warning: the ${field} points to ${host}, which is neither the service (${known.join(', ') || 'unknown'}) nor its gateway; check it before you open or share it`,
     );

@@ -3,7 +3,7 @@
 // "this machine": an environment whose addresses leave this machine is guarded like
 // production unless it was saved as a sandbox on purpose.
 
-import { isLoopback } from '../domain/local.js';
+import { isLoopbackHost } from '../domain/hosts.js';
 import type { EnvKind } from './types.js';
 
 /** Where the kind comes from: given on purpose, or worked out from the addresses. */
@@ -28,7 +28,7 @@ export function effectiveKind(
 
 function isLoopbackUrl(url: string): boolean {
   try {
-    return isLoopback(new URL(url).hostname);
+    return isLoopbackHost(new URL(url).hostname);
   } catch {
     return false;
   }

@@ -2,11 +2,9 @@
 // only to this machine (127.0.0.0/8, ::1, localhost: the emulator), unless the
 // environment was saved with an explicit --allow-http at login.
 
-import { isLoopback } from '../domain/local.js';
+import { isLoopbackHost } from '../domain/hosts.js';
 import { UsageError } from '../errors.js';
 import { maskUrlCredentials } from '../format/terminal.js';
-
-export { isLoopback };
 
 /** True when a token sent to `url` would cross the network unencrypted. */
 export function isPlainHttpAway(url: string): boolean {
@@ -16,7 +14,7 @@ export function isPlainHttpAway(url: string): boolean {
   } catch {
     return false;
   }
-  return parsed.protocol === 'http:' && !isLoopback(parsed.hostname);
+  return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname);
 }
 
 /**

@@ -26,12 +26,6 @@ export function localBaseUrls(port: number = LOCAL_EMULATOR.port, host: string =
   };
 }
 
-/** 127.0.0.0/8, ::1 and localhost: this machine. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 /** The command that starts an emulator at `origin`: the port (and host) only when not the usual ones. */
 export function emulatorStartCommand(origin: string, verb: 'start' | 'stop' = 'start'): string {
   let url: URL | undefined;

@@ -274,6 +274,9 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
     { key: 'event', header: 'Event', value: (r) => text(get(r, 'event')), fields: ['event'] },
     ...amount,
     { key: 'detail', header: 'Detail', value: (r) => text(get(r, 'detail')), fields: ['detail'] },
+    // The record each event comes from, for a script reading csv or tsv (json has them too).
+    { key: 'source', header: 'Source', value: (r) => text(get(r, 'source')), fields: ['source'], giveUp: 2 },
+    { ...id, keep: false, giveUp: 1 },
   ],
   // One row of a batch of actions on orders or payments (links, pay, pause, capture…).
   batch_result: [

@@ -1,9 +1,8 @@
 // Shared by the checkout and payment-link tests: records made through the emulator's API,
 // and the browser side of the gateway spoken with fetch (a form post, as a browser sends it).
 
-import { spawn } from 'node:child_process';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { BIN } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { emulatorApi } from '../helpers/emulator.js';
 
 const P = `/api/v2/profiles/${LOCAL_EMULATOR.profileId}`;
@@ -110,27 +109,17 @@ export interface RunningCli {
 }
 
 export function startCli(args: string[], env: Record<string, string | undefined>): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-    killSignal: 'SIGKILL',
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const started = spawnCli(args, env);
+  const { child } = started;
+  const exited = started.done.then((end) => end.code);
   return {
-    stdout: () => out,
-    stderr: () => err,
+    stdout: started.stdout,
+    stderr: started.stderr,
     async waitFor(stream, pattern, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        const out = started.stdout();
+        const err = started.stderr();
         const match = pattern.exec(stream === 'stdout' ? out : err);
         if (match) return match;
         if (Date.now() > deadline || child.exitCode !== null) {

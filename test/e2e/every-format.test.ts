@@ -1,16 +1,17 @@
 // Every output format of src/format/formats.ts (OUTPUT_FORMATS), over a table of commands
 // that stand for every kind of output (a list, a record, a record with a view of its own,
-// a document the service sent, every page of one, a dry run), against the emulator. Each
+// a document the service sent, every page of one, a dry run, a timeline, the results of a
+// batch of ids and of a refunds file), against the emulator. Each
 // format has its check here: a format added to the constant without one is a compile error
 // (CHECKS is a Record of every format) and a failure below. The docs and help are held to the
 // same list.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../src/format/formats.js';
-import { parseNdjson, runCli } from '../helpers/cli.js';
+import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
@@ -37,7 +38,12 @@ interface Case {
   shape: Shape;
   /** Its values move between two runs (a clock): only its keys are compared. */
   moving?: boolean;
+  /** Run once before the case: what makes every later run of it print the same. */
+  prepare?: () => Promise<void>;
 }
+
+/** Two refunds of the demo's payments; once run, every run after it prints the same rows, skipped. */
+const refunds = join(tempDir(), 'refunds.csv');
 
 const CASES: Case[] = [
   { args: ['orders', 'list', '--items', '5'], shape: 'list' },
@@ -57,6 +63,18 @@ const CASES: Case[] = [
   {
     args: ['webhooks', 'sign', '--secret', 'whsec_every_format', '--timestamp', '1700000000'],
     shape: 'text',
+  },
+  { args: ['orders', 'timeline', '197'], shape: 'list' },
+  // The batch engine's results: each run sends the links again (a fresh state directory, a new journal).
+  { args: ['links', 'email', '195', '193'], shape: 'list' },
+  {
+    args: ['payments', 'refund', '--file', refunds],
+    shape: 'list',
+    prepare: async () => {
+      writeFileSync(refunds, 'payment_id,amount\n119,1.00\n118,1.00\n');
+      const first = await runCli(['payments', 'refund', '--file', refunds], { env: emu.env() });
+      expect(first.code, first.stderr).toBe(0);
+    },
   },
 ];
 
@@ -151,6 +169,7 @@ describe('every format of OUTPUT_FORMATS, every kind of output', () => {
 
   for (const c of CASES) {
     it(`billing ${c.args.join(' ')}`, async () => {
+      await c.prepare?.();
       const ref = await reference(c);
       for (const format of OUTPUT_FORMATS) {
         const r = await runCli([...argsOf(c), '-o', format], { env: emu.env(), input: '{"a":1}' });

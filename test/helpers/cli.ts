@@ -1,6 +1,6 @@
 // Runs the built `billing` as a child process, the way a user or a script does.
 
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,6 +91,42 @@ export function runFile(file: string, args: string[], options: RunOptions = {}):
     child.stdin?.on('error', () => {});
     child.stdin?.end(options.input ?? '');
   });
+}
+
+/** A `billing …` left running (listen, checkout open, a run to interrupt or to fault mid-way). */
+export interface StartedCli {
+  child: ChildProcess;
+  /** What it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Its end, with everything it printed. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+/** Starts the built CLI without waiting for it; killed after `timeoutMs` so that no test leaves it behind. */
+export function spawnCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const done = new Promise<Awaited<StartedCli['done']>>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, done };
 }
 
 /** Lines of NDJSON, each parsed strictly. */

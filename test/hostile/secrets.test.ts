@@ -120,10 +120,11 @@ describe('the token over plain http://', () => {
   });
 
   it('loopback is fine: 127.0.0.0/8, localhost and ::1 are this machine', async () => {
-    const { isLoopback } = await import('../../src/config/transport.js');
-    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', '[::1]']) expect(isLoopback(host)).toBe(true);
+    const { isLoopbackHost } = await import('../../src/domain/hosts.js');
+    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', '[::1]'])
+      expect(isLoopbackHost(host)).toBe(true);
     for (const host of ['192.0.2.1', 'localhost.evil.example', '128.0.0.1', '[::2]'])
-      expect(isLoopback(host)).toBe(false);
+      expect(isLoopbackHost(host)).toBe(false);
   });
 
   const lan = lanAddress();

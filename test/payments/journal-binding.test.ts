@@ -281,12 +281,29 @@ describe('a single money move with --journal', () => {
     expect(refundsOf(emu.emulator.state, p)).toEqual(['5.00']);
   });
 
-  it('refuses journal flags without a journal, and a journal in a directory that does not exist (exit 2)', async () => {
+  it('without --journal, the same command run again refunds once; --new-batch refunds again on purpose', async () => {
+    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+    const p = String(payments[0]);
+    const state = { BILLING_STATE_DIR: tempDir('billing-state-') };
+    const args = ['payments', 'refund', p, '--amount', '2.00', '-o', 'json'];
+    const first = await cli(args, state);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`Refunded 2.00 EUR of payment ${p}.`);
+    const again = await cli(args, state);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).id).toBe(JSON.parse(first.stdout).id);
+    expect(again.stderr).toContain('Already refunded by an earlier run');
+    expect(again.stderr).toContain('to refund it again, add --new-batch');
+    expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['2.00']);
+    const more = await cli([...args, '--new-batch'], state);
+    expect(more.code).toBe(0);
+    expect(JSON.parse(more.stdout).id).not.toBe(JSON.parse(first.stdout).id);
+    expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['2.00', '2.00']);
+  });
+
+  it('refuses a journal in a directory that does not exist (exit 2)', async () => {
     const { payments } = await seedPayments(emu.url, 1);
     const p = String(payments[0]);
-    const lone = await cli(['payments', 'refund', p, '--new-batch']);
-    expect(lone.code).toBe(2);
-    expect(lone.stderr).toContain('--new-batch goes with --journal FILE');
     const nowhere = join(tempDir(), 'missing', 'j.journal');
     const missing = await cli(['payments', 'refund', p, '--journal', nowhere]);
     expect(missing.code).toBe(2);

@@ -3,12 +3,20 @@
 // turns read-only, 50 real processes on a stale lock. Every "exactly once" is read from the
 // emulator's own records.
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, parseNdjson, runCli, type StartedCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { mountExt4, mountTmpfs } from '../helpers/mounts.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
@@ -20,36 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(
-  args: string[],
-  env: Record<string, string | undefined>,
-): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 90_000,
-    killSignal: 'SIGKILL',
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const done = new Promise<Finished>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
+const start = (args: string[], env: Record<string, string | undefined>) => spawnCli(args, env, 90_000);
 
 /** Rows of distinct payments, each a partial refund; the file outside the journal's disk. */
 async function batch(count: number): Promise<{ file: string; asks: [number, string][] }> {
@@ -67,7 +46,7 @@ function expectEachOnce(asks: [number, string][]): void {
 
 /** The exit of a run stopped by its journal: 10, the reason, and every refunded row either journaled or named in doubt. */
 function expectStoppedTruthfully(
-  run: Finished,
+  run: Awaited<StartedCli['done']>,
   journal: string,
   asks: [number, string][],
   reason: RegExp,
@@ -189,12 +168,13 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
   const faults = (list: unknown[]) => emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: list });
 
   /** The refund is applied but answered 502, and the check of the order's payments fails too. */
-  async function loseTheAnswer(journal: string): Promise<void> {
+  async function loseTheAnswer(journal: string | (() => string)): Promise<void> {
     await faults([
       { route: 'refund', mode: 'slow', latency_ms: 800 },
       { route: 'refund', mode: 'after' },
     ]);
-    await waitFor(() => journalLines(journal).some((l) => l.state === 'started'));
+    const path = typeof journal === 'string' ? () => journal : journal;
+    await waitFor(() => journalLines(path()).some((l) => l.state === 'started'));
     await faults([
       { route: 'refund', mode: 'after' },
       { route: 'order_payments', mode: 'before' },
@@ -224,26 +204,45 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
     expectEachOnce(asks);
   }, 30_000);
 
-  it('a single refund with --journal: exit 8; the retry prints the refund that landed', async () => {
-    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
-    const p = payments[0] as number;
-    const journal = join(tempDir(), 'one.journal');
-    const args = ['payments', 'refund', String(p), '--amount', '2.00', '--journal', journal, '-o', 'json'];
-    try {
-      const run = start(args, emu.env());
-      await loseTheAnswer(journal);
-      const result = await run.done;
-      expect(result.code, result.stderr).toBe(8);
-      expect(result.stderr).toContain('it may have been applied');
-      expect(journalLines(journal).map((l) => l.state)).toEqual(['started', 'in_doubt']);
-    } finally {
-      await faults([]);
-    }
-    const retry = await runCli(args, { env: emu.env() });
-    expect(retry.code, retry.stderr).toBe(0);
-    expect(JSON.parse(retry.stdout)).toMatchObject({ kind: 'refund', amount: '2.00', parent_id: p });
-    expect(refundsOf(emu.emulator.state, p)).toEqual(['2.00']);
-  }, 30_000);
+  // Without --journal a single move's journal is STATE/journals/refund-DIGEST.journal: the same.
+  it.each([
+    ['with --journal', true],
+    ['without one', false],
+  ])(
+    'a single refund %s: exit 8; the retry prints the refund that landed',
+    async (_, named) => {
+      const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+      const p = payments[0] as number;
+      const state = tempDir('billing-state-');
+      const given = join(tempDir(), 'one.journal');
+      const journal = () => {
+        if (named) return given;
+        const dir = join(state, 'journals');
+        const found = existsSync(dir) ? readdirSync(dir).find((n) => n.startsWith('refund-')) : undefined;
+        return join(dir, found ?? 'refund-none.journal');
+      };
+      const args = ['payments', 'refund', String(p), '--amount', '2.00', '-o', 'json'];
+      if (named) args.push('--journal', given);
+      const env = emu.env({ BILLING_STATE_DIR: state });
+      try {
+        const run = start(args, env);
+        await loseTheAnswer(journal);
+        const result = await run.done;
+        expect(result.code, result.stderr).toBe(8);
+        expect(result.stderr).toContain('it may have been applied');
+        expect(journalLines(journal()).map((l) => l.state)).toEqual(['started', 'in_doubt']);
+      } finally {
+        await faults([]);
+      }
+      const retry = await runCli(args, { env });
+      expect(retry.code, retry.stderr).toBe(0);
+      expect(JSON.parse(retry.stdout)).toMatchObject({ kind: 'refund', amount: '2.00', parent_id: p });
+      expect(retry.stderr).toContain('warning: the change had been applied by an earlier try');
+      expect(journalLines(journal()).map((l) => l.state)).toEqual(['started', 'in_doubt', 'refunded']);
+      expect(refundsOf(emu.emulator.state, p)).toEqual(['2.00']);
+    },
+    30_000,
+  );
 });
 
 describe('one run at a time', () => {

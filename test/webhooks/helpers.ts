@@ -1,10 +1,10 @@
 // A small test app that records every request it gets, and `billing webhooks listen` run
 // as a process (the built CLI) with its output collected.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BIN } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -80,46 +80,40 @@ export async function startListen(
   args: string[],
   env: Record<string, string | undefined>,
 ): Promise<Listener> {
-  const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-    killSignal: 'SIGKILL',
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const started = spawnCli(['webhooks', 'listen', '--port', '0', ...args], env);
+  const { child } = started;
+  const closed = started.done.then((end) => end.code);
   const url = await waitFor(
     () => {
-      const ready = /Ready: (?:paste (\S+) into|the emulator at \S+ sends order events to (\S+) )/.exec(err);
+      const ready = /Ready: (?:paste (\S+) into|the emulator at \S+ sends order events to (\S+) )/.exec(
+        started.stderr(),
+      );
       return ready?.[1] ?? ready?.[2];
     },
     15_000,
-    () => `listen did not get ready: ${err}`,
+    () => `listen did not get ready: ${started.stderr()}`,
     closed,
   );
-  const stdoutLines = () => out.split('\n').filter((l) => l !== '');
+  const stdoutLines = () =>
+    started
+      .stdout()
+      .split('\n')
+      .filter((l) => l !== '');
   return {
     url,
     child,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: started.stdout,
+    stderr: started.stderr,
     lines: (n, timeoutMs = 10_000) =>
       waitFor(
         () => (stdoutLines().length >= n ? stdoutLines() : undefined),
         timeoutMs,
-        () => `expected ${n} lines on stdout, got:\n${out}\nstderr:\n${err}`,
+        () => `expected ${n} lines on stdout, got:\n${started.stdout()}\nstderr:\n${started.stderr()}`,
       ),
     stop: async () => {
       child.kill('SIGINT');
       const code = await closed;
-      return { code, stdout: out, stderr: err };
+      return { code, stdout: started.stdout(), stderr: started.stderr() };
     },
   };
 }

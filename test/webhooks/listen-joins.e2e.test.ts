@@ -106,6 +106,24 @@ describe('webhooks listen against an emulator', () => {
     expect(l.stderr()).not.toMatch(/Registered|signing secret is/);
   });
 
+  it('an empty list of the emulator says what to run next at a screen (stderr), and is [] in json', async () => {
+    const { port, billing } = await setup();
+    const cases: [string[], string][] = [
+      [['emulator', 'webhooks', 'list'], 'No webhook endpoints. Add one with'],
+      [['emulator', 'deliveries'], 'No deliveries yet.'],
+      [['emulator', 'outbox', '--order', '999999'], 'The outbox is empty.'],
+    ];
+    for (const [args, note] of cases) {
+      const table = await billing(...args, '--port', port, '-o', 'table');
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toBe('');
+      expect(table.stderr).toContain(note);
+      const json = await billing(...args, '--port', port, '-o', 'json');
+      expect(JSON.parse(json.stdout)).toEqual([]);
+      expect(json.stderr).not.toContain(note);
+    }
+  });
+
   it('deliveries waiting for a retry to its address are sent as soon as listen registers it; an endpoint that was there stays', async () => {
     // A minute between attempts: only the registration can bring the retry forward.
     const { t, app, env, port, billing } = await setup([60_000]);

@@ -1,13 +1,15 @@
 // End to end: the emulator delivers to the built `billing webhooks listen`, which forwards
 // to a small test app that records what it got.
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
 import { createOrder } from '../emulator/helpers.js';
-import { baseEnv } from '../helpers/cli.js';
+import { baseEnv, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -244,6 +246,41 @@ describe('listen options', () => {
     const res = await fetch(listen.url, { method: 'POST', body: '{"event":"order.active"}' });
     expect(res.status).toBe(200);
     expect(app.received).toHaveLength(1);
+  });
+
+  it('loads the inspector and the tunnel only when --inspect and --tunnel ask for them', async () => {
+    const dir = tempDir();
+    const hook = join(dir, 'loaded.cjs');
+    writeFileSync(
+      hook,
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_OUT, Object.keys(require.cache).join('\\n')));\n",
+    );
+    /** The text of every file of dist/ a listen run loaded (Node's own loader, kept by --enable-source-maps). */
+    const loaded = async (args: string[], extra: Record<string, string>) => {
+      const out = join(dir, `loaded-${args.length}.txt`);
+      const env = baseEnv({
+        BILLING_ENV: 'local',
+        NODE_OPTIONS: `--enable-source-maps --require ${hook}`,
+        LOADED_OUT: out,
+        ...extra,
+      });
+      const listen = await startListen(args, env);
+      expect((await listen.stop()).code).toBe(0);
+      const files = readFileSync(out, 'utf8').split('\n');
+      return files
+        .filter((f) => f.includes(`${sep}dist${sep}`))
+        .map((f) => readFileSync(f, 'utf8'))
+        .join('\n');
+    };
+    const plain = await loaded([], {});
+    expect(plain).toContain('Listening on');
+    expect(plain).not.toContain('INSPECTOR_HTML');
+    expect(plain).not.toContain('ngrokProvider');
+    const asked = await loaded(['--inspect', '--inspect-port', '0', '--tunnel', 'ngrok'], {
+      BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test',
+    });
+    expect(asked).toContain('INSPECTOR_HTML');
+    expect(asked).toContain('ngrokProvider');
   });
 
   it('exits 2 with a hint when the port is in use', async () => {

@@ -8,7 +8,7 @@ import { safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
-import { writeRows } from '../result.js';
+import { writeListOrNote, writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 
 interface Attempt {
@@ -89,14 +89,11 @@ export async function deliveries(
     return;
   }
   const shown = all.slice(0, limit);
-  const noneYet = () =>
-    rt.info(
-      'No deliveries yet. Run billing webhooks listen (or billing emulator webhooks add URL), then change an order or send a test event.',
-    );
-  await write(
-    rt.output,
-    { list: shown, columns: DELIVERY_COLUMNS },
-    { screen: shown.length === 0 ? noneYet : undefined },
+  await writeListOrNote(
+    rt,
+    shown,
+    DELIVERY_COLUMNS,
+    'No deliveries yet. Run billing webhooks listen (or billing emulator webhooks add URL), then change an order or send a test event.',
   );
 }
 

@@ -3,11 +3,11 @@
 
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
-import { textColumn as column, write } from '../../format/index.js';
+import { textColumn as column } from '../../format/index.js';
 import * as parse from '../args.js';
 import { emulatorOrigin } from '../emulator.js';
 import { adminCall } from '../emulator-admin.js';
-import { writeRows } from '../result.js';
+import { writeListOrNote, writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 
 export interface EndpointInfo {
@@ -83,14 +83,11 @@ export async function add(
 export async function list(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
   const { endpoints } = await endpointsOf(origin);
-  const none = () =>
-    rt.info(
-      'No webhook endpoints. Add one with billing emulator webhooks add URL, or run billing webhooks listen.',
-    );
-  await write(
-    rt.output,
-    { list: endpoints, columns: ENDPOINT_COLUMNS },
-    { screen: endpoints.length === 0 ? none : undefined },
+  await writeListOrNote(
+    rt,
+    endpoints,
+    ENDPOINT_COLUMNS,
+    'No webhook endpoints. Add one with billing emulator webhooks add URL, or run billing webhooks listen.',
   );
 }
 

@@ -5,7 +5,7 @@ import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS, traitsOf } from '../../format/formats.js';
 import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
-import { Inspector, InspectorError, type ReplayRequest } from '../../webhooks/inspector.js';
+import type { Inspector, ReplayRequest } from '../../webhooks/inspector.js';
 import {
   answerFor,
   type DeliveryReport,
@@ -15,10 +15,9 @@ import {
 } from '../../webhooks/receiver.js';
 import { encodeBody, Recorder } from '../../webhooks/recorder.js';
 import { type EventFormat, Renderer } from '../../webhooks/render.js';
-import { replayHeaders } from '../../webhooks/replay.js';
 import { Sender } from '../../webhooks/sender.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
-import { openTunnel, TUNNEL_KINDS, type Tunnel, TunnelError } from '../../webhooks/tunnel.js';
+import type { Tunnel } from '../../webhooks/tunnel.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
 import { registerEndpoint, unregisterEndpoint } from './endpoints.js';
@@ -50,8 +49,12 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   const inspectPort = flags.inspect ? parse.port(flags.inspectPort) : undefined;
   const format = eventFormat(rt);
   const events = eventFilter(rt, flags.events ?? []);
+  // The inspector (with its page) and the tunnel are loaded only when asked for.
+  const tunnels = flags.tunnel === undefined ? undefined : await import('../../webhooks/tunnel.js');
   const tunnelKind =
-    flags.tunnel === undefined ? undefined : parse.oneOf('--tunnel', flags.tunnel, TUNNEL_KINDS);
+    flags.tunnel === undefined || !tunnels
+      ? undefined
+      : parse.oneOf('--tunnel', flags.tunnel, tunnels.TUNNEL_KINDS);
   let forwardTo: string | undefined;
   if (flags.forwardTo !== undefined) {
     forwardTo = expandLocalUrl(flags.forwardTo);
@@ -104,10 +107,14 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     onReport: (report) => show(report),
   });
   const replaySender = flags.inspect && forwardTo ? new Sender({ timeoutMs: forwardTimeoutMs }) : undefined;
-  const inspector =
+  const [inspecting, replaying] =
     inspectPort === undefined
+      ? []
+      : await Promise.all([import('../../webhooks/inspector.js'), import('../../webhooks/replay.js')]);
+  const inspector: Inspector | undefined =
+    inspectPort === undefined || !inspecting
       ? undefined
-      : new Inspector({
+      : new inspecting.Inspector({
           host: '127.0.0.1',
           port: inspectPort,
           canReplay: forwardTo !== undefined,
@@ -123,8 +130,10 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
    * an edit is marked X-Billing-Edited, an unsigned replay X-Billing-Unverified.
    */
   const replayToApp: ReplayRequest = async (entry, original, editedText) => {
+    // Only the inspector replays: both modules are loaded when this runs.
+    if (!inspecting || !replaying) throw new Error('replay without --inspect');
     if (!forwardTo || !replaySender)
-      throw new InspectorError(409, 'listen has no --forward-to: no app to replay to');
+      throw new inspecting.InspectorError(409, 'listen has no --forward-to: no app to replay to');
     const body = editedText === undefined ? original : Buffer.from(editedText, 'utf8');
     const edited = (entry.replay?.edited ?? false) || !body.equals(original);
     const vouched =
@@ -134,7 +143,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
     const signWith = vouched ? secret?.value : undefined;
     const summary = describeEvent(body);
     const deliveryId = summary.id ?? entry.delivery_id;
-    const headers = replayHeaders(entry.headers, body, { id: deliveryId, signWith, edited });
+    const headers = replaying.replayHeaders(entry.headers, body, { id: deliveryId, signWith, edited });
     const result = await replaySender.post(forwardTo, body, headers, stop.signal);
     const sentHeaders = Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), value]));
     const report: DeliveryReport = {
@@ -189,7 +198,8 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
       throw err;
     }
     const local = `http://${urlHost(flags.host)}:${address.port}${path}`;
-    if (tunnelKind) {
+    if (tunnels && tunnelKind) {
+      const { openTunnel, TunnelError } = tunnels;
       try {
         tunnel = await openTunnel(tunnelKind, { host: flags.host, port: address.port, env: rt.env });
       } catch (err) {
