@@ -349,6 +349,47 @@ describe('a single money move with --journal', () => {
   });
 });
 
+describe('a journal belongs to one service', () => {
+  it('a journal of a sandbox is refused on another service, and a move journaled there is not taken as done here', async () => {
+    // Two services whose ids coincide, as a sandbox's and production's do.
+    const other = await startTestEmulator();
+    try {
+      const here = (await seedPayments(emu.url, 1, { amount: '20.00' })).payments[0] as number;
+      const seeded = await seedPayments(other.url, 1, { amount: '20.00' });
+      // Make the other service's newest payment carry the same id as ours.
+      let there = seeded.payments[0] as number;
+      while (there < here)
+        there = (await seedPayments(other.url, 1, { amount: '20.00' })).payments[0] as number;
+      expect(there).toBe(here);
+      const state = { BILLING_STATE_DIR: tempDir('billing-state-') };
+      const onOther = (args: string[]) => runCli(args, { env: other.env(state), timeoutMs: 30_000 });
+
+      // A refunds file run here, then (same file, same journal) against the other service.
+      const file = writeCsv(join(tempDir(), 'refunds.csv'), [[here, '1.00']]);
+      expect((await cli(['payments', 'refund', '--file', file], state)).code).toBe(0);
+      const refused = await onOther(['payments', 'refund', '--file', file]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`is the journal of a batch run on ${emu.url}/api/v2 profile 1`);
+      expect(refused.stderr).toContain(`this run is on ${other.url}/api/v2 profile 1; nothing was sent`);
+      expect(refundsOf(other.emulator.state, here)).toEqual([]);
+      const moved = await onOther(['payments', 'refund', '--file', file, '--new-batch']);
+      expect(moved.code).toBe(0);
+      expect(refundsOf(other.emulator.state, here)).toEqual(['1.00']);
+
+      // A single refund without --journal: its journal is named after the service too.
+      const args = ['payments', 'refund', String(here), '--amount', '3.00'];
+      expect((await cli(args, state)).code).toBe(0);
+      const single = await onOther(args);
+      expect(single.code).toBe(0);
+      expect(single.stderr).not.toContain('Already refunded');
+      expect(refundsOf(emu.emulator.state, here)).toEqual(['1.00', '3.00']);
+      expect(refundsOf(other.emulator.state, here)).toEqual(['1.00', '3.00']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('one run at a time', () => {
   function owner(extra: Record<string, unknown>) {
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();

@@ -13,6 +13,8 @@ export interface BatchEntry {
   action: string;
   journal: string;
   input: string;
+  /** The service it ran on (batch/service.ts); absent in entries of an earlier billing. */
+  service?: string;
   created: string;
 }
 

@@ -4,8 +4,10 @@
 // its lock, the production confirmation with counts, `--dry-run` with counts, progress on a
 // terminal, one result per row in input order, exit 9 when a row failed, 10 when one is in doubt.
 // Without --journal the journal of `--file F` is F.journal; of ids or stdin, a file under
-// the state directory named by the action and the rows (the same rows run again find it).
+// the state directory named by the action, the rows and the service (the same rows run again
+// on the same service find it).
 
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
@@ -33,6 +35,7 @@ import { idCell, type Problem, readRawInput, refuse } from './input.js';
 import { readJournal } from './journal.js';
 import { journalPathOf, type OpenBatch, openBatch } from './open.js';
 import { type BatchRow, digestOf, rowList } from './rows.js';
+import { serviceOf } from './service.js';
 
 export const MAX_CONCURRENCY = 64;
 
@@ -135,7 +138,10 @@ export async function readBatchRows<R extends BatchRow>(
   return { rows, name };
 }
 
-/** The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state directory. */
+/**
+ * The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state
+ * directory named after the rows and the service they move money on.
+ */
 export async function journalFor(
   rt: Runtime,
   flags: BatchFlags,
@@ -145,7 +151,9 @@ export async function journalFor(
   if (flags.journal !== undefined) return journalPathOf(flags.journal);
   if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
   const dir = join(stateDir(rt.env), 'journals');
-  const digest = digestOf(rowList(rows)).replace(/^sha256:/, '');
+  const digest = createHash('sha256')
+    .update(`${await serviceOf(rt)}\n${digestOf(rowList(rows))}`)
+    .digest('hex');
   if (!flags.dryRun) await mkdir(dir, { recursive: true, mode: 0o700 });
   return join(dir, `${action}-${digest.slice(0, 16)}.journal`);
 }

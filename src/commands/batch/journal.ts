@@ -42,6 +42,8 @@ export interface BatchHeader {
   action: string;
   /** The input as named on the command line, resolved ("/home/me/refunds.csv", "stdin", "the command line"). */
   input: string;
+  /** The service the batch moves money on (batch/service.ts); absent in journals of an earlier billing. */
+  service?: string;
   rows: RowList;
   digest: string;
   /** When the batch started. */

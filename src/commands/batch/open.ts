@@ -24,6 +24,7 @@ import {
   type RowChange,
   rowList,
 } from './rows.js';
+import { serviceOf } from './service.js';
 
 export interface BatchSpec {
   /** refund, capture, reverse. */
@@ -90,6 +91,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   const rows = rowList(spec.rows);
   const digest = digestOf(rows);
   const path = spec.journalPath;
+  const service = await serviceOf(rt);
   if (journal.unreadable.length > 0 && !spec.newBatch) {
     const lines = journal.unreadable;
     throw new UsageError(
@@ -110,6 +112,15 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   }
   const header = journal.header;
   if (header !== undefined) {
+    // Before anything else: what this journal shows done was done on another service.
+    if (header.service !== undefined && header.service !== service) {
+      throw new UsageError(
+        `${path} is the journal of a batch run on ${header.service}, and this run is on ${service}; nothing was sent`,
+        {
+          hint: 'give this batch its own --journal, or run again with --new-batch (the journal is moved aside)',
+        },
+      );
+    }
     if (header.action !== spec.action) {
       throw new UsageError(
         `${path} is the journal of a ${header.action} batch, not a ${spec.action}; nothing was sent`,
@@ -133,8 +144,8 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     }
     nameDone(rt, spec, journal, 'the journal');
     await spec.confirm?.(doneIn(journal, spec.done));
-    await journal.writeHeader({ ...strip(header), rows, digest, amended: true });
-    await index(rt, spec, digest, header.batch, header.created);
+    await journal.writeHeader({ ...strip(header), service, rows, digest, amended: true });
+    await index(rt, spec, service, digest, header.batch, header.created);
     return journal;
   }
   if (journal.legacy) {
@@ -149,17 +160,19 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     }
     nameDone(rt, spec, journal, 'the journal');
     await spec.confirm?.(doneIn(journal, spec.done));
-    return start(rt, spec, journal, rows, digest);
+    return start(rt, spec, journal, service, rows, digest);
   }
   // A new batch: have these rows been run before, under another journal?
-  const earlier = (await batchesWith(rt.env, digest)).filter((e) => e.action === spec.action);
+  const earlier = (await batchesWith(rt.env, digest)).filter(
+    (e) => e.action === spec.action && (e.service === undefined || e.service === service),
+  );
   if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier);
   for (const entry of earlier) {
     const content = await readJournal(entry.journal).catch(() => undefined);
     if (content) nameDone(rt, spec, content, `the batch of ${entry.created} (journal ${entry.journal})`);
   }
   if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
-  return start(rt, spec, journal, rows, digest);
+  return start(rt, spec, journal, service, rows, digest);
 }
 
 function doneIn(journal: Journal, done: RowState): (key: string) => boolean {
@@ -170,22 +183,39 @@ async function start(
   rt: Runtime,
   spec: BatchSpec,
   journal: Journal,
+  service: string,
   rows: [number, string][],
   digest: string,
 ): Promise<Journal> {
   const batch = `b_${randomBytes(8).toString('hex')}`;
   const created = new Date().toISOString();
-  await journal.writeHeader({ batch, action: spec.action, input: spec.input, rows, digest, created });
-  await index(rt, spec, digest, batch, created);
+  await journal.writeHeader({
+    batch,
+    action: spec.action,
+    input: spec.input,
+    service,
+    rows,
+    digest,
+    created,
+  });
+  await index(rt, spec, service, digest, batch, created);
   return journal;
 }
 
-async function index(rt: Runtime, spec: BatchSpec, digest: string, batch: string, created: string) {
+async function index(
+  rt: Runtime,
+  spec: BatchSpec,
+  service: string,
+  digest: string,
+  batch: string,
+  created: string,
+) {
   const entry: BatchEntry = {
     batch,
     action: spec.action,
     journal: spec.journalPath,
     input: spec.input,
+    service,
     created,
   };
   const warning = await remember(rt.env, digest, entry);
