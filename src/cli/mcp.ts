@@ -1,0 +1,54 @@
+// Declaration of `billing mcp`; its code is in src/commands/mcp/, loaded (with the MCP SDK) on use.
+
+import type { Command } from 'commander';
+import { examples, gather, type Run } from './shared.js';
+
+export function defineMcp(program: Command, run: Run, full = true): void {
+  const mcp = program
+    .command('mcp')
+    .description(
+      'serve the billing tools to an AI assistant (Model Context Protocol over stdio); read-only unless --allow',
+    );
+  // Top-level help needs only the name; the rest is declared when named.
+  if (!full) return;
+  mcp
+    .option(
+      '--allow <families>',
+      'write tools to offer: refunds, captures (capture and reverse), links, lifecycle (pause, resume, cancel); comma-separate or repeat',
+      gather,
+    )
+    .option(
+      '--max-refund <amount>',
+      'with --allow refunds (required): the most one refund may be, e.g. 50.00, or per currency EUR:50.00,USD:40.00',
+    )
+    .option(
+      '--max-total <amount>',
+      'with --allow refunds (required): the most this session may refund in all, per currency as --max-refund',
+    )
+    .option('--allow-live', 'allow writes on a production environment (refused without it)')
+    .option(
+      '--journal <path>',
+      "the session's journal (default: a new one in the state directory); an earlier session's to go on with it",
+    )
+    .option('--audit', "print what a session did (its journal's calls) and exit; the newest, or --journal's")
+    .addHelpText(
+      'after',
+      examples([
+        'billing --env sandbox mcp',
+        'billing --env sandbox mcp --allow refunds,links --max-refund 50.00 --max-total 200.00',
+        'billing --env production mcp --allow refunds --max-refund EUR:25.00 --max-total EUR:100.00 --allow-live',
+        'billing mcp --audit',
+        'billing mcp --audit --journal ~/.local/state/billing/mcp/session-20261125T171500Z-1a2b3c.journal -o json',
+      ]) +
+        '\nAn MCP client starts it as a command: {"command": "billing", "args": ["--env", "sandbox", "mcp"]}.\n' +
+        'stdout carries the protocol; stderr says what is served and the journal of the session.\n' +
+        'Reads (search, list_orders, get_order, order_timeline, get_customer, list_payments,\n' +
+        'get_payment) return what the same command prints with -o json. Writes exist only for the\n' +
+        'families --allow names. A refund is checked against --max-refund and, with what the\n' +
+        "session refunded before, --max-total, in the payment's currency, before anything is sent;\n" +
+        'over a cap it is refused (a tool error) and nothing is sent. On production the server\n' +
+        'does not start with --allow unless --allow-live is given too. Every write is a row of the\n' +
+        "session's journal: the same call again (same arguments and request_id) is made once.\n",
+    )
+    .action(run(async () => (await import('../commands/mcp/index.js')).mcp));
+}
