@@ -25,6 +25,11 @@ export function defineMcp(program: Command, run: Run, full = true): void {
       '--max-total <amount>',
       'with --allow refunds (required): the most this session may refund in all, per currency as --max-refund',
     )
+    .option(
+      '--customers <ids>',
+      "with --allow: write tools act only on these customers' orders and payments (comma-separate or repeat)",
+      gather,
+    )
     .option('--allow-live', 'allow writes on a production environment (refused without it)')
     .option(
       '--journal <path>',
@@ -36,6 +41,7 @@ export function defineMcp(program: Command, run: Run, full = true): void {
       examples([
         'billing --env sandbox mcp',
         'billing --env sandbox mcp --allow refunds,links --max-refund 50.00 --max-total 200.00',
+        'billing --env sandbox mcp --allow lifecycle --customers 2,17',
         'billing --env production mcp --allow refunds --max-refund EUR:25.00 --max-total EUR:100.00 --allow-live',
         'billing mcp --audit',
         'billing mcp --audit --journal ~/.local/state/billing/mcp/session-20261125T171500Z-1a2b3c.journal -o json',
@@ -46,7 +52,8 @@ export function defineMcp(program: Command, run: Run, full = true): void {
         'get_payment) return what the same command prints with -o json. Writes exist only for the\n' +
         'families --allow names. A refund is checked against --max-refund and, with what the\n' +
         "session refunded before, --max-total, in the payment's currency, before anything is sent;\n" +
-        'over a cap it is refused (a tool error) and nothing is sent. On production the server\n' +
+        'over a cap it is refused (a tool error) and nothing is sent. With --customers a write on\n' +
+        "another customer's order or payment is refused the same way. On production the server\n" +
         'does not start with --allow unless --allow-live is given too. Every write is a row of the\n' +
         "session's journal: the same call again (same arguments and request_id) is made once.\n",
     )

@@ -207,6 +207,31 @@ describe('refunds, within the caps, once', () => {
     ).toBe(true);
     expect(refundsOf(emu.emulator.state, p)).toEqual(['4.00']);
     expect(readFileSync(journal, 'utf8')).toContain('"action":"mcp"');
+    // The same call twice at once (a client that retried before the first answer): one refund.
+    const twice = await Promise.all(
+      [1, 2].map(() => call(second, 'refund_payment', { payment_id: p, amount: '1.00', request_id: 'y' })),
+    );
+    expect(twice.map((r) => r.structuredContent.status).sort()).toEqual(['refunded', 'skipped']);
+    expect(refundsOf(emu.emulator.state, p)).toEqual(['1.00', '4.00']);
+  });
+
+  it("--customers: a write on another customer's payment is refused, nothing sent", async () => {
+    const { payments, customer_id } = await seedPayments(emu.url, 1, { amount: '20.00', currency: 'EUR' });
+    const own = payments[0] as number;
+    const other = [...emu.emulator.state.payments.values()].find(
+      (x) =>
+        x.kind === 'debit' && x.status === 'succeeded' && x.currency === 'EUR' && !payments.includes(x.id),
+    )?.id as number;
+    const before = refundsOf(emu.emulator.state, other);
+    const s = await serve(['mcp', ...guards, '--customers', String(customer_id)], env);
+    const refused = await call(s, 'refund_payment', { payment_id: other, amount: '1.00' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.error.message).toMatch(
+      /not to one this session may act for \(--customers/,
+    );
+    expect(refundsOf(emu.emulator.state, other)).toEqual(before);
+    expect((await call(s, 'refund_payment', { payment_id: own, amount: '1.00' })).isError).toBeFalsy();
+    expect(refundsOf(emu.emulator.state, own)).toEqual(['1.00']);
   });
 });
 

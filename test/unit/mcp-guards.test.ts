@@ -2,7 +2,7 @@
 // test/mcp/mcp.test.ts checks them end to end against the emulator.
 
 import { describe, expect, it } from 'vitest';
-import { parseCaps, parseGuards, refundRefusal } from '../../src/commands/mcp/guards.js';
+import { customerRefusal, parseCaps, parseGuards, refundRefusal } from '../../src/commands/mcp/guards.js';
 import { UsageError } from '../../src/errors.js';
 
 const guards = parseGuards({ allow: ['refunds'], maxRefund: '10.00,EUR:50', maxTotal: 'EUR:60.00,USD:20' });
@@ -43,5 +43,16 @@ describe('mcp guards', () => {
     expect(
       refundRefusal(parseGuards({ allow: ['links'] }), { amount: '1', currency: 'EUR', spent: 0n }),
     ).toMatch(/not allowed/);
+  });
+
+  it('--customers: only the customers named, and only with --allow', () => {
+    const only = parseGuards({ allow: ['lifecycle'], customers: ['2,17', '40'] });
+    expect([...(only.customers ?? [])]).toEqual([2, 17, 40]);
+    expect(customerRefusal(only, 'order 9', 17)).toBeUndefined();
+    expect(customerRefusal(only, 'order 9', 3)).toMatch(/order 9 belongs to customer 3/);
+    expect(customerRefusal(only, 'order 9', undefined)).toMatch(/no customer the service names/);
+    expect(customerRefusal(parseGuards({ allow: ['lifecycle'] }), 'order 9', 3)).toBeUndefined();
+    expect(() => parseGuards({ customers: ['2'] })).toThrow(/--customers goes with --allow/);
+    expect(() => parseGuards({ allow: ['links'], customers: ['two'] })).toThrow(/"two" is not a customer id/);
   });
 });

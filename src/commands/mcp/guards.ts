@@ -24,12 +24,39 @@ export interface Guards {
   allowed: ReadonlySet<Family>;
   maxRefund?: Caps;
   maxTotal?: Caps;
+  /** --customers: writes only on these customers' orders and payments; undefined: any customer. */
+  customers?: ReadonlySet<number>;
 }
 
 export interface GuardFlags {
   allow?: string[];
   maxRefund?: string;
   maxTotal?: string;
+  customers?: string[];
+}
+
+/** --customers 2,17 (repeatable): customer ids, each a positive whole number. */
+export function parseCustomers(values: readonly string[]): Set<number> {
+  const ids = new Set<number>();
+  for (const part of values.flatMap((v) => v.split(',')).map((v) => v.trim())) {
+    if (part === '') continue;
+    if (!/^\d+$/.test(part) || Number(part) < 1 || !Number.isSafeInteger(Number(part))) {
+      throw new UsageError(`--customers: "${part}" is not a customer id`, {
+        hint: 'give customer ids, comma-separated: --customers 2,17',
+      });
+    }
+    ids.add(Number(part));
+  }
+  if (ids.size === 0) throw new UsageError('--customers is empty', { hint: 'for example --customers 2,17' });
+  return ids;
+}
+
+/** Why a write on an order of `customerId` may not be made; undefined when it may. */
+export function customerRefusal(guards: Guards, what: string, customerId: unknown): string | undefined {
+  if (guards.customers === undefined) return undefined;
+  if (typeof customerId === 'number' && guards.customers.has(customerId)) return undefined;
+  const whose = typeof customerId === 'number' ? `customer ${customerId}` : 'no customer the service names';
+  return `${what} belongs to ${whose}, not to one this session may act for (--customers ${[...guards.customers].join(',')})`;
 }
 
 /** --allow refunds,links (repeatable): the families, each checked. */
@@ -86,6 +113,9 @@ export function parseCaps(flag: string, value: string): Caps {
 export function parseGuards(flags: GuardFlags): Guards {
   const allowed = parseAllow(flags.allow);
   const refunds = allowed.has('refunds');
+  if (flags.customers !== undefined && allowed.size === 0)
+    throw new UsageError('--customers goes with --allow');
+  const customers = flags.customers === undefined ? {} : { customers: parseCustomers(flags.customers) };
   for (const [flag, value] of [
     ['--max-refund', flags.maxRefund],
     ['--max-total', flags.maxTotal],
@@ -100,9 +130,10 @@ export function parseGuards(flags: GuardFlags): Guards {
     }
     if (!refunds && value !== undefined) throw new UsageError(`${flag} goes with --allow refunds`);
   }
-  if (!refunds) return { allowed };
+  if (!refunds) return { allowed, ...customers };
   return {
     allowed,
+    ...customers,
     maxRefund: parseCaps('--max-refund', flags.maxRefund as string),
     maxTotal: parseCaps('--max-total', flags.maxTotal as string),
   };
@@ -156,5 +187,6 @@ export function describeGuards(guards: Guards): string {
   const money = guards.maxRefund
     ? `; refunds at most ${caps(guards.maxRefund)} each, ${caps(guards.maxTotal)} in all this session`
     : '';
-  return `writes allowed: ${families}${money}`;
+  const whose = guards.customers ? `; only for customers ${[...guards.customers].join(', ')}` : '';
+  return `writes allowed: ${families}${money}${whose}`;
 }

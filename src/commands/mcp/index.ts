@@ -21,6 +21,7 @@ export async function mcp(rt: Runtime, _args: string[], flags: McpFlags): Promis
       flags.maxRefund && '--max-refund',
       flags.maxTotal && '--max-total',
       flags.allowLive && '--allow-live',
+      flags.customers && '--customers',
     ].find(Boolean);
     if (given)
       throw new UsageError(`${given} does not go with --audit`, {

@@ -6,6 +6,8 @@
 
 import { z } from 'zod';
 import type { ApiClient } from '../../api/client.js';
+import { getOrder } from '../../api/orders.js';
+import type { Order } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import {
   cancelAction,
@@ -19,7 +21,7 @@ import * as parse from '../args.js';
 import type { ActionPlan, BatchRecord, MoveAction, Outcome } from '../batch/engine.js';
 import type { BatchRow } from '../batch/rows.js';
 import { captureAction, commandRow, refundAction, reverseAction } from '../moves.js';
-import { FAMILIES, type Family, type Guards, refundRefusal } from './guards.js';
+import { customerRefusal, FAMILIES, type Family, type Guards, refundRefusal } from './guards.js';
 import { callKey, type Session } from './session.js';
 import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
@@ -65,6 +67,30 @@ function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchReco
         });
       }
       return plan;
+    },
+  };
+}
+
+/**
+ * With --customers: after the action's own reads, the order's customer is read (the order an
+ * order action read, or the order of the payment) and a customer not allowed fails the row
+ * before anything is sent.
+ */
+function forCustomers<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  action: MoveAction<R, S, P, T>,
+  ctx: Context,
+  what: (row: R) => string,
+): MoveAction<R, S, P, T> {
+  if (ctx.guards.customers === undefined) return action;
+  return {
+    ...action,
+    read: async (row) => {
+      const state = await action.read(row);
+      const known = state as { order?: Order; orderId?: number };
+      const order = known.order ?? (await getOrder(ctx.client, known.orderId ?? Number.NaN));
+      const refusal = customerRefusal(ctx.guards, what(row), order.customer_id);
+      if (refusal) throw new UsageError(`refused: ${refusal}; nothing was sent`);
+      return state;
     },
   };
 }
@@ -140,7 +166,7 @@ function paymentTool(
         ...commandRow(paymentId, value),
         key: callKey(o.name, paymentId, o.withAmount ? (value ?? 'full') : undefined, a.request_id as string),
       };
-      const action = o.make(ctx.client);
+      const action = forCustomers(o.make(ctx.client), ctx, () => `payment ${paymentId}`);
       const outcome = await ctx.session.run(o.caps ? capped(action, ctx) : action, row, signal);
       return result(outcome, ctx, { payment_id: paymentId }, o.done);
     },
@@ -178,7 +204,8 @@ function orderTool(
         ...orderRow(orderId, 0, 1),
         key: callKey(o.name, orderId, o.detail?.(a), a.request_id as string),
       };
-      const outcome = await ctx.session.run(o.make(ctx.client, a), row, signal);
+      const action = forCustomers(o.make(ctx.client, a), ctx, () => `order ${orderId}`);
+      const outcome = await ctx.session.run(action, row, signal);
       return result(outcome, ctx, { order_id: orderId }, o.done);
     },
   };
