@@ -44,18 +44,21 @@ export function defineMcp(program: Command, run: Run, full = true): void {
         'billing --env sandbox mcp --allow lifecycle --customers 2,17',
         'billing --env production mcp --allow refunds --max-refund EUR:25.00 --max-total EUR:100.00 --allow-live',
         'billing mcp --audit',
-        'billing mcp --audit --journal ~/.local/state/billing/mcp/session-20261125T171500Z-1a2b3c.journal -o json',
+        'billing mcp --audit --journal ./support.journal -o json',
       ]) +
-        '\nAn MCP client starts it as a command: {"command": "billing", "args": ["--env", "sandbox", "mcp"]}.\n' +
-        'stdout carries the protocol; stderr says what is served and the journal of the session.\n' +
-        'Reads (search, list_orders, get_order, order_timeline, get_customer, list_payments,\n' +
-        'get_payment) return what the same command prints with -o json. Writes exist only for the\n' +
-        'families --allow names. A refund is checked against --max-refund and, with what the\n' +
-        "session refunded before, --max-total, in the payment's currency, before anything is sent;\n" +
-        'over a cap it is refused (a tool error) and nothing is sent. With --customers a write on\n' +
-        "another customer's order or payment is refused the same way. On production the server\n" +
-        'does not start with --allow unless --allow-live is given too. Every write is a row of the\n' +
-        "session's journal: the same call again (same arguments and request_id) is made once.\n",
+        '\nAn MCP client starts it as a command, e.g. "command": "billing",\n' +
+        '"args": ["--env", "sandbox", "mcp"]. stdout carries the protocol; stderr says\n' +
+        'what is served and where the journal of the session is.\n' +
+        'Reads (search, list_orders, get_order, order_timeline, get_customer,\n' +
+        'list_payments, get_payment) return what the same command prints with -o json.\n' +
+        'Writes exist only for the families --allow names. A refund is checked against\n' +
+        '--max-refund and, with what the session refunded before, --max-total, in the\n' +
+        "payment's currency, before anything is sent: over a cap it is refused (a tool\n" +
+        "error) and nothing is sent. With --customers a write on another customer's\n" +
+        'order or payment is refused the same way. On production the server does not\n' +
+        'start with --allow unless --allow-live is given too. Every write is a row of\n' +
+        "the session's journal: the same call again (same arguments and request_id) is\n" +
+        'made once.\n',
     )
     .action(run(async () => (await import('../commands/mcp/index.js')).mcp));
 }

@@ -184,12 +184,18 @@ describe('refunds, within the caps, once', () => {
     const p = payments[0] as number;
     const journal = join(tempDir(), 'session.journal');
     const first = await serve(['mcp', ...guards, '--journal', journal], env);
-    await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+    const { body } = await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
       faults: [{ route: 'refund', mode: 'slow', latency_ms: 1500 }],
     });
+    const held: number = body.injected.slow;
     const lost = call(first, 'refund_payment', { payment_id: p, amount: '4.00' }).catch((e: Error) => e);
-    // Journaled as started, sent, and no answer yet: the server dies.
-    await waitFor(() => journalLines(journal).some((l) => l.state === 'started'));
+    // Journaled as started, received by the service (held by the slow fault), no answer yet:
+    // the server dies.
+    for (let slow = held; slow === held; ) {
+      slow = (await emulatorApi(emu.url, 'GET', '/__emulator/faults')).body.injected.slow;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(journalLines(journal).map((l) => l.state)).toEqual(['started']);
     process.kill(first.transport.pid as number, 'SIGKILL');
     expect(await lost).toBeInstanceOf(Error);
     await waitFor(() => refundsOf(emu.emulator.state, p).length === 1);

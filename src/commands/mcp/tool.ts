@@ -5,7 +5,7 @@
 import type { ZodType } from 'zod';
 import { ApiError } from '../../api/errors.js';
 import { BillingError, EXIT } from '../../errors.js';
-import { safeLine } from '../../format/terminal.js';
+import { safeJson, safeLine } from '../../format/terminal.js';
 import type { Runtime } from '../runtime.js';
 
 export interface ToolSpec {
@@ -35,7 +35,8 @@ export function exitClass(code: number): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-export function answer(data: Record<string, unknown>, text = JSON.stringify(data)): ToolAnswer {
+/** The text is JSON with the CLI's escapes (src/format/terminal.ts): no control or bidi character raw. */
+export function answer(data: Record<string, unknown>, text = safeJson(JSON.stringify(data))): ToolAnswer {
   return { content: [{ type: 'text', text }], structuredContent: data };
 }
 
