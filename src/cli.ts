@@ -13,6 +13,7 @@ import { defineEmulator } from './cli/emulator.js';
 import { defineHelp, findCommand } from './cli/help.js';
 import { formatHelp, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
+import { defineMcp } from './cli/mcp.js';
 import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
 import { defineProducts } from './cli/products.js';
@@ -116,6 +117,7 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
   defineLinks(program, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
+  defineMcp(program, run, full('mcp'));
   defineApi(program, run);
   defineCompletion(program, run);
   defineHelp(program, (text) => session.io.stdout.write(text));

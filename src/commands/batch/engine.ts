@@ -224,6 +224,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
         id,
         state: 'started',
         ...(plan.amount === undefined ? {} : { amount: plan.amount }),
+        ...(currency === null ? {} : { currency }),
         line: row.line,
         ...(plan.baseline === undefined ? {} : { baseline: plan.baseline }),
       });

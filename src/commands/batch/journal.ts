@@ -62,6 +62,8 @@ export interface JournalRecord {
   id: number;
   /** The amount moved or being moved (resolved for a full amount). */
   amount?: string;
+  /** started: the currency of the payment (or order) as read before sending, when it has one. */
+  currency?: string;
   line?: number;
   /** started: ids of the order's payments of this kind before sending. */
   baseline?: number[];

@@ -1,0 +1,68 @@
+// The protocol's server over stdio (the official SDK, loaded only by `billing mcp`): the read
+// tools always, the write tools of the families allowed. stdout is the protocol's alone:
+// everything for people goes to stderr. A tool never crashes the server: whatever it throws
+// comes back as a tool error.
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { version } from '../../version.js';
+import type { Runtime } from '../runtime.js';
+import { printed } from './capture.js';
+import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
+
+/** A read's answer: the command's -o json as text (exact), and parsed under "result". */
+async function read(rt: Runtime, spec: ToolSpec, args: Record<string, unknown>, signal: AbortSignal) {
+  const run = spec.run as NonNullable<ToolSpec['run']>;
+  const out = await printed(rt, signal, (call) => run(call, args));
+  const text = out.json.trim() === '' ? 'null' : out.json;
+  const data: Record<string, unknown> = { result: JSON.parse(text) };
+  if (out.notes.length > 0) data.notes = out.notes;
+  const result = answer(data, text);
+  if (out.notes.length > 0) result.content.push({ type: 'text', text: out.notes.join('\n') });
+  return result;
+}
+
+export async function serve(rt: Runtime, tools: readonly ToolSpec[], instructions: string): Promise<void> {
+  const server = new McpServer({ name: 'billing', version }, { instructions });
+  for (const spec of tools) {
+    server.registerTool(
+      spec.name,
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema: spec.input,
+        annotations: {
+          title: spec.title,
+          readOnlyHint: !spec.write,
+          destructiveHint: spec.write === true,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+      },
+      async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<ToolAnswer> => {
+        const signal = AbortSignal.any([rt.signal, extra.signal]);
+        try {
+          if (spec.act) return await spec.act(args, signal);
+          return await read(rt, spec, args, signal);
+        } catch (err) {
+          return toolError(err);
+        }
+      },
+    );
+  }
+  const transport = new StdioServerTransport(rt.io.stdin, rt.io.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  // The client went away (stdin ended) or Ctrl-C: stop taking calls; the one in flight finishes.
+  const stop = () => void server.close();
+  rt.io.stdin.once('end', stop);
+  rt.signal.addEventListener('abort', stop, { once: true });
+  try {
+    await closed;
+  } finally {
+    rt.io.stdin.off('end', stop);
+    rt.signal.removeEventListener('abort', stop);
+  }
+}

@@ -1,0 +1,277 @@
+// billing mcp (issue 20): the built CLI started as an MCP server over stdio against the
+// emulator, driven by the SDK's own Client. Reads are compared with what the CLI prints with
+// -o json; every "nothing was sent" and "refunded once" is read from the emulator's records.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
+
+let emu: TestEmulator;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo' });
+});
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close().catch(() => {})));
+  await emu.close();
+});
+
+interface Server {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
+
+/** `billing mcp ARGS` as an MCP client starts it: a child process spoken to over stdio. */
+async function serve(args: string[], env: Record<string, string | undefined>): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...args],
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  const client = new Client({ name: 'billing-test', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, transport, stderr: () => stderr };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are whatever the server sent
+type Result = any;
+const call = (s: Server, name: string, args: Record<string, unknown> = {}): Promise<Result> =>
+  s.client.callTool({ name, arguments: args });
+
+async function cliJson(args: string[], env: Record<string, string | undefined>): Promise<unknown> {
+  const r = await runCli([...args, '-o', 'json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('read-only (the default)', () => {
+  let s: Server;
+  let env: Record<string, string | undefined>;
+  beforeAll(async () => {
+    env = emu.env();
+    s = await serve(['mcp'], env);
+  });
+
+  it('lists the read tools and no write tool; says so on stderr, never the token', async () => {
+    const { tools } = await s.client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(
+      [
+        'get_customer',
+        'get_order',
+        'get_payment',
+        'list_orders',
+        'list_payments',
+        'order_timeline',
+        'search',
+      ].sort(),
+    );
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(tools.find((t) => t.name === 'get_order')?.description).toMatch(/decimal strings/);
+    await waitFor(() => s.stderr().includes('read-only'));
+    expect(s.stderr()).not.toContain(env.BILLING_API_TOKEN as string);
+  });
+
+  it('reads return what the CLI prints with -o json', async () => {
+    const orders = (await cliJson(['orders', 'list', '--status', 'active'], env)) as { id: number }[];
+    const listed = await call(s, 'list_orders', { status: ['active'] });
+    expect(listed.isError).toBeFalsy();
+    expect(listed.structuredContent.result).toEqual(orders);
+    expect(JSON.parse(listed.content[0].text)).toEqual(orders);
+
+    const id = orders[0]?.id as number;
+    const order = await call(s, 'get_order', { order: String(id) });
+    expect(order.structuredContent.result).toEqual(await cliJson(['orders', 'get', String(id)], env));
+    const timeline = await call(s, 'order_timeline', { order_id: id });
+    expect(timeline.structuredContent.result).toEqual(await cliJson(['orders', 'timeline', String(id)], env));
+    const payments = await call(s, 'list_payments', { order_id: id });
+    expect(payments.structuredContent.result).toEqual(
+      await cliJson(['payments', 'list', '--order', String(id)], env),
+    );
+    const customer =
+      order.structuredContent.result.customer_id ?? order.structuredContent.result.customer?.id;
+    const got = await call(s, 'get_customer', { customer_id: customer });
+    expect(got.structuredContent.result).toEqual(await cliJson(['customers', 'get', String(customer)], env));
+    const found = await call(s, 'search', { text: 'obrien' });
+    expect(found.structuredContent.result).toEqual(await cliJson(['search', 'obrien'], env));
+    expect(found.structuredContent.result.length).toBeGreaterThan(0);
+  });
+
+  it("an error is a tool error with the CLI's message and exit class; the server goes on", async () => {
+    const missing = await call(s, 'get_payment', { payment_id: 987654 });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent.error).toMatchObject({
+      exit_code: 5,
+      exit_class: 'not_found',
+      status: 404,
+    });
+    const bad = await call(s, 'list_orders', { status: ['nonsense'] });
+    expect(bad.structuredContent.error).toMatchObject({ exit_code: 2, exit_class: 'usage' });
+    expect(bad.structuredContent.error.message).toContain('unknown status "nonsense"');
+    const write = await call(s, 'refund_payment', { payment_id: 1, amount: '1.00' });
+    expect(write.isError).toBe(true);
+    expect((await call(s, 'get_order', { order: '1' })).isError).toBeFalsy();
+  });
+});
+
+describe('refunds, within the caps, once', () => {
+  let env: Record<string, string | undefined>;
+  const guards = ['--allow', 'refunds', '--max-refund', 'EUR:5.00', '--max-total', 'EUR:8.00'];
+  beforeAll(() => {
+    env = emu.env();
+  });
+
+  it('refuses a refund above --max-refund and a sum above --max-total; nothing is sent', async () => {
+    const { payments } = await seedPayments(emu.url, 2, { amount: '20.00', currency: 'EUR' });
+    const [p1, p2] = payments as [number, number];
+    const s = await serve(['mcp', ...guards], env);
+    const tools = (await s.client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('refund_payment');
+    expect(tools).not.toContain('cancel_order');
+
+    const over = await call(s, 'refund_payment', { payment_id: p1, amount: '5.01' });
+    expect(over.isError).toBe(true);
+    expect(over.structuredContent.error.message).toMatch(
+      /above the cap of 5\.00 EUR a refund.*nothing was sent/,
+    );
+    // A full refund (20.00) is held to the caps too, once its amount is known.
+    expect((await call(s, 'refund_payment', { payment_id: p1 })).isError).toBe(true);
+    expect(refundsOf(emu.emulator.state, p1)).toEqual([]);
+
+    const first = await call(s, 'refund_payment', { payment_id: p1, amount: '5.00' });
+    expect(first.isError, JSON.stringify(first)).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ status: 'refunded', amount: '5.00', currency: 'EUR' });
+    const beyond = await call(s, 'refund_payment', { payment_id: p2, amount: '3.01' });
+    expect(beyond.isError).toBe(true);
+    expect(beyond.structuredContent.error.message).toMatch(/--max-total; 3\.00 EUR left/);
+    expect(refundsOf(emu.emulator.state, p2)).toEqual([]);
+    expect((await call(s, 'refund_payment', { payment_id: p2, amount: '3.00' })).isError).toBeFalsy();
+    expect(refundsOf(emu.emulator.state, p1)).toEqual(['5.00']);
+    expect(refundsOf(emu.emulator.state, p2)).toEqual(['3.00']);
+
+    // The same call again: made once. A new request_id is a new move (and over the total now).
+    const again = await call(s, 'refund_payment', { payment_id: p1, amount: '5.00' });
+    expect(again.structuredContent).toMatchObject({ status: 'skipped' });
+    expect(
+      (await call(s, 'refund_payment', { payment_id: p1, amount: '0.50', request_id: 'r2' })).isError,
+    ).toBe(true);
+    expect(refundsOf(emu.emulator.state, p1)).toEqual(['5.00']);
+
+    await s.client.close();
+    const journal = /Journal of this session: (\S+)/.exec(s.stderr())?.[1] as string;
+    const audit = await runCli(['mcp', '--audit', '--journal', journal, '-o', 'json'], { env });
+    expect(audit.code, audit.stderr).toBe(0);
+    const rows = JSON.parse(audit.stdout) as { tool: string; state: string; amount: string }[];
+    expect(rows.filter((r) => r.state === 'refunded').map((r) => r.amount)).toEqual(['5.00', '3.00']);
+    expect(rows.some((r) => r.state === 'failed')).toBe(true);
+  });
+
+  it('a refund whose answer was lost (the server killed mid-call) is made once when called again', async () => {
+    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00', currency: 'EUR' });
+    const p = payments[0] as number;
+    const journal = join(tempDir(), 'session.journal');
+    const first = await serve(['mcp', ...guards, '--journal', journal], env);
+    const { body } = await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+      faults: [{ route: 'refund', mode: 'slow', latency_ms: 1500 }],
+    });
+    const held: number = body.injected.slow;
+    const lost = call(first, 'refund_payment', { payment_id: p, amount: '4.00' }).catch((e: Error) => e);
+    // Journaled as started, received by the service (held by the slow fault), no answer yet:
+    // the server dies.
+    for (let slow = held; slow === held; ) {
+      slow = (await emulatorApi(emu.url, 'GET', '/__emulator/faults')).body.injected.slow;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(journalLines(journal).map((l) => l.state)).toEqual(['started']);
+    process.kill(first.transport.pid as number, 'SIGKILL');
+    expect(await lost).toBeInstanceOf(Error);
+    await waitFor(() => refundsOf(emu.emulator.state, p).length === 1);
+    await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+
+    // The assistant retries on a server restarted on the same session.
+    const second = await serve(['mcp', ...guards, '--journal', journal], env);
+    const retry = await call(second, 'refund_payment', { payment_id: p, amount: '4.00' });
+    expect(retry.isError, JSON.stringify(retry)).toBeFalsy();
+    expect(retry.structuredContent).toMatchObject({ status: 'refunded', recovered: true, amount: '4.00' });
+    expect(refundsOf(emu.emulator.state, p)).toEqual(['4.00']);
+    // The session's total counts it: 4.00 + 4.01 is over 8.00.
+    expect(
+      (await call(second, 'refund_payment', { payment_id: p, amount: '4.01', request_id: 'x' })).isError,
+    ).toBe(true);
+    expect(refundsOf(emu.emulator.state, p)).toEqual(['4.00']);
+    expect(readFileSync(journal, 'utf8')).toContain('"action":"mcp"');
+    // The same call twice at once (a client that retried before the first answer): one refund.
+    const twice = await Promise.all(
+      [1, 2].map(() => call(second, 'refund_payment', { payment_id: p, amount: '1.00', request_id: 'y' })),
+    );
+    expect(twice.map((r) => r.structuredContent.status).sort()).toEqual(['refunded', 'skipped']);
+    expect(refundsOf(emu.emulator.state, p)).toEqual(['1.00', '4.00']);
+  });
+
+  it("--customers: a write on another customer's payment is refused, nothing sent", async () => {
+    const { payments, customer_id } = await seedPayments(emu.url, 1, { amount: '20.00', currency: 'EUR' });
+    const own = payments[0] as number;
+    const other = [...emu.emulator.state.payments.values()].find(
+      (x) =>
+        x.kind === 'debit' && x.status === 'succeeded' && x.currency === 'EUR' && !payments.includes(x.id),
+    )?.id as number;
+    const before = refundsOf(emu.emulator.state, other);
+    const s = await serve(['mcp', ...guards, '--customers', String(customer_id)], env);
+    const refused = await call(s, 'refund_payment', { payment_id: other, amount: '1.00' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.error.message).toMatch(
+      /not to one this session may act for \(--customers/,
+    );
+    expect(refundsOf(emu.emulator.state, other)).toEqual(before);
+    expect((await call(s, 'refund_payment', { payment_id: own, amount: '1.00' })).isError).toBeFalsy();
+    expect(refundsOf(emu.emulator.state, own)).toEqual(['1.00']);
+  });
+});
+
+describe('start-up guards', () => {
+  it('production: refuses to start with writes unless --allow-live; read-only starts', async () => {
+    const env = emu.env({ BILLING_ENV: 'production' });
+    const refused = await runCli(['mcp', '--allow', 'lifecycle'], { env, input: '' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /refusing to start with writes allowed \(lifecycle\) on production.*--allow-live/s,
+    );
+    expect(refused.stdout).toBe('');
+
+    const live = await serve(['mcp', '--allow', 'lifecycle', '--allow-live'], env);
+    expect((await live.client.listTools()).tools.map((t) => t.name)).toContain('cancel_order');
+    const readOnly = await serve(['mcp'], env);
+    expect((await readOnly.client.listTools()).tools.map((t) => t.name)).not.toContain('cancel_order');
+  });
+
+  it('bad guards are usage errors before anything starts', async () => {
+    const env = emu.env();
+    const cases: [string[], RegExp][] = [
+      [['--allow', 'refunds'], /--allow refunds needs --max-refund/],
+      [
+        ['--allow', 'refunds', '--max-refund', '5', '--max-total', 'EURO:5'],
+        /does not start with a currency code/,
+      ],
+      [['--allow', 'money'], /unknown tool family "money"/],
+      [['--max-refund', '5'], /--max-refund goes with --allow refunds/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(['mcp', ...args], { env, input: '' });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});
