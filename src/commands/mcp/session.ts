@@ -24,6 +24,7 @@ import { Journal, type JournalRecord } from '../batch/journal.js';
 import { JournalLock } from '../batch/lock.js';
 import { journalPathOf } from '../batch/open.js';
 import { type BatchRow, digestOf } from '../batch/rows.js';
+import { serviceOf } from '../batch/service.js';
 import type { Runtime } from '../runtime.js';
 
 export const SESSION_ACTION = 'mcp';
@@ -94,11 +95,19 @@ export class Session {
           { hint: 'give the session its own --journal, or leave --journal out for a new one' },
         );
       }
+      const service = await serviceOf(rt);
+      if (header?.service !== undefined && header.service !== service) {
+        throw new UsageError(
+          `${path} is the journal of a session on ${header.service}, and this server is on ${service}; the server did not start`,
+          { hint: 'give the session its own --journal, or leave --journal out for a new one' },
+        );
+      }
       if (header === undefined) {
         await journal.writeHeader({
           batch: `m_${randomBytes(8).toString('hex')}`,
           action: SESSION_ACTION,
           input: 'billing mcp',
+          service,
           rows: [],
           digest: digestOf([]),
           created: new Date().toISOString(),
