@@ -5,6 +5,7 @@
 // id are a batch of one row (moveOne): the journal and its rows in doubt hold for them too.
 
 import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
 import {
   actionBody,
@@ -311,11 +312,26 @@ async function moveOne<S, P extends MovePlan>(
   }
   let record = outcome.record;
   if (outcome.status === 'skipped') {
+    if (outcome.resultId !== null)
+      record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal }).catch((err) => {
+        // The journal names a record the service does not have: its data was replaced (an
+        // emulator reset, say). Nothing was sent; saying "already done" would not be true.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+        throw new ApiError(
+          'not_found',
+          err.exitCode,
+          `the journal shows payment ${paymentId} ${action.done} (payment ${outcome.resultId}), but the service has no payment ${outcome.resultId}; nothing was sent`,
+          {
+            status: 404,
+            method: err.method,
+            path: err.path,
+            hint: `if the service's data was replaced (an emulator reset), run again with --new-batch to ${action.name} it now`,
+          },
+        );
+      });
     rt.info(
       `Already ${action.done} by an earlier run (journal ${opened.journal.path}); nothing was sent; to ${action.name} it again, add --new-batch.`,
     );
-    if (outcome.resultId !== null)
-      record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal });
   } else {
     if (outcome.recovered) {
       rt.info(

@@ -17,7 +17,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runOnPty } from '../helpers/pty.js';
 import { allRefunds, journalLines, refundsOf, seedPayments } from './helpers.js';
 
@@ -386,6 +386,32 @@ describe('a journal belongs to one service', () => {
       expect(refundsOf(other.emulator.state, here)).toEqual(['1.00', '3.00']);
     } finally {
       await other.close();
+    }
+  });
+
+  it('a service whose data was replaced (an emulator reset) is not told "already refunded"', async () => {
+    const fresh = await startTestEmulator();
+    try {
+      const state = { BILLING_STATE_DIR: tempDir('billing-state-') };
+      const run = (args: string[]) => runCli(args, { env: fresh.env(state), timeoutMs: 30_000 });
+      const p = (await seedPayments(fresh.url, 1, { amount: '20.00' })).payments[0] as number;
+      const args = ['payments', 'refund', String(p), '--amount', '1.00'];
+      expect((await run(args)).code).toBe(0);
+      await emulatorApi(fresh.url, 'POST', '/__emulator/reset', {});
+      expect((await seedPayments(fresh.url, 1, { amount: '20.00' })).payments[0]).toBe(p);
+      const stale = await run(args);
+      expect(stale.code).toBe(5);
+      expect(stale.stderr).toMatch(
+        new RegExp(
+          `the journal shows payment ${p} refunded \\(payment \\d+\\), but the service has no payment \\d+; nothing was sent`,
+        ),
+      );
+      expect(stale.stderr).not.toContain('Already refunded');
+      expect(refundsOf(fresh.emulator.state, p)).toEqual([]);
+      expect((await run([...args, '--new-batch'])).code).toBe(0);
+      expect(refundsOf(fresh.emulator.state, p)).toEqual(['1.00']);
+    } finally {
+      await fresh.close();
     }
   });
 });
