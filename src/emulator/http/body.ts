@@ -6,7 +6,13 @@ import { HttpError, isObject, parseJson } from '../model/reply.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+const NO_BODY = Promise.resolve('');
+
 export function readBody(req: IncomingMessage): Promise<string> {
+  // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3):
+  // nothing to wait for (most GETs). node:http drains the message once it is answered.
+  const { headers } = req;
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return NO_BODY;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -55,11 +61,13 @@ export function sendJson(
     res.end();
     return;
   }
-  const bytes = body instanceof JsonBytes ? body.bytes : Buffer.from(JSON.stringify(body), 'utf8');
+  // As text, node:http sends the head and the body in one write (a Buffer goes out as a
+  // second chunk of a writev); the bytes are the same UTF-8.
+  const text = body instanceof JsonBytes ? body.bytes : JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': bytes.length,
+    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length,
     ...headers,
   });
-  res.end(bytes);
+  res.end(text, 'utf8');
 }

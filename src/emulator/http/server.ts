@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { crossSiteRefusal, isLoopbackHost, namesThisMachine } from '../../domain/hosts.js';
+import { crossSiteRefusal, isLoopbackHost, isWideBinding, namesThisMachine } from '../../domain/hosts.js';
 import type { Route as SharedRoute } from '../../domain/routes.js';
 import { withFaults } from '../faults/faults.js';
 import { authenticate, authorizeProfile } from '../model/access.js';
@@ -21,8 +21,9 @@ export function requestListener(
   isClosing: () => boolean,
   boundHost: string,
 ): RequestListener {
+  const hostAllowed = hostCheck(boundHost);
   return (req, res) => {
-    const refused = refusal(req, boundHost);
+    const refused = refusal(req, hostAllowed);
     if (refused) {
       res.setHeader('Connection', 'close');
       sendJson(res, refused.status, errorBody(refused.message));
@@ -40,11 +41,34 @@ export function requestListener(
 }
 
 /**
+ * Whether a Host header names this machine (namesThisMachine). Bound to loopback, the answer
+ * depends on the header's text alone, so the last few accepted ones are remembered: a client
+ * sends the same Host on every request. Bound wider, it depends on the machine's addresses
+ * too, and is worked out every time.
+ */
+function hostCheck(boundHost: string): (header: string | undefined) => boolean {
+  if (isWideBinding(boundHost)) return (header) => namesThisMachine(header, boundHost);
+  const accepted = new Set<string>();
+  return (header) => {
+    if (header !== undefined && accepted.has(header)) return true;
+    const ok = namesThisMachine(header, boundHost);
+    if (ok && header !== undefined) {
+      if (accepted.size >= 16) accepted.clear();
+      accepted.add(header);
+    }
+    return ok;
+  };
+}
+
+/**
  * Checks every request passes before its route: a Host that names this machine (421 for any
  * other: DNS rebinding), and a path whose percent-escapes decode (400).
  */
-function refusal(req: IncomingMessage, boundHost: string): { status: number; message: string } | undefined {
-  if (!namesThisMachine(req.headers.host, boundHost)) {
+function refusal(
+  req: IncomingMessage,
+  hostAllowed: (header: string | undefined) => boolean,
+): { status: number; message: string } | undefined {
+  if (!hostAllowed(req.headers.host)) {
     return {
       status: 421,
       message: 'this emulator answers only requests addressed to this machine (Host: localhost or 127.0.0.1)',
