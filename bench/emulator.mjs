@@ -37,7 +37,12 @@ import { median } from './stats.mjs';
 
 const tmp = join(root, 'bench', '.tmp');
 mkdirSync(tmp, { recursive: true });
-const env = cleanEnv({ BILLING_CONFIG_DIR: join(tmp, 'config-emulator') });
+// A code cache of its own (as bench/run.mjs's warm rows): the user's one, shared by every
+// build on this machine, keeps only the eight newest builds and may lose this one mid-run.
+const env = cleanEnv({
+  BILLING_CONFIG_DIR: join(tmp, 'config-emulator'),
+  XDG_CACHE_HOME: join(tmp, 'cache-emulator'),
+});
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : ['fixture', 'start', 'get'];
 const ROUNDS = 5;
@@ -217,7 +222,8 @@ noteLoad();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the runs, Node ${process.version}`;
 const text = `### The emulator in a test suite (bench/emulator.mjs)
 
-Last run: ${machine}; NODE_EXTRA_CA_CERTS unset. Fixture rows: median of 9 (the emulator
+Last run: ${machine}; NODE_EXTRA_CA_CERTS unset; code cache warm (bench/.tmp/cache-emulator,
+written by the first start of the run). Fixture rows: median of 9 (the emulator
 reset to empty before each). Start-up: median of 11 after 2 of warm-up, each run of
 \`node -e 0\` followed by one emulator start (spawn to the first 200 of GET
 /__emulator/status, polled every 2 ms, timed from just before the spawn). Throughput:
