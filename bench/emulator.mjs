@@ -6,7 +6,8 @@
 //    (validation and apply, the emulator reset to empty before each), and
 //    `billing emulator apply FILE.yaml` as a user runs it. Target: under 1 s.
 // 2. `billing emulator start` to its first answer (GET /__emulator/status answered 200),
-//    against `node -e 0`. Target: within 3×.
+//    against `node -e 0`, with a bare node:http server's first answer beside it (the floor).
+//    Target: within 3×.
 // 3. GET /orders/{id} throughput (autocannon, 10 connections, 4 s a round, 5 rounds each in
 //    alternation) against a bare node:http server in its own process answering the same
 //    bytes with the same headers (checked first). Target: at least half.
@@ -46,6 +47,7 @@ const env = cleanEnv({
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : ['fixture', 'start', 'get'];
 const ROUNDS = 5;
+const STARTS = 21;
 const ms = (x) => `${x.toFixed(1)} ms`;
 const load = [];
 const noteLoad = () => load.push(loadavg()[0]);
@@ -104,6 +106,22 @@ function bigFixture() {
   return f;
 }
 
+/** A process (node ARGV) serving on `port`, once it answers the same poll: its time from just before the spawn. */
+async function firstAnswer(port, argv) {
+  const started = performance.now();
+  const child = spawn(process.execPath, argv, { env, stdio: 'ignore' });
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/__emulator/status`)).ok)
+        return { child, firstAnswerMs: performance.now() - started };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error('the bare server exited');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 /** The emulator on a free port, polled every 2 ms until it answers. */
 async function startEmulator(port) {
   const { child, origin, firstAnswerMs } = await spawnEmulator({ port, env, pollMs: 2, stderr: 'ignore' });
@@ -148,23 +166,35 @@ if (ONLY.includes('fixture')) {
   );
 }
 
-// 2. Start to first answer, against node -e 0, in alternation.
+// 2. Start to first answer, against node -e 0, in alternation; beside them the floor: a bare
+//    node:http server's first answer to the same poll (the Node start plus node:http).
 if (ONLY.includes('start')) {
   const starts = [];
   const bare = [];
-  for (let i = 0; i < 13; i++) {
-    const port = await freePort();
+  const floor = [];
+  for (let i = 0; i < STARTS + 2; i++) {
     noteLoad();
     const t = performance.now();
     spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
-    if (i >= 2) bare.push(performance.now() - t);
-    const emulator = await startEmulator(port);
-    if (i >= 2) starts.push(emulator.firstAnswerMs);
+    const nodeMs = performance.now() - t;
+    const barePort = await freePort();
+    const server = await firstAnswer(barePort, [
+      '-e',
+      `require('node:http').createServer((q, s) => s.end('{}')).listen(${barePort}, '127.0.0.1')`,
+    ]);
+    server.child.kill();
+    const emulator = await startEmulator(await freePort());
     await stopEmulator(emulator.child);
+    if (i < 2) continue;
+    bare.push(nodeMs);
+    floor.push(server.firstAnswerMs);
+    starts.push(emulator.firstAnswerMs);
   }
   const ratio = median(starts) / median(bare);
+  const floorRatio = median(floor) / median(bare);
   lines.push(
     `| \`billing emulator start\` to its first answer: ${ms(median(starts))}; \`node -e 0\`: ${ms(median(bare))} | ${ratio.toFixed(2)}× | ≤ 3× | ${ratio <= 3 ? 'yes' : 'no'} |`,
+    `| the floor: a bare node:http server to its first answer: ${ms(median(floor))} | ${floorRatio.toFixed(2)}× | for information | |`,
   );
 }
 
@@ -224,9 +254,9 @@ const text = `### The emulator in a test suite (bench/emulator.mjs)
 
 Last run: ${machine}; NODE_EXTRA_CA_CERTS unset; code cache warm (bench/.tmp/cache-emulator,
 written by the first start of the run). Fixture rows: median of 9 (the emulator
-reset to empty before each). Start-up: median of 11 after 2 of warm-up, each run of
-\`node -e 0\` followed by one emulator start (spawn to the first 200 of GET
-/__emulator/status, polled every 2 ms, timed from just before the spawn). Throughput:
+reset to empty before each). Start-up: median of ${STARTS} after 2 of warm-up, each run of
+\`node -e 0\` followed by a bare node:http server's start and one emulator start (spawn to
+the first 200 of GET /__emulator/status, polled every 2 ms, timed from just before the spawn). Throughput:
 autocannon, 10 connections, 4 s a round, the bare server and the emulator in alternation,
 ${ROUNDS} rounds each, median of the rounds' averages; the bare server is its own Node process
 answering the emulator's bytes with the same headers (checked before the rounds).

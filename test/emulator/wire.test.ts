@@ -69,3 +69,15 @@ describe('request bodies on the wire', () => {
     expect(next?.status).toBe(200);
   });
 });
+
+describe('request targets', () => {
+  it('reads a query as new URL does, on a plain path and on one it normalizes', async () => {
+    await createCustomer(emulator, 1);
+    const plain = v2(1, '/customers?items=%31&page=1');
+    const dotted = `${v2(1, '/x/../customers')}?items=%31&page=1`;
+    const [a, b] = await exchange(request('GET', plain) + request('GET', dotted), 2);
+    expect(a?.status).toBe(200);
+    expect(JSON.parse(a?.body ?? '').customers).toHaveLength(1);
+    expect(b).toEqual(a);
+  });
+});

@@ -76,12 +76,31 @@ function refusal(
     };
   }
   const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (PLAIN_PATH.test(path)) return undefined;
   try {
     decodeURIComponent(path);
   } catch {
     return { status: 400, message: 'the path has a malformed percent-escape' };
   }
   return undefined;
+}
+
+/**
+ * A path of letters, digits, `_`, `-`, `~` and single slashes, with no `.` segment and no
+ * escape: the WHATWG URL parser gives it back unchanged, and it has nothing to decode.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-]+)*\/?$/;
+
+/**
+ * The request target as a URL: a plain path (the API's paths with ids) is taken as it is,
+ * with its query read by URLSearchParams, as `new URL` would give them; any other goes
+ * through `new URL`, which normalizes it.
+ */
+function requestUrl(target: string): { pathname: string; searchParams: URLSearchParams } {
+  const q = target.indexOf('?');
+  const pathname = q < 0 ? target : target.slice(0, q);
+  if (!PLAIN_PATH.test(pathname) || target.includes('#')) return new URL(target, 'http://emulator.invalid');
+  return { pathname, searchParams: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
 }
 
 async function handle(
@@ -134,7 +153,7 @@ function answerOf(req: IncomingMessage, reply: AdminReply): ApiAnswer {
 }
 
 async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply> {
-  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const url = requestUrl(req.url ?? '/');
   // One trailing slash is forgiven: /orders/ is /orders.
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
   const method = req.method ?? 'GET';
