@@ -31,6 +31,7 @@ import {
   freePort,
   root,
   startEmulator as spawnEmulator,
+  spawnServing,
   stopEmulator,
   TOKEN,
 } from './harness.mjs';
@@ -106,22 +107,6 @@ function bigFixture() {
   return f;
 }
 
-/** A process (node ARGV) serving on `port`, once it answers the same poll: its time from just before the spawn. */
-async function firstAnswer(port, argv) {
-  const started = performance.now();
-  const child = spawn(process.execPath, argv, { env, stdio: 'ignore' });
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/__emulator/status`)).ok)
-        return { child, firstAnswerMs: performance.now() - started };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error('the bare server exited');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
 /** The emulator on a free port, polled every 2 ms until it answers. */
 async function startEmulator(port) {
   const { child, origin, firstAnswerMs } = await spawnEmulator({ port, env, pollMs: 2, stderr: 'ignore' });
@@ -178,10 +163,16 @@ if (ONLY.includes('start')) {
     spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
     const nodeMs = performance.now() - t;
     const barePort = await freePort();
-    const server = await firstAnswer(barePort, [
-      '-e',
-      `require('node:http').createServer((q, s) => s.end('{}')).listen(${barePort}, '127.0.0.1')`,
-    ]);
+    const server = await spawnServing({
+      argv: [
+        '-e',
+        `require('node:http').createServer((q, s) => s.end('{}')).listen(${barePort}, '127.0.0.1')`,
+      ],
+      port: barePort,
+      env,
+      pollMs: 2,
+      stderr: 'ignore',
+    });
     server.child.kill();
     const emulator = await startEmulator(await freePort());
     await stopEmulator(emulator.child);

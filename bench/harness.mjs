@@ -47,17 +47,14 @@ export function freePort() {
 }
 
 /**
- * `billing emulator start --port PORT ...args` as its own process, once it answers GET
- * /__emulator/status (polled every `pollMs`). `firstAnswerMs` is the time from just before
- * the spawn to that first 200.
+ * `node ARGV` as its own process, once it answers GET /__emulator/status on `port` with a 200
+ * (polled every `pollMs`; an emulator, or a stand-in that answers any path). `firstAnswerMs`
+ * is the time from just before the spawn to that first 200.
  */
-export async function startEmulator({ port, args = [], env, pollMs = 100, stderr = 'inherit' }) {
+export async function spawnServing({ argv, port, env, pollMs = 100, stderr = 'inherit' }) {
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', String(port), ...args], {
-    env,
-    stdio: ['ignore', 'ignore', stderr],
-  });
+  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'ignore', stderr] });
   const deadline = started + 15_000;
   while (child.exitCode === null && performance.now() < deadline) {
     try {
@@ -69,7 +66,13 @@ export async function startEmulator({ port, args = [], env, pollMs = 100, stderr
     await new Promise((r) => setTimeout(r, pollMs));
   }
   child.kill();
-  throw new Error(`the emulator did not start on port ${port}`);
+  throw new Error(`${argv.slice(0, 3).join(' ')} did not answer on port ${port}`);
+}
+
+/** `billing emulator start --port PORT ...args` as its own process, once it answers (spawnServing). */
+export function startEmulator({ port, args = [], env, pollMs = 100, stderr = 'inherit' }) {
+  const argv = [BIN, 'emulator', 'start', '--port', String(port), ...args];
+  return spawnServing({ argv, port, env, pollMs, stderr });
 }
 
 /** Stops an emulator started by startEmulator (Ctrl-C, as a user does) and waits for it to exit. */
