@@ -6,49 +6,52 @@
 //    (validation and apply, the emulator reset to empty before each), and
 //    `billing emulator apply FILE.yaml` as a user runs it. Target: under 1 s.
 // 2. `billing emulator start` to its first answer (GET /__emulator/status answered 200),
-//    against `node -e 0`. Target: within 3×.
-// 3. GET /orders/{id} throughput (autocannon, 10 connections, 4 s a round, 3 rounds each in
+//    against `node -e 0`, with a bare node:http server's first answer beside it (the floor).
+//    Target: within 3×.
+// 3. GET /orders/{id} throughput (autocannon, 10 connections, 4 s a round, 5 rounds each in
 //    alternation) against a bare node:http server in its own process answering the same
-//    bytes with the same headers. Target: at least half.
+//    bytes with the same headers (checked first). Target: at least half.
 //
 // NODE_EXTRA_CA_CERTS is unset and BILLING_* cleared for every process. Writes
-// bench/results-emulator.md (folded into bench/RESULTS.md by bench/run.mjs).
+// bench/results-emulator.md (folded into bench/RESULTS.md by bench/run.mjs); with --only,
+// prints the rows asked for and writes nothing.
 //
-//   npm run build && node bench/emulator.mjs
+//   npm run build && node bench/emulator.mjs [--only fixture,start,get]
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { dump } from 'js-yaml';
+import {
+  adminClient,
+  BIN as bin,
+  cleanEnv,
+  freePort,
+  root,
+  startEmulator as spawnEmulator,
+  spawnServing,
+  stopEmulator,
+  TOKEN,
+} from './harness.mjs';
+import { median } from './stats.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(root, 'bench', '.tmp');
 mkdirSync(tmp, { recursive: true });
-const bin = join(root, 'bin', 'billing');
-const TOKEN = 'sk_local_dev_emulator';
-const env = { ...process.env, BILLING_CONFIG_DIR: join(tmp, 'config-emulator') };
-delete env.NODE_EXTRA_CA_CERTS;
-for (const key of Object.keys(env))
-  if (key.startsWith('BILLING_') && key !== 'BILLING_CONFIG_DIR') delete env[key];
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+// A code cache of its own (as bench/run.mjs's warm rows): the user's one, shared by every
+// build on this machine, keeps only the eight newest builds and may lose this one mid-run.
+const env = cleanEnv({
+  BILLING_CONFIG_DIR: join(tmp, 'config-emulator'),
+  XDG_CACHE_HOME: join(tmp, 'cache-emulator'),
+});
+const onlyArg = process.argv.indexOf('--only');
+const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : ['fixture', 'start', 'get'];
+const ROUNDS = 5;
+const STARTS = 21;
 const ms = (x) => `${x.toFixed(1)} ms`;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+const load = [];
+const noteLoad = () => load.push(loadavg()[0]);
 
 /** 1,000 records: every status, references to earlier records, refunds of paid orders. */
 function bigFixture() {
@@ -104,38 +107,10 @@ function bigFixture() {
   return f;
 }
 
+/** The emulator on a free port, polled every 2 ms until it answers. */
 async function startEmulator(port) {
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', String(port)], {
-    env,
-    stdio: 'ignore',
-  });
-  const started = performance.now();
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/__emulator/status`);
-      if (res.ok) return { child, url, firstAnswerMs: performance.now() - started };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error('the emulator exited');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
-async function stop(emulator) {
-  emulator.child.kill('SIGINT');
-  await new Promise((r) => emulator.child.once('exit', r));
-}
-
-async function admin(url, path, body) {
-  const res = await fetch(`${url}/__emulator/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  const { child, origin, firstAnswerMs } = await spawnEmulator({ port, env, pollMs: 2, stderr: 'ignore' });
+  return { child, url: origin, firstAnswerMs, admin: adminClient(origin) };
 }
 
 const lines = [];
@@ -145,16 +120,17 @@ const yamlFile = join(tmp, 'fixture-1000.yaml');
 writeFileSync(yamlFile, dump(fixture));
 
 // 1. Fixture apply.
-{
+if (ONLY.includes('fixture')) {
   const emulator = await startEmulator(await freePort());
   const adminTimes = [];
   const commandTimes = [];
   for (let i = 0; i < 9; i++) {
-    await admin(emulator.url, 'reset', { seed: 'empty' });
+    noteLoad();
+    await emulator.admin('reset', { seed: 'empty' });
     let t = performance.now();
-    await admin(emulator.url, 'apply', fixture);
+    await emulator.admin('apply', fixture);
     adminTimes.push(performance.now() - t);
-    await admin(emulator.url, 'reset', { seed: 'empty' });
+    await emulator.admin('reset', { seed: 'empty' });
     t = performance.now();
     const r = spawnSync(
       process.execPath,
@@ -164,7 +140,7 @@ writeFileSync(yamlFile, dump(fixture));
     commandTimes.push(performance.now() - t);
     if (r.status !== 0) throw new Error('billing emulator apply failed');
   }
-  await stop(emulator);
+  await stopEmulator(emulator.child);
   const a = median(adminTimes);
   const c = median(commandTimes);
   lines.push(
@@ -175,29 +151,48 @@ writeFileSync(yamlFile, dump(fixture));
   );
 }
 
-// 2. Start to first answer, against node -e 0, in alternation.
-{
+// 2. Start to first answer, against node -e 0, in alternation; beside them the floor: a bare
+//    node:http server's first answer to the same poll (the Node start plus node:http).
+if (ONLY.includes('start')) {
   const starts = [];
   const bare = [];
-  for (let i = 0; i < 13; i++) {
-    let t = performance.now();
+  const floor = [];
+  for (let i = 0; i < STARTS + 2; i++) {
+    noteLoad();
+    const t = performance.now();
     spawnSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
-    if (i >= 2) bare.push(performance.now() - t);
+    const nodeMs = performance.now() - t;
+    const barePort = await freePort();
+    const server = await spawnServing({
+      argv: [
+        '-e',
+        `require('node:http').createServer((q, s) => s.end('{}')).listen(${barePort}, '127.0.0.1')`,
+      ],
+      port: barePort,
+      env,
+      pollMs: 2,
+      stderr: 'ignore',
+    });
+    server.child.kill();
     const emulator = await startEmulator(await freePort());
-    if (i >= 2) starts.push(emulator.firstAnswerMs);
-    await stop(emulator);
-    t = 0;
+    await stopEmulator(emulator.child);
+    if (i < 2) continue;
+    bare.push(nodeMs);
+    floor.push(server.firstAnswerMs);
+    starts.push(emulator.firstAnswerMs);
   }
   const ratio = median(starts) / median(bare);
+  const floorRatio = median(floor) / median(bare);
   lines.push(
     `| \`billing emulator start\` to its first answer: ${ms(median(starts))}; \`node -e 0\`: ${ms(median(bare))} | ${ratio.toFixed(2)}× | ≤ 3× | ${ratio <= 3 ? 'yes' : 'no'} |`,
+    `| the floor: a bare node:http server to its first answer: ${ms(median(floor))} | ${floorRatio.toFixed(2)}× | for information | |`,
   );
 }
 
 // 3. GET /orders/{id}: the emulator against a bare node:http server with the same bytes.
-{
+if (ONLY.includes('get')) {
   const emulator = await startEmulator(await freePort());
-  const applied = await admin(emulator.url, 'apply', fixture);
+  const applied = await emulator.admin('apply', fixture);
   const id = applied.applied.orders.o3;
   const path = `/api/v2/profiles/1/orders/${id}`;
   const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
@@ -214,6 +209,15 @@ writeFileSync(yamlFile, dump(fixture));
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   await new Promise((r) => bareServer.once('message', r));
+  // An honest baseline: the same status, bytes and headers (but the Date).
+  const heads = async (url) => {
+    const res = await fetch(url, { headers });
+    const body = Buffer.from(await res.arrayBuffer());
+    const names = [...res.headers].filter(([k]) => k !== 'date').map(([k, v]) => `${k}: ${v}`);
+    return JSON.stringify({ status: res.status, names, body: body.toString('base64') });
+  };
+  if ((await heads(`${emulator.url}${path}`)) !== (await heads(`http://127.0.0.1:${barePort}${path}`)))
+    throw new Error('the bare server does not answer what the emulator answers');
   const run = (url) =>
     new Promise((resolve, reject) =>
       autocannon({ url, connections: 10, duration: 4, headers }, (error, result) =>
@@ -222,33 +226,35 @@ writeFileSync(yamlFile, dump(fixture));
     );
   const ours = [];
   const theirs = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < ROUNDS; i++) {
+    noteLoad();
     theirs.push(await run(`http://127.0.0.1:${barePort}${path}`));
     ours.push(await run(`${emulator.url}${path}`));
   }
   bareServer.kill();
-  await stop(emulator);
+  await stopEmulator(emulator.child);
   const ratio = median(ours) / median(theirs);
   lines.push(
     `| GET /orders/{id} (${bytes.length} bytes): emulator ${Math.round(median(ours))} req/s; bare node:http ${Math.round(median(theirs))} req/s | ${ratio.toFixed(2)}× | ≥ 0.5× | ${ratio >= 0.5 ? 'yes' : 'no'} |`,
   );
 }
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${loadavg()
-  .map((x) => x.toFixed(1))
-  .join(' ')} at the end, Node ${process.version}`;
+noteLoad();
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the runs, Node ${process.version}`;
 const text = `### The emulator in a test suite (bench/emulator.mjs)
 
-Last run: ${machine}; NODE_EXTRA_CA_CERTS unset. Fixture rows: median of 9 (the emulator
-reset to empty before each). Start-up: median of 11 after 2 of warm-up, each run of
-\`node -e 0\` followed by one emulator start (spawn to the first 200 of GET
-/__emulator/status, polled every 2 ms). Throughput: autocannon, 10 connections, 4 s a round,
-the bare server and the emulator in alternation, 3 rounds each, median of the rounds' averages;
-the bare server is its own Node process answering the emulator's bytes with the same headers.
+Last run: ${machine}; NODE_EXTRA_CA_CERTS unset; code cache warm (bench/.tmp/cache-emulator,
+written by the first start of the run). Fixture rows: median of 9 (the emulator
+reset to empty before each). Start-up: median of ${STARTS} after 2 of warm-up, each run of
+\`node -e 0\` followed by a bare node:http server's start and one emulator start (spawn to
+the first 200 of GET /__emulator/status, polled every 2 ms, timed from just before the spawn). Throughput:
+autocannon, 10 connections, 4 s a round, the bare server and the emulator in alternation,
+${ROUNDS} rounds each, median of the rounds' averages; the bare server is its own Node process
+answering the emulator's bytes with the same headers (checked before the rounds).
 
 | benchmark | figure | target | met |
 |---|---|---|---|
 ${lines.join('\n')}
 `;
-writeFileSync(join(root, 'bench', 'results-emulator.md'), text);
+if (onlyArg < 0) writeFileSync(join(root, 'bench', 'results-emulator.md'), text);
 console.log(text);

@@ -15,18 +15,15 @@
 //
 // Prints a "## Finding" section and writes it to bench/results-find.md.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { adminClient, BIN, cliEnv, freePort, root, startEmulator, stopEmulator } from './harness.mjs';
 import { median, quartiles } from './stats.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(root, 'bench', '.tmp', 'find');
 mkdirSync(tmp, { recursive: true });
-const BIN = join(root, 'bin', 'billing');
 const LATENCY_MS = 20;
 const ORDERS = 10_000;
 const runsArg = process.argv.indexOf('--runs');
@@ -36,58 +33,11 @@ const BOUND = 1.2;
 
 const port = await freePort();
 const ORIGIN = `http://127.0.0.1:${port}`;
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-for (const key of Object.keys(env)) if (key.startsWith('BILLING_')) delete env[key];
-Object.assign(env, {
+const env = cliEnv(ORIGIN, {
   BILLING_CONFIG_DIR: join(tmp, 'config'),
-  BILLING_ENV: 'local',
-  BILLING_BASE_URL: `${ORIGIN}/api/v2`,
-  BILLING_BASE_URL_V1: `${ORIGIN}/api/v1`,
-  BILLING_API_TOKEN: 'sk_local_dev_emulator',
-  BILLING_PROFILE_ID: '1',
   XDG_CACHE_HOME: join(tmp, 'cache'),
 });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function admin(path, body) {
-  const res = await fetch(`${ORIGIN}/__emulator/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function startEmulator() {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'emulator', 'start', '--seed', 'demo', '--port', String(port)],
-    {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  for (let i = 0; i < 100 && child.exitCode === null; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/__emulator/status`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error(`the emulator did not start on port ${port}`);
-}
+const admin = adminClient(ORIGIN);
 
 /** Each command once per iteration, in the order given; per label, the times in ms. */
 function alternate(commands) {
@@ -109,7 +59,7 @@ function alternate(commands) {
 
 const load = [];
 
-const emulator = await startEmulator();
+const { child: emulator } = await startEmulator({ port, args: ['--seed', 'demo'], env });
 try {
   await admin('bulk-orders', { count: ORDERS - 200 });
   const page = await fetch(`${ORIGIN}/api/v2/profiles/1/orders?page=1&items=1`, {
@@ -157,5 +107,5 @@ try {
   writeFileSync(join(root, 'bench', 'results-find.md'), text);
   process.stdout.write(text);
 } finally {
-  emulator.kill();
+  await stopEmulator(emulator);
 }

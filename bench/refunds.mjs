@@ -2,7 +2,7 @@
 // 20 ms late, at --concurrency 1, 4 and 16; each time as a ratio to the sequential run.
 // Before each run the emulator is reset and given 1,000 fresh refundable payments (the ids
 // restart, so one CSV serves every run) and the journal is removed. The median of the runs
-// is reported. NODE_EXTRA_CA_CERTS is unset, as in bench/run.mjs.
+// is reported. NODE_EXTRA_CA_CERTS is unset and BILLING_* cleared (bench/harness.mjs).
 //
 //   npm run build && node bench/refunds.mjs [--runs N]     (default 1 run per concurrency)
 //
@@ -17,14 +17,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { adminClient, BIN, cliEnv, freePort, root, startEmulator, stopEmulator } from './harness.mjs';
+import { median } from './stats.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(root, 'bench', '.tmp', 'refunds');
 mkdirSync(tmp, { recursive: true });
-const BIN = join(root, 'bin', 'billing');
-const PORT = 4098;
+const PORT = await freePort();
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const COUNT = 1000;
 const LATENCY_MS = 20;
@@ -37,42 +36,8 @@ const JOURNAL_CONCURRENCY = 8;
 const JOURNAL_RUNS = Math.max(RUNS, 3);
 const TMPFS = '/dev/shm';
 
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-Object.assign(env, {
-  BILLING_CONFIG_DIR: join(tmp, 'config'),
-  BILLING_ENV: 'local',
-  BILLING_BASE_URL: `${ORIGIN}/api/v2`,
-  BILLING_BASE_URL_V1: `${ORIGIN}/api/v1`,
-  BILLING_API_TOKEN: 'sk_local_dev_emulator',
-  BILLING_PROFILE_ID: '1',
-});
-
-async function admin(path, body) {
-  const res = await fetch(`${ORIGIN}/__emulator/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function startEmulator() {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'emulator', 'start', '--port', String(PORT), '--latency', String(LATENCY_MS)],
-    { env, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/__emulator/status`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error('the emulator did not start');
-}
+const env = cliEnv(ORIGIN, { BILLING_CONFIG_DIR: join(tmp, 'config') });
+const admin = adminClient(ORIGIN);
 
 let stateDirs = 0;
 
@@ -105,9 +70,11 @@ function table(header, rows) {
   return [line(header), line(widths.map((w) => `${'-'.repeat(w - 1)}:`)), ...rows.map(line)];
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-const emulator = await startEmulator();
+const { child: emulator } = await startEmulator({
+  port: PORT,
+  args: ['--latency', String(LATENCY_MS)],
+  env,
+});
 try {
   const csv = join(tmp, 'refunds.csv');
   // Half full refunds, half partial ones.
@@ -119,27 +86,24 @@ try {
     if (seeded.payments[0] !== 1 || seeded.payments.length !== COUNT)
       throw new Error('unexpected payment ids');
   };
+  const load = [];
+  /** One timed `payments refund --file CSV` on fresh payments, its journal (default beside the CSV) removed first. */
+  const refundAll = async (concurrency, journal) => {
+    await fresh();
+    const file = journal ?? `${csv}.journal`;
+    rmSync(file, { force: true });
+    rmSync(`${file}.lock`, { recursive: true, force: true });
+    load.push(loadavg()[0]);
+    const args = ['payments', 'refund', '--file', csv, '--concurrency', String(concurrency)];
+    return run([...args, ...(journal ? ['--journal', journal] : []), '-o', 'ndjson']);
+  };
   const lines = ['## Bulk refunds', ''];
   if (ONLY !== 'journal') {
     const times = {};
     for (const concurrency of LEVELS) {
       const samples = [];
       for (let r = 0; r < RUNS; r++) {
-        await fresh();
-        rmSync(`${csv}.journal`, { force: true });
-        rmSync(`${csv}.journal.lock`, { recursive: true, force: true });
-        samples.push(
-          await run([
-            'payments',
-            'refund',
-            '--file',
-            csv,
-            '--concurrency',
-            String(concurrency),
-            '-o',
-            'ndjson',
-          ]),
-        );
+        samples.push(await refundAll(concurrency));
         process.stderr.write(`concurrency ${concurrency}: ${samples.at(-1).toFixed(2)} s\n`);
       }
       times[concurrency] = median(samples);
@@ -163,27 +127,10 @@ try {
     tmpfs: join(TMPFS, 'billing-bench-refunds.journal'),
   };
   const samples = { disk: [], tmpfs: [] };
-  const load = [];
+  load.length = 0;
   for (let r = 0; r < JOURNAL_RUNS; r++) {
     for (const where of ['disk', 'tmpfs']) {
-      await fresh();
-      rmSync(journals[where], { force: true });
-      rmSync(`${journals[where]}.lock`, { recursive: true, force: true });
-      load.push(loadavg()[0]);
-      samples[where].push(
-        await run([
-          'payments',
-          'refund',
-          '--file',
-          csv,
-          '--journal',
-          journals[where],
-          '--concurrency',
-          String(JOURNAL_CONCURRENCY),
-          '-o',
-          'ndjson',
-        ]),
-      );
+      samples[where].push(await refundAll(JOURNAL_CONCURRENCY, journals[where]));
       process.stderr.write(`journal on ${where}: ${samples[where].at(-1).toFixed(2)} s\n`);
     }
   }
@@ -224,5 +171,5 @@ try {
   process.stdout.write(text);
   writeFileSync(join(root, 'bench', 'results-refunds.md'), text);
 } finally {
-  emulator.kill('SIGINT');
+  await stopEmulator(emulator);
 }

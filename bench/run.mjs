@@ -6,7 +6,7 @@
 // range of the per-iteration ratios beside it.
 //
 // NODE_EXTRA_CA_CERTS is unset for every command (on these machines it adds ~55 ms to each
-// Node start) and BILLING_* variables are cleared. Output goes to /dev/null.
+// Node start) and BILLING_* variables are cleared (bench/harness.mjs). Output goes to /dev/null.
 //
 //   npm run bench              everything; rewrites the generated part of bench/RESULTS.md
 //   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks, find)
@@ -15,21 +15,26 @@
 // bench/find.mjs), run on
 // the machine's Node; each writes its section to bench/results-<name>.md, folded in here.
 
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import {
+  adminClient,
+  BIN as bin,
+  cliEnv,
+  freePort,
+  root,
+  startEmulator,
+  stopEmulator,
+  TOKEN,
+} from './harness.mjs';
 import { median, quartiles } from './stats.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(root, 'bench', '.tmp');
 mkdirSync(tmp, { recursive: true });
-const bin = join(root, 'bin', 'billing');
 const bareReader = join(root, 'bench', 'bare-reader.mjs');
 const sea = join(root, 'build', 'sea', 'billing');
-const TOKEN = 'sk_local_dev_emulator';
 const STARTUP = { runs: 21, warmup: 3 };
 const LATENCY = 20;
 const PER_PAGE = 100;
@@ -44,18 +49,11 @@ for (const n of NODES) n.version = execFileSync(n.bin, ['--version'], { encoding
 
 const port = await freePort();
 const ORIGIN = `http://127.0.0.1:${port}`;
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-for (const key of Object.keys(env)) if (key.startsWith('BILLING_')) delete env[key];
-Object.assign(env, {
+const env = cliEnv(ORIGIN, {
   BILLING_CONFIG_DIR: join(tmp, 'config'),
-  BILLING_ENV: 'local',
-  BILLING_BASE_URL: `${ORIGIN}/api/v2`,
-  BILLING_BASE_URL_V1: `${ORIGIN}/api/v1`,
-  BILLING_API_TOKEN: TOKEN,
-  BILLING_PROFILE_ID: '1',
   XDG_CACHE_HOME: join(tmp, 'cache-warm'),
 });
+const admin = adminClient(ORIGIN);
 const coldCache = join(tmp, 'cache-cold');
 
 // bin/billing as it would be with Node's own compile cache instead of our loader.
@@ -137,49 +135,6 @@ function onePeakRssMb(argv) {
   return Number(r.stderr.trim().split('\n').pop()) / 1024;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function admin(path, body) {
-  // A call after a long pause may meet a keep-alive socket the emulator has closed: retry.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const res = await fetch(`${ORIGIN}/__emulator/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body ?? {}),
-      });
-      if (!res.ok) throw new Error(`${path}: ${res.status}`);
-      return await res.json();
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-}
-
-async function startEmulator() {
-  const child = spawn(process.execPath, [bin, 'emulator', 'start', '--port', String(port)], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 100 && child.exitCode === null; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/__emulator/status`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error(`the emulator did not start on port ${port}`);
-}
-
 const latency = (ms) => admin('config', { latency_ms: ms, fail_rate: 0 });
 const met = (ok) => (ok ? 'met' : '**not met**');
 
@@ -190,7 +145,7 @@ const grow = async (count) => {
   orders = count;
 };
 if (wanted('startup') || wanted('list') || wanted('sea')) {
-  emulator = await startEmulator();
+  ({ child: emulator } = await startEmulator({ port, env }));
   await grow(10_000);
 }
 try {
@@ -345,7 +300,7 @@ try {
     );
   }
 } finally {
-  emulator?.kill('SIGINT');
+  if (emulator) await stopEmulator(emulator);
 }
 
 for (const name of ['refunds', 'webhooks', 'find', 'emulator']) {

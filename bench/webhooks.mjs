@@ -7,17 +7,17 @@
 //   npm run build && node bench/webhooks.mjs [--requests N] [--connections C] [--rounds R]
 //
 // Prints a markdown section to stdout and writes bench/results-webhooks.md.
-// NODE_EXTRA_CA_CERTS is unset for the processes started here (it slows every Node start).
+// NODE_EXTRA_CA_CERTS is unset and BILLING_* cleared for the processes started here
+// (bench/harness.mjs).
 
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { BIN, cleanEnv, root } from './harness.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET = 'whsec_bench_secret';
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(name);
@@ -33,9 +33,7 @@ if (!existsSync(join(root, 'dist', 'cli.js'))) {
   process.exit(1);
 }
 
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-env.BILLING_CONFIG_DIR = join(root, 'bench', '.tmp', 'webhooks-config');
+const env = cleanEnv({ BILLING_CONFIG_DIR: join(root, 'bench', '.tmp', 'webhooks-config') });
 
 // A realistic body: an Event document with an order in its webhook form (~1.5 KB).
 const order = {
@@ -163,17 +161,7 @@ async function bareServer() {
 async function startListen(extra) {
   const child = spawn(
     process.execPath,
-    [
-      join(root, 'bin', 'billing'),
-      'webhooks',
-      'listen',
-      '--port',
-      '0',
-      '--secret',
-      SECRET,
-      '--json',
-      ...extra,
-    ],
+    [BIN, 'webhooks', 'listen', '--port', '0', '--secret', SECRET, '--json', ...extra],
     { env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let err = '';

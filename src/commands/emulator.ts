@@ -8,15 +8,12 @@ import { join, resolve } from 'node:path';
 import { ApiError } from '../api/errors.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
-import { textColumn, write, writeList } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
-import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { emulatorAnswers as answers } from './emulator-advice.js';
 import { confirmTouchingEmulator, wideBindingWarning } from './emulator-owner.js';
 import { FIXTURE_REFUSED, readFixtureFile } from './fixture-file.js';
-import { writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
 
 interface StartFlags {
@@ -237,9 +234,29 @@ export async function stop(rt: Runtime, _args: string[], flags: { port?: string 
   rt.info(`Emulator at ${origin} stopped.`);
 }
 
+/**
+ * The writers of src/format (tables, colours), loaded by the subcommands that print records:
+ * `start` prints none, and answers sooner without them.
+ */
+async function output() {
+  const [format, result, text] = await Promise.all([
+    import('../format/index.js'),
+    import('./result.js'),
+    import('../format/text.js'),
+  ]);
+  return {
+    textColumn: format.textColumn,
+    write: format.write,
+    writeList: format.writeList,
+    writeResult: result.writeResult,
+    formatTimestamp: text.formatTimestamp,
+  };
+}
+
 export async function status(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
   const body = await adminCall(origin, 'GET', 'status');
+  const { writeResult, writeList } = await output();
   await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
 }
 
@@ -259,6 +276,7 @@ export async function reset(
     usage: FIXTURE_REFUSED,
   });
   rt.info(`Emulator at ${origin} reset${flags.fixtures ? ` from ${flags.fixtures}` : ''}.`);
+  const { writeResult, writeList } = await output();
   await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
 }
 
@@ -278,6 +296,7 @@ export async function apply(rt: Runtime, args: string[], flags: { port?: string 
   rt.info(
     `Applied ${file} to the emulator at ${origin}: ${rows.length} record${rows.length === 1 ? '' : 's'}.`,
   );
+  const { writeResult, writeList } = await output();
   await writeResult(rt, body.applied, () => writeList(rows, 'config_entry', rt.output));
 }
 
@@ -317,13 +336,13 @@ interface ClockAnswer {
 }
 
 const RAN_COLUMNS = [
-  textColumn('at', 'At'),
-  textColumn('order_id', 'Order'),
-  textColumn('scheduled_payment_id', 'Payment'),
-  textColumn('action', 'Action'),
-  textColumn('status', 'Order status'),
-  textColumn('detail', 'Detail'),
-];
+  ['at', 'At'],
+  ['order_id', 'Order'],
+  ['scheduled_payment_id', 'Payment'],
+  ['action', 'Action'],
+  ['status', 'Order status'],
+  ['detail', 'Detail'],
+] as const;
 
 export async function clock(
   rt: Runtime,
@@ -346,18 +365,20 @@ export async function clock(
   const to = flags.to === undefined ? undefined : parse.dayOrTime('--to', flags.to);
   const body = moving ? (to !== undefined ? { to } : { advance: duration }) : undefined;
   const answer = await clockRequest(origin, body);
+  const { textColumn, write, writeList, formatTimestamp } = await output();
+  const ranColumns = RAN_COLUMNS.map(([key, title]) => textColumn(key, title));
   // The emulator is a service too: its text is shown safe for a terminal.
   const shown = (iso: string) => safeLine(formatTimestamp(iso));
   const rows = async () => {
     if (!moving) return rt.io.stdout.write(`${safeLine(String(answer.now))}\n`);
-    await writeList(answer.ran ?? [], RAN_COLUMNS, rt.output);
+    await writeList(answer.ran ?? [], ranColumns, rt.output);
   };
   const screen = async () => {
     if (!moving) return rt.io.stdout.write(`${shown(answer.now)}\n`);
     rt.io.stdout.write(`Clock: ${shown(answer.previous ?? '')} → ${shown(answer.now)}\n`);
     if ((answer.ran ?? []).length === 0) return rt.io.stdout.write('Nothing fell due.\n');
     rt.io.stdout.write('\n');
-    await writeList(answer.ran ?? [], RAN_COLUMNS, rt.output);
+    await writeList(answer.ran ?? [], ranColumns, rt.output);
   };
   await write(rt.output, { one: answer, columns: [] }, { rows, screen });
   if (!moving) {

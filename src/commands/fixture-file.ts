@@ -2,7 +2,6 @@
 // The CLI only parses it (JSON, or YAML by its name); the emulator checks and applies it.
 
 import { readFile } from 'node:fs/promises';
-import { FixtureFileError, parseFixtureText } from '../domain/fixture-file.js';
 import { UsageError } from '../errors.js';
 
 export async function readFixtureFile(flag: string, path: string): Promise<unknown> {
@@ -15,6 +14,8 @@ export async function readFixtureFile(flag: string, path: string): Promise<unkno
       `${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`,
     );
   }
+  // js-yaml is loaded only here: `emulator start` without --fixtures does without it.
+  const { FixtureFileError, parseFixtureText } = await import('../domain/fixture-file.js');
   try {
     return parseFixtureText(text, path);
   } catch (error) {

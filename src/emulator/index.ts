@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { watchStatusChanges } from './billing/lifecycle.js';
 import { parseFaultRules } from './faults/faults.js';
-import { type AppliedIds, noIds } from './fixtures/apply.js';
+import { type AppliedIds, noIds } from './fixtures/kinds.js';
 import { applySeed } from './fixtures/seed.js';
 import { isFailRate, isLatency } from './http/admin.js';
 import { requestListener } from './http/server.js';
@@ -17,7 +17,7 @@ import type { WebhookRuntime } from './webhooks/admin.js';
 import { WebhookDeliveries } from './webhooks/deliveries.js';
 
 export { parseFaultSpec } from './faults/faults.js';
-export type { AppliedIds } from './fixtures/apply.js';
+export type { AppliedIds } from './fixtures/kinds.js';
 export { OPENAPI_PATH } from './http/server.js';
 export type { ApiAnswer, FaultRule } from './model/runtime.js';
 export { EmulatorState } from './model/state.js';
@@ -90,7 +90,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const saved = dataFile ? await readDataFile(dataFile) : null;
   let fixtureIds = noIds();
   if (saved) state.restore(saved);
-  else fixtureIds = applySeed(state, startSeed, opts.fixture);
+  else fixtureIds = await applySeed(state, startSeed, opts.fixture);
   const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
   if (writer) state.onChange(() => writer.schedule());
 

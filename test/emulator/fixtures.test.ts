@@ -195,9 +195,9 @@ describe('emulator start|reset --fixtures', () => {
 describe('the demo seed is the fixture that ships with the package', () => {
   it('applying fixtures/demo.json to an empty emulator gives the records of --seed demo', async () => {
     const seeded = new EmulatorState();
-    applySeed(seeded, 'demo');
+    await applySeed(seeded, 'demo');
     const applied = new EmulatorState();
-    applySeed(applied, 'empty', JSON.parse(readFileSync(DEMO, 'utf8')));
+    await applySeed(applied, 'empty', JSON.parse(readFileSync(DEMO, 'utf8')));
     const shape = (s: EmulatorState) =>
       JSON.stringify({
         ...s.snapshot(),

@@ -7,17 +7,17 @@ import { orderRecord } from '../../src/emulator/model/records.js';
 
 const DAY = 86_400_000;
 
-function demo(): EmulatorState {
+async function demo(): Promise<EmulatorState> {
   const state = new EmulatorState();
-  applySeed(state, 'demo');
+  await applySeed(state, 'demo');
   return state;
 }
 
 const ofProfile = <T extends { profile_id: number }>(records: Map<number, T>, profileId: number) =>
   [...records.values()].filter((record) => record.profile_id === profileId);
 
-describe('demo seed', () => {
-  const state = demo();
+describe('demo seed', async () => {
+  const state = await demo();
 
   it('fills profile 1 with customers, products and about 200 orders', () => {
     const customers = ofProfile(state.customers, 1);
@@ -84,20 +84,20 @@ describe('demo seed', () => {
     }
   });
 
-  it('is the same on every run, apart from the times', () => {
+  it('is the same on every run, apart from the times', async () => {
     const shape = (s: EmulatorState) =>
       [...s.orders.values()].map((o) => {
         const { created_at, updated_at, status_updated_at, ...rest } = orderRecord(o);
         return rest;
       });
-    expect(shape(demo())).toEqual(shape(state));
+    expect(shape(await demo())).toEqual(shape(state));
   });
 });
 
 describe('empty seed', () => {
-  it('has no records', () => {
+  it('has no records', async () => {
     const state = new EmulatorState();
-    applySeed(state, 'empty');
+    await applySeed(state, 'empty');
     expect(state.counts()).toEqual({ orders: 0, customers: 0, products: 0 });
   });
 });

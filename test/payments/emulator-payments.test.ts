@@ -272,9 +272,9 @@ describe('faults per endpoint', () => {
   });
 });
 
-describe('demo seed', () => {
+describe('demo seed', async () => {
   const state = new EmulatorState();
-  applySeed(state, 'demo');
+  await applySeed(state, 'demo');
 
   it('gives every customer but one a stored card', () => {
     const customers = [...state.customers.values()];

@@ -103,14 +103,24 @@ function matches(rule: FaultRule, key: string): boolean {
  * Runs a request's handler under the rules that match it. A fault after applying is
  * injected only when the handler succeeded: a refused request changed nothing.
  */
-export async function withFaults(
+export function withFaults(
+  runtime: Runtime,
+  method: string,
+  rest: string,
+  apply: () => Reply,
+): AdminReply | Promise<AdminReply> {
+  // No rules (as usual): the handler's answer as it is, without a promise in between.
+  if (runtime.faults.rules.length === 0) return apply();
+  return withRules(runtime, method, rest, apply);
+}
+
+async function withRules(
   runtime: Runtime,
   method: string,
   rest: string,
   apply: () => Reply,
 ): Promise<AdminReply> {
   const { rules, random } = runtime.faults;
-  if (rules.length === 0) return apply();
   const key = routeKey(method, rest);
   const active = rules.filter((rule) => matches(rule, key));
   const hit = (rule: FaultRule) => random() < (rule.rate ?? 1);

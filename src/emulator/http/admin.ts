@@ -4,7 +4,6 @@
 import { isOrderStatus, type OrderStatus } from '../../domain/orders.js';
 import { billingAdmin } from '../billing/admin.js';
 import { faultsAdmin } from '../faults/faults.js';
-import { applyFixture } from '../fixtures/apply.js';
 import { applySeed } from '../fixtures/seed.js';
 import { PROFILES, profileExists } from '../model/access.js';
 import { bulkCreateOrders } from '../model/orders.js';
@@ -22,7 +21,7 @@ export function handleAdmin(
   method: string,
   path: string,
   rawBody: string,
-): AdminReply {
+): AdminReply | Promise<AdminReply> {
   const route = `${method} ${path}`;
   switch (route) {
     case 'GET /__emulator/status':
@@ -30,7 +29,7 @@ export function handleAdmin(
     case 'POST /__emulator/reset':
       return reset(runtime, body(rawBody));
     case 'POST /__emulator/apply':
-      return { status: 201, body: { applied: applyFixture(runtime.state, body(rawBody)) }, changed: true };
+      return apply(runtime, body(rawBody));
     case 'POST /__emulator/shutdown':
       return { status: 200, body: { ok: true }, after: () => runtime.shutdown() };
     case 'POST /__emulator/config':
@@ -84,14 +83,20 @@ function body(rawBody: string): Record<string, unknown> {
 }
 
 /** {seed?, fixture?}: the seed (default the one it started with), then the fixture; neither: as it started. */
-function reset(runtime: Runtime, input: Record<string, unknown>): AdminReply {
+async function reset(runtime: Runtime, input: Record<string, unknown>): Promise<AdminReply> {
   const seed = input.seed ?? runtime.startSeed;
   if (seed !== 'demo' && seed !== 'empty') throw new HttpError(400, 'seed must be "demo" or "empty"');
   const asStarted = input.seed === undefined && input.fixture === undefined;
   const fixture = asStarted ? runtime.startFixture : input.fixture;
-  const ids = applySeed(runtime.state, seed as SeedName, fixture);
+  const ids = await applySeed(runtime.state, seed as SeedName, fixture);
   clearOutbox(runtime.state);
   return { status: 200, body: { ...status(runtime), fixture_ids: ids }, changed: true };
+}
+
+/** The fixture code (and its compiled schema check) is loaded on the first apply. */
+async function apply(runtime: Runtime, input: Record<string, unknown>): Promise<AdminReply> {
+  const { applyFixture } = await import('../fixtures/apply.js');
+  return { status: 201, body: { applied: applyFixture(runtime.state, input) }, changed: true };
 }
 
 function configure(runtime: Runtime, input: Record<string, unknown>): AdminReply {
