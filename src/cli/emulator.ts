@@ -44,7 +44,7 @@ export function defineEmulator(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).start));
   const portOption = [
     '--port <port>',
-    'port of the emulator (default: the one of the local environment)',
+    "port of the emulator (default: the selected environment's when it is an emulator's, else local's)",
   ] as const;
   emulator
     .command('stop')

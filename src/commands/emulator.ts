@@ -171,7 +171,7 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
 
 /** Whether the local environment points at this emulator (then --env local is all it takes). */
 async function isLocalOrigin(rt: Runtime, origin: string): Promise<boolean> {
-  return (await emulatorOrigin(rt, {})) === origin;
+  return (await localEnvOrigin(rt)) === origin;
 }
 
 /**
@@ -220,10 +220,21 @@ async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
   return name;
 }
 
+/**
+ * The emulator a command acts on: --port, else the selected environment's when it is an
+ * emulator's (kind local, as `emulator start --env NAME` and `login --emulator` make), else
+ * the `local` environment's, else the default port.
+ */
 export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {
   if (flags.port !== undefined) return localBaseUrls(parse.port(flags.port)).origin;
-  const store = await rt.config();
-  const local = store.read().environments.local;
+  const ctx = await rt.context();
+  if (ctx.kind === 'local' && ctx.baseUrl) return new URL(ctx.baseUrl).origin;
+  return localEnvOrigin(rt);
+}
+
+/** The `local` environment's emulator: its saved address, else the default port. */
+async function localEnvOrigin(rt: Runtime): Promise<string> {
+  const local = (await rt.config()).read().environments.local;
   return local?.base_url ? new URL(local.base_url).origin : localBaseUrls().origin;
 }
 

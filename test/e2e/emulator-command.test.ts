@@ -53,6 +53,27 @@ describe('billing emulator', () => {
     expect(stopped.stderr).toContain('billing emulator start');
   });
 
+  it("acts on the selected environment's emulator when no --port is given", async () => {
+    const port = String(await freePort());
+    const env = baseEnv();
+    const started = await runCli(['emulator', 'start', '--port', port, '--env', 'shop', '--detach'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stderr).toContain('Environment shop now uses it');
+    try {
+      // The built-in local environment is still on the default port, where nothing runs.
+      const status = await runCli(['--env', 'shop', 'emulator', 'status', '--json'], { env });
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout).url).toBe(`http://127.0.0.1:${port}`);
+      expect((await runCli(['config', 'use', 'shop'], { env })).code).toBe(0);
+      const stop = await runCli(['emulator', 'stop'], { env });
+      expect(stop.code, stop.stderr).toBe(0);
+    } finally {
+      await runCli(['emulator', 'stop', '--port', port], { env });
+    }
+    const stopped = await runCli(['emulator', 'status', '--port', port], { env });
+    expect(stopped.code).toBe(8);
+  });
+
   it('refuses a port in use with exit 2, and bad flags with exit 2', async () => {
     const server = createServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
