@@ -50,13 +50,19 @@ export async function get(rt: Runtime, [id]: string[]): Promise<void> {
   const orders = await addition(rt, `the orders of customer ${customerId}`, () =>
     customerOrders(rt, client, customerId),
   );
-  if (rt.format !== 'table' || rt.flags.query !== undefined) {
-    await writeRecord(rt, customer, 'customer', { orders });
-    return;
-  }
-  await writeOne(customer, 'customer', rt.output);
-  if (orders === undefined) return;
-  await writeSection(rt, `Orders (${orders.length})`, orders, 'customer_order');
+  await writeRecord(
+    rt,
+    customer,
+    'customer',
+    { orders },
+    {
+      screen: async () => {
+        await writeOne(customer, 'customer', rt.output);
+        if (orders !== undefined)
+          await writeSection(rt, `Orders (${orders.length})`, orders, 'customer_order');
+      },
+    },
+  );
 }
 
 const FIELDS = {

@@ -56,17 +56,17 @@ export async function get(rt: Runtime, [id]: string[]): Promise<void> {
   const order = await getOrder(client, orderId);
   const { orderDetails } = await import('./order-view.js');
   const details = await orderDetails(rt, client, order);
-  if (rt.format !== 'table' || rt.flags.query !== undefined) {
-    await writeRecord(rt, order, 'order', details);
-    return;
-  }
-  await writeOne(order, 'order', rt.output);
-  if (details.payments) {
-    await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
-  }
-  if (details.next_payment) {
-    await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
-  }
+  await writeRecord(rt, order, 'order', details, {
+    screen: async () => {
+      await writeOne(order, 'order', rt.output);
+      if (details.payments) {
+        await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
+      }
+      if (details.next_payment) {
+        await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
+      }
+    },
+  });
 }
 
 interface CreateFlags {
