@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
 
 const DOC_FILE = resolve(import.meta.dirname, '../../docs/openapi.yaml');
@@ -18,6 +19,7 @@ interface Operation {
 // biome-ignore lint/suspicious/noExplicitAny: the parsed OpenAPI document
 export const openapiDoc: any = load(readFileSync(DOC_FILE, 'utf8'));
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv, ['uri']);
 ajv.addSchema(openapiDoc, 'openapi');
 const compiled = new Map<string, ValidateFunction>();
 
