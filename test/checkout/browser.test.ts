@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
+import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
@@ -29,7 +29,7 @@ const running: RunningCli[] = [];
 let invoice = 0;
 
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (!browserTests) return;
   mkdirSync(SHOTS, { recursive: true });
   t = await startTestEmulator();
   env = t.env({ BILLING_GATEWAY_URL: `${t.url}/gateway` });
@@ -105,7 +105,7 @@ async function fillCard(page: Page, number: string): Promise<void> {
 }
 
 describe(`the payment form in headless Chromium${SKIP}`, () => {
-  it.skipIf(!hasChromium)('approves 4200… and lands on redirect_url; the order is active', async () => {
+  it.skipIf(!browserTests)('approves 4200… and lands on redirect_url; the order is active', async () => {
     const orderId = await cliOrder();
     const { cli, url } = await openCheckout(orderId);
     const page = await browser.newPage();
@@ -128,7 +128,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!hasChromium)('a form error clears when the field it names changes, and only then', async () => {
+  it.skipIf(!browserTests)('a form error clears when the field it names changes, and only then', async () => {
     const orderId = await cliOrder();
     const { cli, url } = await openCheckout(orderId);
     const page = await browser.newPage();
@@ -158,21 +158,24 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!hasChromium)('soft-declines 4000…0002 to failed_redirect_url; the order is failed', async () => {
-    const orderId = await cliOrder();
-    const { cli, url } = await openCheckout(orderId);
-    const page = await browser.newPage();
-    await page.goto(url);
-    await page.waitForSelector('input[name="card.number"]');
-    await fillCard(page, CARDS.soft);
-    await Promise.all([page.waitForURL(`${merchantUrl}/failed?**`), page.click('button.pw-pay')]);
-    await shot(page, '03-failed-redirect-url-soft-decline');
-    expect(await statusOf(orderId)).toBe('failed');
-    expect(await cli.interrupt()).toBe(0);
-    await page.close();
-  });
+  it.skipIf(!browserTests)(
+    'soft-declines 4000…0002 to failed_redirect_url; the order is failed',
+    async () => {
+      const orderId = await cliOrder();
+      const { cli, url } = await openCheckout(orderId);
+      const page = await browser.newPage();
+      await page.goto(url);
+      await page.waitForSelector('input[name="card.number"]');
+      await fillCard(page, CARDS.soft);
+      await Promise.all([page.waitForURL(`${merchantUrl}/failed?**`), page.click('button.pw-pay')]);
+      await shot(page, '03-failed-redirect-url-soft-decline');
+      expect(await statusOf(orderId)).toBe('failed');
+      expect(await cli.interrupt()).toBe(0);
+      await page.close();
+    },
+  );
 
-  it.skipIf(!hasChromium)('asks 4000…3220 for 3-D Secure, then approves', async () => {
+  it.skipIf(!browserTests)('asks 4000…3220 for 3-D Secure, then approves', async () => {
     const orderId = await cliOrder();
     const { cli, url } = await openCheckout(orderId);
     const page = await browser.newPage();
@@ -189,7 +192,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!hasChromium)("pays a draft order's link from the outbox through the portal", async () => {
+  it.skipIf(!browserTests)("pays a draft order's link from the outbox through the portal", async () => {
     const orderId = await cliOrder({ checkout: false, redirects: false });
     const sent = await billing('links', 'email', String(orderId));
     expect(sent.code, sent.stderr).toBe(0);
@@ -223,7 +226,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!hasChromium)('refuses the script when its integrity was tampered with', async () => {
+  it.skipIf(!browserTests)('refuses the script when its integrity was tampered with', async () => {
     const orderId = await cliOrder();
     const snippet = await billing('checkout', 'snippet', String(orderId));
     expect(snippet.code, snippet.stderr).toBe(0);
@@ -247,7 +250,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
   });
 
   // Last: it moves the emulator's clock, which expires every checkout.
-  it.skipIf(!hasChromium)(
+  it.skipIf(!browserTests)(
     'refuses an expired checkout; checkout open renews it and its page picks up the new one',
     async () => {
       const opened = await cliOrder();

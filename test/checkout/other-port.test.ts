@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { hasChromium, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
+import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
@@ -21,7 +21,7 @@ let browser: Browser;
 const running: RunningCli[] = [];
 
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (!browserTests) return;
   mkdirSync(SHOTS, { recursive: true });
   t = await startTestEmulator();
   browser = await launchChromium();
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe(`checkout on an emulator off the usual port${SKIP}`, () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!browserTests)(
     'config set base_url moves the gateway too; checkout open serves a page Chromium pays',
     async () => {
       expect(new URL(t.url).port).not.toBe(String(LOCAL_EMULATOR.port));

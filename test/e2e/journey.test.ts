@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from '../checkout/helpers.js';
-import { hasChromium, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
+import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { baseEnv, freePort, runCli } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from '../webhooks/helpers.js';
 
@@ -22,7 +22,7 @@ let browser: Browser;
 const running: RunningCli[] = [];
 
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (!browserTests) return;
   env = baseEnv({ BILLING_ENV: 'local' });
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
@@ -55,7 +55,7 @@ async function statusOf(id: number): Promise<string> {
 }
 
 describe(`the integration loop: emulator, listen, checkout, trigger, inspector${SKIP_WITHOUT_CHROMIUM}`, () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!browserTests)(
     'pays a checkout, sees pending → active reach the app, triggers failed, replays from the inspector',
     async () => {
       listen = await startListen(['--forward-to', app.url, '--inspect'], env);

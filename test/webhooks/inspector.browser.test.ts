@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
-import { hasChromium, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
+import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
@@ -26,7 +26,7 @@ let token: string;
 let record: string;
 
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (!browserTests) return;
   t = await startTestEmulator({ seed: 'demo' });
   app = await startApp('/hooks');
   record = join(tempDir(), 'deliveries.ndjson');
@@ -69,7 +69,7 @@ const appGot = (n: number) =>
   );
 
 describe(`webhooks listen --inspect in headless Chromium${SKIP_WITHOUT_CHROMIUM}`, () => {
-  it.skipIf(!hasChromium)(
+  it.skipIf(!browserTests)(
     'lists deliveries live with headers, raw body, signature check and the app answer; replays and edited replays',
     async () => {
       expect(page).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
@@ -131,7 +131,7 @@ describe(`webhooks listen --inspect in headless Chromium${SKIP_WITHOUT_CHROMIUM}
     },
   );
 
-  it.skipIf(!hasChromium)(
+  it.skipIf(!browserTests)(
     'shows a hostile body as text: no markup from a delivery reaches the page',
     async () => {
       const tab = await browser.newPage();
@@ -164,7 +164,7 @@ describe(`webhooks listen --inspect in headless Chromium${SKIP_WITHOUT_CHROMIUM}
     },
   );
 
-  it.skipIf(!hasChromium)(
+  it.skipIf(!browserTests)(
     'answers only its owner: Host, token, cross-site requests and form bodies are refused',
     async () => {
       const hooks = () => app.received.filter((r) => r.path === '/hooks').length;
