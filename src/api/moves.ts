@@ -2,7 +2,7 @@
 // asked: a payment of that kind (refund, capture, reversal, as the service names them), whose
 // parent is the payment acted on, whose amount is the amount asked in minor units, and whose
 // status is `succeeded`. Anything else (no record, another kind or parent, 0.01 for 1.00,
-// `failed`, `declined`, `pending`) is UnconfirmedMoveError, exit 8: the money may or may not
+// `failed`, `declined`, `pending`, another currency) is UnconfirmedMoveError, exit 8: the money may or may not
 // have moved, so nothing says it did (docs/decisions.md, "A 2xx is not a success").
 
 import { isAmount, toMinor } from '../domain/money.js';
@@ -21,6 +21,8 @@ export interface MoveAsked {
   paymentId: number;
   /** What the record must show: the amount asked, or for a full move all there was (decimal string). */
   amount: string;
+  /** The payment's currency: a record that names another one is not this move (one that names none is taken). */
+  currency?: string;
 }
 
 /** How the record came: the answer to the request (status, method, path), or the order's payments read after a failure. */
@@ -57,6 +59,10 @@ export function confirmMove(record: Payment | undefined, asked: MoveAsked, answe
   if (!(typeof amount === 'string' && isAmount(amount) && toMinor(amount) === toMinor(asked.amount))) {
     wrong.push(`amount ${shown(amount)} (not ${asked.amount})`);
   }
+  const currency = record.currency;
+  if (asked.currency !== undefined && currency !== undefined && !sameCurrency(currency, asked.currency)) {
+    wrong.push(`currency ${shown(currency)} (not ${asked.currency})`);
+  }
   if (textOf(record.status) !== SUCCEEDED) wrong.push(`status ${shown(record.status)} (not ${SUCCEEDED})`);
   if (wrong.length === 0) return record;
   throw new UnconfirmedMoveError(
@@ -69,6 +75,10 @@ export function confirmMove(record: Payment | undefined, asked: MoveAsked, answe
 export function minorAmount(p: Payment): bigint {
   if (typeof p.amount === 'string' && isAmount(p.amount)) return toMinor(p.amount);
   throw new BillingError('server', EXIT.unavailable, `payment ${p.id} came with an unreadable amount`);
+}
+
+function sameCurrency(value: unknown, asked: string): boolean {
+  return typeof value === 'string' && value.toUpperCase() === asked.toUpperCase();
 }
 
 function textOf(value: unknown): string | undefined {

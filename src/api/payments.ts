@@ -25,6 +25,8 @@ interface MoveOptions {
    * all there was (the pre-authorisation's amount, what was left to refund).
    */
   expected: string;
+  /** The payment's currency, which the answer's record must not contradict. */
+  currency?: string;
   signal?: AbortSignal;
 }
 
@@ -83,7 +85,12 @@ async function act(
     checkedOptional<Payment>(res, 'capture') ??
     checkedOptional<Payment>(res, 'reversal') ??
     checkedOptional<Payment>(res, 'payment');
-  const asked = { kind, paymentId, amount: o.expected };
+  const asked = {
+    kind,
+    paymentId,
+    amount: o.expected,
+    ...(o.currency === undefined ? {} : { currency: o.currency }),
+  };
   const answered = { status: res.status, method: route.method, path: route.path };
   return { payment: confirmMove(record, asked, answered), raw: res.body };
 }
@@ -101,6 +108,12 @@ export interface CheckedSend {
   orderId: number;
   /** True for a payment record that this request would have made (and that was not there before). */
   isOurs(payment: Payment): boolean;
+  /**
+   * True for a record of this move's kind on this payment that was not there before, ours or
+   * not. One that appeared after a failure and is not ours (another amount) leaves the move in
+   * doubt: it is never sent again over it.
+   */
+  appeared?(payment: Payment): boolean;
   send(): Promise<PaymentActionResult>;
   /**
    * The move asked, when it is a refund, capture or reversal: a record found after a failure
@@ -150,11 +163,34 @@ export async function sendChecked(c: ApiClient, o: CheckedSend): Promise<Checked
           : landed;
         return { payment, raw: { payment }, recovered: true, attempts: attempt };
       }
+      const other = payments.find((p) => o.appeared?.(p));
+      if (other) throw unexplainedMove(other, o.orderId);
       if (attempt >= attempts) throw err;
       const ceiling = (o.backoffMs ?? 250) * 2 ** (attempt - 1);
       await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));
     }
   }
+}
+
+/**
+ * A record of the move's kind that appeared on the payment since the move was first sent, and
+ * is not the move asked (another amount, a pending one): the move may have landed differently,
+ * so it is in doubt and not sent again.
+ */
+export function unexplainedMove(record: Payment, orderId: unknown): UnconfirmedMoveError {
+  const amount = typeof record.amount === 'string' ? ` of ${record.amount}` : '';
+  const status = typeof record.status === 'string' ? `, ${record.status}` : '';
+  const order =
+    typeof orderId === 'number' && Number.isSafeInteger(orderId) && orderId > 0 ? orderId : undefined;
+  return new UnconfirmedMoveError(
+    `payment ${record.parent_id} has a ${String(record.kind)} ${record.id}${amount}${status} that was not there before this move and is not the move asked, so it is not sent again`,
+    {
+      status: 200,
+      method: 'GET',
+      path: order === undefined ? `/payments/${record.parent_id}` : `/orders/${order}/payments`,
+      hint: `see "billing ${order === undefined ? `payments get ${record.parent_id}` : `orders payments ${order}`}": the move may have landed differently`,
+    },
+  );
 }
 
 /** A money move failed in a way that may hide an applied change, and the check failed too. */

@@ -106,6 +106,18 @@ export function landedRefund(
 }
 
 /**
+ * Refunds of this payment that are not in the baseline, whatever their amount: what an earlier
+ * start of a refund may have made. Failed ones moved nothing and are left out.
+ */
+export function refundsSince(
+  payments: readonly Payment[],
+  paymentId: number,
+  baseline: readonly number[],
+): Payment[] {
+  return payments.filter((p) => isRefundOf(p, paymentId) && !baseline.includes(p.id));
+}
+
+/**
  * Sends the planned refund with the check-before-retry of sendChecked. It resolves only when
  * the record shows this refund done (src/api/moves.ts); else UnconfirmedMoveError, exit 8.
  */
@@ -117,9 +129,20 @@ export function sendRefund(
   return sendChecked(c, {
     orderId: plan.orderId,
     isOurs: (p) => landedRefund([p], plan.paymentId, plan.amount, plan.baseline) !== undefined,
-    asked: { kind: 'refund', paymentId: plan.paymentId, amount: plan.amount },
+    appeared: (p) => refundsSince([p], plan.paymentId, plan.baseline).length > 0,
+    asked: {
+      kind: 'refund',
+      paymentId: plan.paymentId,
+      amount: plan.amount,
+      ...(plan.currency === undefined ? {} : { currency: plan.currency }),
+    },
     send: () =>
-      refundPayment(c, plan.paymentId, { amount: plan.amount, expected: plan.amount, signal: o.signal }),
+      refundPayment(c, plan.paymentId, {
+        amount: plan.amount,
+        expected: plan.amount,
+        ...(plan.currency === undefined ? {} : { currency: plan.currency }),
+        signal: o.signal,
+      }),
     attempts: o.attempts,
     signal: o.signal,
   });

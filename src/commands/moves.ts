@@ -14,6 +14,7 @@ import {
   type RefundPlan,
   type RefundState,
   readRefundState,
+  refundsSince,
   sendRefund,
 } from '../api/refunds.js';
 import type { Payment } from '../api/types.js';
@@ -53,6 +54,7 @@ export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundSt
     currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
     landed: (state, started) =>
       landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
+    since: (state, started) => refundsSince(state.orderPayments, state.payment.id, started.baseline ?? []),
     plan: (state, row) => planRefund(state, row.amount),
     send: (_state, plan) => sendRefund(client, plan),
     describeError,
@@ -76,11 +78,10 @@ function preauthAction(
   name: 'capture' | 'reverse',
   kind: 'capture' | 'reversal',
 ): MoveAction<PaymentRow, PreauthState, PreauthPlan> {
+  const appeared = (p: Payment, id: number, baseline: readonly number[]) =>
+    p.parent_id === id && p.kind === kind && p.status !== 'failed' && !baseline.includes(p.id);
   const isOurs = (p: Payment, id: number, amount: string, baseline: readonly number[]) =>
-    p.parent_id === id &&
-    p.kind === kind &&
-    p.status !== 'failed' &&
-    !baseline.includes(p.id) &&
+    appeared(p, id, baseline) &&
     // A reversal releases what was authorised: its amount is the service's to say.
     (kind === 'reversal' || amountIs(p, amount));
   return {
@@ -98,6 +99,8 @@ function preauthAction(
       state.orderPayments.find((p) =>
         isOurs(p, state.payment.id, started.amount ?? '', started.baseline ?? []),
       ),
+    since: (state, started) =>
+      state.orderPayments.filter((p) => appeared(p, state.payment.id, started.baseline ?? [])),
     plan: (state, row) => ({
       orderId: state.orderId,
       // A full capture and a reversal move all there was: the pre-authorisation's amount.
@@ -111,14 +114,27 @@ function preauthAction(
       sendChecked(client, {
         orderId: plan.orderId,
         isOurs: (p) => isOurs(p, state.payment.id, plan.amount, plan.baseline),
-        asked: { kind, paymentId: state.payment.id, amount: plan.amount },
+        appeared: (p) => appeared(p, state.payment.id, plan.baseline),
+        asked: { kind, paymentId: state.payment.id, amount: plan.amount, ...currencyOf(state.payment) },
         send: () =>
           name === 'capture'
-            ? capturePayment(client, state.payment.id, { amount: plan.asked, expected: plan.amount })
-            : reversePayment(client, state.payment.id, { expected: plan.amount }),
+            ? capturePayment(client, state.payment.id, {
+                amount: plan.asked,
+                expected: plan.amount,
+                ...currencyOf(state.payment),
+              })
+            : reversePayment(client, state.payment.id, {
+                expected: plan.amount,
+                ...currencyOf(state.payment),
+              }),
       }),
     describeError,
   };
+}
+
+/** The payment's currency as a move's record must show it, when the payment names one. */
+function currencyOf(p: Payment): { currency?: string } {
+  return typeof p.currency === 'string' ? { currency: p.currency } : {};
 }
 
 function amountIs(p: Payment, amount: string): boolean {

@@ -236,3 +236,74 @@ describe('a bulk run against the same service', () => {
     }
   });
 });
+
+/**
+ * A service that keeps what it made: each money move is answered 201 with the record `lie`
+ * makes, and that record is among the order's payments from then on, as a real service's is.
+ */
+function keepingService(lie: Lie) {
+  const made: Record<string, unknown>[] = [];
+  const handler = (req: Received, res: Parameters<Parameters<typeof serve>[0]>[1]) => {
+    const list = /\/orders\/(\d+)\/payments$/.exec(req.path);
+    if (req.method === 'GET' && list) {
+      const payments = [...Object.values(PAYMENTS), ...made].filter((p) => String(p.order_id) === list[1]);
+      return send(res, 200, { payments, pagination: { current_page: 1, total_pages: 1 } });
+    }
+    const move = /\/payments\/(\d+)\/refund$/.exec(req.path);
+    if (req.method === 'POST' && move) {
+      const amount =
+        (JSON.parse(req.body || '{}') as { payment?: { amount?: string } }).payment?.amount ?? '';
+      const record = {
+        id: 80 + made.length,
+        order_id: 5,
+        currency: 'EUR',
+        created_at: '2026-01-01T00:00:00.000Z',
+        ...lie({ kind: 'refund', parent: Number(move[1]), amount }),
+      };
+      made.push(record);
+      return send(res, 201, { payment: record });
+    }
+    return lyingService(honest)(req, res);
+  };
+  return { handler, made };
+}
+
+describe('a row in doubt, on the next run (issue 16 §5)', () => {
+  const posts = (h: { service: { received: Received[] } }) =>
+    h.service.received.filter((r) => r.method === 'POST').length;
+
+  it('a refund answered as 0.01 for 1.00 is not sent again over it: still in doubt, exit 10', async () => {
+    const { handler } = keepingService((a) => ({ ...honest(a), amount: '0.01' }));
+    const h = await serve(handler);
+    const file = join(tempDir(), 'refunds.csv');
+    writeFileSync(file, 'payment_id,amount\n1,1.00\n');
+    const first = await h.cli(['payments', 'refund', '--file', file]);
+    expect(first.code, first.stderr).toBe(10);
+    const again = await h.cli(['payments', 'refund', '--file', file]);
+    expect(again.code, again.stderr).toBe(10);
+    expect(again.stderr).toContain('refund 80 of 0.01');
+    expect(again.stderr).toContain('not sent again');
+    expect(posts(h)).toBe(1);
+    expect(journalLines(`${file}.journal`).filter((l) => l.state === 'refunded')).toEqual([]);
+  });
+
+  it('a refund whose amount came as a JSON number stays in doubt on the re-run (exit 10, not failed)', async () => {
+    const { handler } = keepingService((a) => ({ ...honest(a), amount: 1 }));
+    const h = await serve(handler);
+    const file = join(tempDir(), 'refunds.csv');
+    writeFileSync(file, 'payment_id,amount\n1,1.00\n');
+    expect((await h.cli(['payments', 'refund', '--file', file])).code).toBe(10);
+    const again = await h.cli(['payments', 'refund', '--file', file, '-o', 'csv']);
+    expect(again.code, again.stderr).toBe(10);
+    expect(again.stdout).toMatch(/^1,1\.00,.*,in_doubt,/m);
+    expect(posts(h)).toBe(1);
+  });
+
+  it('a refund record in another currency is exit 8; nothing says Refunded', async () => {
+    const h = await serve(lyingService((a) => ({ ...honest(a), currency: 'GBP' })));
+    const r = await h.cli(['payments', 'refund', '1', '--amount', '1.00', '--yes']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('currency "GBP" (not EUR)');
+    expect(r.stderr).not.toContain('Refunded');
+  });
+});

@@ -13,10 +13,16 @@
 
 import { UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/moves.js';
-import { OutcomeUnknownError } from '../../api/payments.js';
+import { OutcomeUnknownError, unexplainedMove } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
 import { BillingError, InDoubtError } from '../../errors.js';
-import { type Journal, type JournalRecord, JournalWriteError, type RowState } from './journal.js';
+import {
+  type Journal,
+  type JournalRecord,
+  JournalWriteError,
+  type RowHistory,
+  type RowState,
+} from './journal.js';
 import type { BatchRow } from './rows.js';
 import { runInOrder } from './runner.js';
 
@@ -62,6 +68,12 @@ export interface MoveAction<
   currencyOf(state: S): string | null;
   /** After an earlier run started the row: the record that shows the move landed, if any. */
   landed(state: S, started: JournalRecord): T | undefined;
+  /**
+   * After an earlier run started the row and `landed` found nothing: the records of the move's
+   * kind that appeared since its start all the same (another amount, a pending one). Any leaves
+   * the row in doubt: the move may have landed differently, and it is not sent again.
+   */
+  since?(state: S, started: JournalRecord): T[];
   /** What to send; throws a BillingError when the move cannot be made (the row fails). */
   plan(state: S, row: R): P;
   /** Sends the move (with the check before any retry). */
@@ -190,7 +202,12 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
             ? found
             : (confirmMove(
                 found as unknown as Payment,
-                { kind: money, paymentId: id, amount: started.amount ?? '' },
+                {
+                  kind: money,
+                  paymentId: id,
+                  amount: started.amount ?? '',
+                  ...(currency === null ? {} : { currency }),
+                },
                 {
                   status: 200,
                   method: 'GET',
@@ -215,6 +232,8 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
           },
         );
       }
+      const other = action.since?.(state, started)[0];
+      if (other) throw unexplainedMove(other as unknown as Payment, other.order_id);
     }
     const plan = action.plan(state, row);
     amount = plan.amount;
@@ -256,15 +275,22 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
     // Anything that is not an answer about this row is a bug: it stops the run.
     if (!(err instanceof BillingError)) throw err;
     const error = action.describeError?.(err, row) ?? err.message;
-    // An earlier run that started the row sent it too, as far as anyone can tell.
-    const mayHaveMoved = sent || history?.started !== undefined;
-    const doubt = mayHaveMoved && (err instanceof UnconfirmedMoveError || err instanceof OutcomeUnknownError);
+    // Sent here: in doubt when the answer did not settle it. Started by an earlier run and not
+    // settled since: in doubt whatever stopped this run's check (an unreadable answer, a 503),
+    // since as far as anyone can tell it was sent.
+    const unconfirmed = err instanceof UnconfirmedMoveError || err instanceof OutcomeUnknownError;
+    const doubt = sent ? unconfirmed : unsettled(history);
     const status = doubt ? 'in_doubt' : 'failed';
     return settle(
       { ...base, status, error, currency, cause: err, ...(amount ? { amount } : {}) },
       { state: status, error, ...(amount ? { amount } : {}) },
     );
   }
+}
+
+/** Whether an earlier run started the row and no outcome that settles it was journaled since. */
+function unsettled(history: RowHistory | undefined): boolean {
+  return history?.started !== undefined && ['started', 'in_doubt'].includes(history.last.state);
 }
 
 /** Rows whose outcome the journal does not hold for sure: checked on the next run. */
