@@ -227,6 +227,29 @@ describe('the same rows under a second journal', () => {
     expect(refundsOf(emu.emulator.state, b)).toEqual(['10.00']);
   });
 
+  it('copies started together: one runs, every other is refused; each payment refunded once', async () => {
+    const state = tempDir('billing-state-');
+    const { payments } = await seedPayments(emu.url, 2);
+    const [a, b] = payments as [number, number];
+    const dir = tempDir();
+    const files = Array.from({ length: 6 }, (_, i) =>
+      writeCsv(join(dir, `copy-${i}.csv`), [
+        [a, '0.07'],
+        [b, '0.07'],
+      ]),
+    );
+    const runs = await Promise.all(
+      files.map((file) => cli(['payments', 'refund', '--file', file], { BILLING_STATE_DIR: state })),
+    );
+    const codes = runs.map((r) => r.code).sort();
+    expect(codes, runs.map((r) => r.stderr).join('\n')).toEqual([0, 2, 2, 2, 2, 2]);
+    for (const refused of runs.filter((r) => r.code === 2)) {
+      expect(refused.stderr).toContain('the same rows were run before as a batch of');
+    }
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['0.07']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['0.07']);
+  });
+
   it('at a terminal, asks; answering no sends nothing', async () => {
     const state = tempDir('billing-state-');
     const { payments } = await seedPayments(emu.url, 1);

@@ -1,12 +1,16 @@
 // The per-user index of the batches run on this machine, so that the same rows run under a
 // second journal (another --journal, a copy or a symlink of the input, a deleted journal) are
 // noticed. One file per batch under STATE/batches/DIGEST/, where STATE is BILLING_STATE_DIR,
-// else $XDG_STATE_HOME/billing, else ~/.local/state/billing. It is a safety net: when it
-// cannot be written the run goes on with a warning.
+// else $XDG_STATE_HOME/billing, else ~/.local/state/billing. A run holds the folder of its
+// rows (claimIndex) from reading it to adding itself, so that runs of the same rows started
+// together cannot all find it empty. It is a safety net: when it cannot be written the run
+// goes on with a warning.
 
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BillingError, InUseError } from '../../errors.js';
+import { JournalLock } from './lock.js';
 
 export interface BatchEntry {
   batch: string;
@@ -45,6 +49,52 @@ export async function batchesWith(
   return entries.sort((a, b) => String(a.created).localeCompare(String(b.created)));
 }
 
+/** The folder of these rows, held; `release` lets the next run of the same rows read it. */
+export interface IndexClaim {
+  release(): Promise<void>;
+}
+
+const CLAIM_WAIT_MS = 30_000;
+
+/**
+ * Holds the index of these rows while a run reads it and adds itself. A run that finds it held
+ * waits (the holder is between its check and its entry: a few writes) and then reads the
+ * entry the holder added. When the index cannot be kept, a warning instead, as for remember().
+ */
+export async function claimIndex(
+  env: Record<string, string | undefined>,
+  digest: string,
+): Promise<IndexClaim | string> {
+  const dir = folder(env, digest);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    return unkept(env, err);
+  }
+  const deadline = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    try {
+      return await JournalLock.take(join(dir, 'claim'));
+    } catch (err) {
+      if (!(err instanceof InUseError)) {
+        if (err instanceof BillingError) return unkept(env, err);
+        throw err;
+      }
+      if (Date.now() > deadline) {
+        throw new InUseError(
+          `another run of the same rows has held the index of batches (${dir}) for ${CLAIM_WAIT_MS / 1000} s; nothing was sent`,
+          { hint: `wait for it to start; if no such run exists, remove ${join(dir, 'claim.lock')}` },
+        );
+      }
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+    }
+  }
+}
+
+function unkept(env: Record<string, string | undefined>, err: unknown): string {
+  return `warning: the index of batches (${stateDir(env)}) could not be kept (${(err as Error).message}); a copy of this input under another journal will not be noticed`;
+}
+
 /** Adds the batch under its rows' digest; returns a warning when the index cannot be written. */
 export async function remember(
   env: Record<string, string | undefined>,
@@ -57,6 +107,6 @@ export async function remember(
     await writeFile(join(dir, `${entry.batch}.json`), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     return undefined;
   } catch (err) {
-    return `warning: the index of batches (${stateDir(env)}) could not be written (${(err as Error).message}); a copy of this input under another journal will not be noticed`;
+    return unkept(env, err);
   }
 }

@@ -12,7 +12,7 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../runtime.js';
-import { type BatchEntry, batchesWith, remember } from './batches.js';
+import { type BatchEntry, batchesWith, claimIndex, remember } from './batches.js';
 import { Journal, type JournalContent, moveAside, type RowState, readJournal } from './journal.js';
 import { JournalLock } from './lock.js';
 import {
@@ -162,17 +162,24 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     await spec.confirm?.(doneIn(journal, spec.done));
     return start(rt, spec, journal, service, rows, digest);
   }
-  // A new batch: have these rows been run before, under another journal?
-  const earlier = (await batchesWith(rt.env, digest)).filter(
-    (e) => e.action === spec.action && (e.service === undefined || e.service === service),
-  );
-  if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier);
-  for (const entry of earlier) {
-    const content = await readJournal(entry.journal).catch(() => undefined);
-    if (content) nameDone(rt, spec, content, `the batch of ${entry.created} (journal ${entry.journal})`);
+  // A new batch: have these rows been run before, under another journal? Asked and answered
+  // with the index held, so that of runs started together only the first finds it empty.
+  const claim = await claimIndex(rt.env, digest);
+  if (typeof claim === 'string') rt.info(claim);
+  try {
+    const earlier = (await batchesWith(rt.env, digest)).filter(
+      (e) => e.action === spec.action && (e.service === undefined || e.service === service),
+    );
+    if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier);
+    for (const entry of earlier) {
+      const content = await readJournal(entry.journal).catch(() => undefined);
+      if (content) nameDone(rt, spec, content, `the batch of ${entry.created} (journal ${entry.journal})`);
+    }
+    if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
+    return await start(rt, spec, journal, service, rows, digest);
+  } finally {
+    if (typeof claim !== 'string') await claim.release();
   }
-  if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
-  return start(rt, spec, journal, service, rows, digest);
 }
 
 function doneIn(journal: Journal, done: RowState): (key: string) => boolean {
