@@ -115,6 +115,36 @@ describe('a journal is bound to the rows it was written for', () => {
     expect(again.stderr).toContain('0 refunded, 2 skipped');
   });
 
+  it('--amend over a row started with no outcome is refused until it is settled; then it goes on', async () => {
+    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+    const [a] = payments as [number];
+    const file = writeCsv(join(tempDir(), 'refunds.csv'), [[a, '1.00']]);
+    expect((await cli(['payments', 'refund', '--file', file])).code).toBe(0);
+    // As if the run was killed after sending: the refund landed, its outcome never journaled.
+    const journal = `${file}.journal`;
+    const kept = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((line) => !line.includes('"state":"refunded"'));
+    writeFileSync(journal, kept.join('\n'));
+    writeCsv(file, [[a, '10.00']]);
+    const refused = await cli(['payments', 'refund', '--file', file, '--amend']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`shows payment ${a}, 1.00 (line 2) started with no outcome`);
+    expect(refused.stderr).toContain('without --amend');
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+
+    // Settled by the input the journal recorded: the refund is found landed, nothing is sent.
+    writeCsv(file, [[a, '1.00']]);
+    const settled = await cli(['payments', 'refund', '--file', file]);
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    writeCsv(file, [[a, '10.00']]);
+    const amended = await cli(['payments', 'refund', '--file', file, '--amend']);
+    expect(amended.code, amended.stderr).toBe(0);
+    expect(amended.stderr).toContain(`note: the journal shows payment ${a} refunded 1.00`);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '10.00']);
+  });
+
   it('a removed row is refused too, with what the journal recorded for it', async () => {
     const { payments } = await seedPayments(emu.url, 2);
     const [a, b] = payments as [number, number];

@@ -17,10 +17,10 @@ import { OutcomeUnknownError, unexplainedMove } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
 import { BillingError, InDoubtError } from '../../errors.js';
 import {
+  isUnsettled,
   type Journal,
   type JournalRecord,
   JournalWriteError,
-  type RowHistory,
   type RowState,
 } from './journal.js';
 import type { BatchRow } from './rows.js';
@@ -279,18 +279,13 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
     // settled since: in doubt whatever stopped this run's check (an unreadable answer, a 503),
     // since as far as anyone can tell it was sent.
     const unconfirmed = err instanceof UnconfirmedMoveError || err instanceof OutcomeUnknownError;
-    const doubt = sent ? unconfirmed : unsettled(history);
+    const doubt = sent ? unconfirmed : isUnsettled(history);
     const status = doubt ? 'in_doubt' : 'failed';
     return settle(
       { ...base, status, error, currency, cause: err, ...(amount ? { amount } : {}) },
       { state: status, error, ...(amount ? { amount } : {}) },
     );
   }
-}
-
-/** Whether an earlier run started the row and no outcome that settles it was journaled since. */
-function unsettled(history: RowHistory | undefined): boolean {
-  return history?.started !== undefined && ['started', 'in_doubt'].includes(history.last.state);
 }
 
 /** Rows whose outcome the journal does not hold for sure: checked on the next run. */

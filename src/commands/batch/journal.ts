@@ -79,6 +79,11 @@ export interface RowHistory {
   started?: JournalRecord;
 }
 
+/** Whether an earlier run started the row and no outcome that settles it was journaled since: it may have moved. */
+export function isUnsettled(history: RowHistory | undefined): boolean {
+  return history?.started !== undefined && ['started', 'in_doubt'].includes(history.last.state);
+}
+
 /** A journal record could not be written (full disk, directory gone, read-only). Exit 12 unless money moved. */
 export class JournalWriteError extends SystemError {
   override name = 'JournalWriteError';

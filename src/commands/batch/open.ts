@@ -13,7 +13,14 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../runtime.js';
 import { type BatchEntry, batchesWith, claimIndex, remember } from './batches.js';
-import { Journal, type JournalContent, moveAside, type RowState, readJournal } from './journal.js';
+import {
+  isUnsettled,
+  Journal,
+  type JournalContent,
+  moveAside,
+  type RowState,
+  readJournal,
+} from './journal.js';
 import { JournalLock } from './lock.js';
 import {
   type BatchRow,
@@ -143,6 +150,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       );
     }
     nameDone(rt, spec, journal, 'the journal');
+    refuseToDropUnsettled(spec, journal, rows);
     await spec.confirm?.(doneIn(journal, spec.done));
     await journal.writeHeader({ ...strip(header), service, rows, digest, amended: true });
     await index(rt, spec, service, digest, header.batch, header.created);
@@ -180,6 +188,27 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   } finally {
     if (typeof claim !== 'string') await claim.release();
   }
+}
+
+/**
+ * --amend goes on with the rows as they are now; a row an earlier run started and never
+ * settled (its answer lost, or in doubt) that is no longer among them would never be checked,
+ * and a changed amount on its payment could move the money twice. It must be settled first.
+ */
+function refuseToDropUnsettled(spec: BatchSpec, journal: Journal, rows: [number, string][]): void {
+  const keys = new Set(rows.map(([, key]) => key));
+  const dropped = [...journal.histories()].filter((h) => isUnsettled(h) && !keys.has(h.last.key));
+  if (dropped.length === 0) return;
+  const named = dropped
+    .slice(0, 5)
+    .map((h) => `${describeKey(h.last.key, spec.what)} (line ${h.started?.line ?? '?'})`)
+    .join(', ');
+  throw new UsageError(
+    `the journal ${spec.journalPath} shows ${named}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ''} started with no outcome, and ${spec.input} no longer has ${dropped.length === 1 ? 'that row' : 'those rows'}: it may have been ${spec.done}; nothing was sent`,
+    {
+      hint: `settle it first: run ${spec.input} once more as the journal recorded it, without --amend (the row is checked against its order's payments before anything is sent), then amend`,
+    },
+  );
 }
 
 function doneIn(journal: Journal, done: RowState): (key: string) => boolean {
@@ -276,8 +305,18 @@ function nameDone(
   const histories = journal instanceof Journal ? [...journal.histories()] : [...journal.history.values()];
   const lines: string[] = [];
   for (const h of histories) {
-    if (h.last.state !== spec.done || !ids.has(String(h.last.id))) continue;
+    if (!ids.has(String(h.last.id))) continue;
     const line = h.started?.line ?? h.last.line;
+    if (isUnsettled(h)) {
+      lines.push(
+        `note: ${source} shows ${spec.what} ${h.last.id} ${h.started?.amount ?? ''} started with no outcome${line ? ` (line ${line})` : ''}: it may have been ${spec.done}`.replace(
+          /\s+ started/,
+          ' started',
+        ),
+      );
+      continue;
+    }
+    if (h.last.state !== spec.done) continue;
     lines.push(
       `note: ${source} shows ${spec.what} ${h.last.id} ${spec.done} ${h.last.amount ?? ''}${h.last.result_id ? ` (${h.last.result_id})` : ''}${line ? `, line ${line}` : ''}`.replace(
         /\s+,/g,
