@@ -322,7 +322,9 @@ export function inDoubtError(o: {
   if (o.stopped) {
     return new InDoubtError(
       `stopped: ${o.stopped.message}; ${o.doubtful} row${o.doubtful === 1 ? '' : 's'} in doubt, ${o.notStarted} not started`,
-      { hint: `free the disk or restore the journal's directory, then ${settle}` },
+      {
+        hint: `free the disk (or bring back the journal's directory with the journal in it), then ${settle}; a journal that is lost cannot be settled: the results above say what this run did`,
+      },
     );
   }
   return new InDoubtError(

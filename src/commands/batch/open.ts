@@ -181,7 +181,9 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier);
     for (const entry of earlier) {
       const content = await readJournal(entry.journal).catch(() => undefined);
-      if (content) nameDone(rt, spec, content, `the batch of ${entry.created} (journal ${entry.journal})`);
+      const source = `the batch of ${entry.created} (journal ${entry.journal})`;
+      if (content && !isLost(content)) nameDone(rt, spec, content, source);
+      else rt.info(`note: the journal of ${source} is gone: what it ${spec.done} cannot be named`);
     }
     if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
     return await start(rt, spec, journal, service, rows, digest);
@@ -263,8 +265,23 @@ function strip<T extends { v: unknown; type: unknown; at: unknown; amended?: unk
   return rest;
 }
 
+/** A journal the index knows that holds nothing now: removed, or lost with its directory. */
+function isLost(content: JournalContent): boolean {
+  return content.header === undefined && content.history.size === 0 && !content.legacy;
+}
+
 async function askAboutEarlier(rt: Runtime, spec: BatchSpec, earlier: BatchEntry[]): Promise<void> {
   const last = earlier.at(-1) as BatchEntry;
+  if (last.journal === spec.journalPath) {
+    // This very journal ran these rows and is gone (its directory removed, the file deleted):
+    // "go on with that batch" is this command, and it cannot know what the batch did.
+    throw new UsageError(
+      `the journal ${spec.journalPath} of the batch of ${last.created} over these rows is gone, so which of its rows were ${spec.done} cannot be known; nothing was sent`,
+      {
+        hint: `restore the journal from a backup and run again; or check each ${spec.what} (the results that run printed name what it did) and run again with --new-batch, which sends every row again`,
+      },
+    );
+  }
   const what = `the same rows were run before as a batch of ${last.created} with the journal ${last.journal}${earlier.length > 1 ? ` (and ${earlier.length - 1} more)` : ''}`;
   if (rt.canPrompt) {
     const { confirm } = await import('@inquirer/prompts');
