@@ -94,6 +94,15 @@ describe('webhooks listen against an emulator', () => {
     expect(none.stderr).toMatch(/no webhook signing secret/);
   });
 
+  it("--secret other than the emulator's is warned about: every delivery would fail its check", async () => {
+    const { env } = await setup();
+    const res = await runCli(['webhooks', 'listen', '--print-secret', '--secret', 'whsec_other'], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('signs its deliveries with its own secret, not --secret');
+    const same = await runCli(['webhooks', 'listen', '--print-secret', '--secret', SECRET], { env });
+    expect(same.stderr).not.toContain('not --secret');
+  });
+
   it('against a service (no emulator answers) it says where to paste the address, and registers nothing', async () => {
     const port = await freePort();
     const l = await listen(

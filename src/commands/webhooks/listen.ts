@@ -306,6 +306,11 @@ async function leave(rt: Runtime, joined: Joined): Promise<void> {
 
 /** --secret, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
 async function listenSecret(rt: Runtime, flag: string | undefined, emulator: JoinedEmulator | undefined) {
+  if (flag !== undefined && emulator && flag !== emulator.secret) {
+    rt.info(
+      `warning: the emulator at ${emulator.origin} signs its deliveries with its own secret, not --secret: each of them will fail the check (leave out --secret to verify with the emulator's)`,
+    );
+  }
   if (flag !== undefined || !emulator) return webhookSecret(rt, flag);
   const configured = await webhookSecret(rt, undefined);
   if (configured?.value === emulator.secret) return configured;
