@@ -1,16 +1,18 @@
 // The integration developer's loop of issue 19, with real processes: an emulator started by
 // the CLI, `webhooks listen --forward-to` a small app (registered by itself, secret printed),
 // a checkout paid in headless Chromium, a trigger that changes the order for real, and a
-// replay from the inspector. The emulator starts from the demo seed; starting it from a
-// fixture file (`--fixtures`) is covered by the fixtures section's own tests.
+// replay from the inspector. The emulator starts from a fixture file (`--fixtures`): the
+// shop's customer and product, found by the CLI as a developer would.
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
-import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from '../checkout/helpers.js';
+import { CARDS, type RunningCli, startCli } from '../checkout/helpers.js';
 import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
-import { baseEnv, freePort, runCli } from '../helpers/cli.js';
+import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from '../webhooks/helpers.js';
 
 let env: Record<string, string | undefined>;
@@ -26,7 +28,21 @@ beforeAll(async () => {
   env = baseEnv({ BILLING_ENV: 'local' });
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  emulator = startCli(['emulator', 'start', '--port', String(port), '--seed', 'demo', '--env', 'local'], env);
+  const fixture = join(tempDir(), 'shop.yaml');
+  writeFileSync(
+    fixture,
+    [
+      'customers:',
+      '  jane: {first_name: Jane, last_name: Doe, email: jane.journey@example.com}',
+      'products:',
+      '  box: {name: Journey Box, price: "24.90", currency: EUR}',
+      '',
+    ].join('\n'),
+  );
+  emulator = startCli(
+    ['emulator', 'start', '--port', String(port), '--fixtures', fixture, '--env', 'local'],
+    env,
+  );
   await emulator.waitFor('stderr', /Environment local now uses it/);
   app = await startApp('/hooks');
   browser = await launchChromium();
@@ -63,9 +79,23 @@ describe(`the integration loop: emulator, listen, checkout, trigger, inspector${
       expect(listen.stderr()).toContain(`Your webhook signing secret is ${LOCAL_EMULATOR.webhookSecret}\n`);
       const inspector = /Inspect deliveries at (\S+) /.exec(listen.stderr())?.[1] ?? '';
 
-      // An order with a checkout, paid with the approving test card in Chromium.
-      const customer = await makeCustomer(origin);
-      const product = await makeProduct(origin);
+      // The fixture's customer and product, found as a developer would; an order with a
+      // checkout for them, paid with the approving test card in Chromium.
+      const customers = await billing(
+        'customers',
+        'list',
+        '--email',
+        'jane.journey@example.com',
+        '-o',
+        'json',
+      );
+      expect(customers.code, customers.stderr).toBe(0);
+      const customer = JSON.parse(customers.stdout)[0].id as number;
+      const products = await billing('products', 'list', '-o', 'json');
+      const product = (JSON.parse(products.stdout) as { id: number; name: string }[]).find(
+        (p) => p.name === 'Journey Box',
+      )?.id;
+      expect(product).toBeDefined();
       const created = await billing(
         'orders',
         'create',
