@@ -70,8 +70,10 @@ describe('billing emulator apply', () => {
 
   it('refuses a bad fixture whole, naming the path of the bad key, and changes nothing', async () => {
     const before = (await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts;
-    // A new invoice id: the first test has already made FX-PAID.
-    const text = readFileSync(SHOP, 'utf8').replace('FX-PAID', 'FX-AGAIN');
+    // A new invoice id: the first test has already made FX-PAID. No clock: the first test set
+    // it, and it has moved on since (a clock behind it is refused, see below).
+    const shop = readFileSync(SHOP, 'utf8').replace(/^clock: .*\n/m, '');
+    const text = shop.replace('FX-PAID', 'FX-AGAIN');
     const cases: [string, string, RegExp][] = [
       [
         'status.yaml',
@@ -83,11 +85,7 @@ describe('billing emulator apply', () => {
         text.replace('mug.id}", qty: 2', 'cup.id}", qty: 2'),
         /orders\.paid\.lines\.0\.product: \$\{products\.cup\.id\} names no products record/,
       ],
-      [
-        'invoice.yaml',
-        readFileSync(SHOP, 'utf8'),
-        /orders\.paid\.invoice_id: invoice_id FX-PAID is already used/,
-      ],
+      ['invoice.yaml', shop, /orders\.paid\.invoice_id: invoice_id FX-PAID is already used/],
       ['qty.yaml', text.replace('qty: 2', 'qty: "2"'), /orders\.paid\.lines\.0\.qty: must be integer/],
       [
         'extra.yaml',
@@ -123,6 +121,28 @@ describe('billing emulator apply', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no such file/);
     expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before);
+  });
+
+  it("refuses a clock behind the emulator's whole (exit 2, naming the key clock): time only moves forward", async () => {
+    const before = await emulatorApi(t.url, 'GET', '/__emulator/status');
+    const clock = (await emulatorApi(t.url, 'GET', '/__emulator/clock')).body;
+    const file = write(
+      'past.yaml',
+      'clock: 2020-01-01T00:00:00Z\ncustomers:\n  old: {first_name: Old, last_name: Timer}\n',
+    );
+    const run = await runCli(['emulator', 'apply', file, '--port', port], { env: t.env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /fixture clock: 2020-01-01T00:00:00Z is before the emulator's clock \(.+\): the clock only moves forward; nothing was applied/,
+    );
+    const answer = await admin(t.url, 'apply', { clock: '2020-01-01T00:00:00Z' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details).toEqual([
+      { field: 'clock', message: expect.stringContaining('only moves forward') },
+    ]);
+    expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before.body.counts);
+    const after = (await emulatorApi(t.url, 'GET', '/__emulator/clock')).body;
+    expect(Date.parse(after.now)).toBeGreaterThanOrEqual(Date.parse(clock.now));
   });
 
   it('takes JSON as well as YAML', async () => {
