@@ -210,6 +210,21 @@ describe('emulator start|reset --fixtures', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/orders\.x\.lines: is required/);
   });
+
+  it('--detach with a fixture apply refuses: exit 2 with the one error line of apply, and nothing left running', async () => {
+    const port = await freePort();
+    const bad = write('past.yaml', 'clock: 2020-01-01T00:00:00Z\n');
+    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
+    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad, '--detach'], {
+      env,
+    });
+    expect(run.code, run.stderr).toBe(2);
+    const errors = run.stderr.split('\n').filter((line) => line.includes('error:'));
+    expect(errors).toEqual([
+      expect.stringMatching(/^error: fixture clock: .* the clock only moves forward; nothing was applied$/),
+    ]);
+    await expect(fetch(`http://127.0.0.1:${port}/__emulator/status`)).rejects.toThrow();
+  });
 });
 
 describe('the demo seed is the fixture that ships with the package', () => {
