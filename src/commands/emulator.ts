@@ -59,6 +59,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
       host: flags.host,
       seed,
       fixture,
+      ...(flags.fixtures === undefined ? {} : { fixtureName: resolve(flags.fixtures) }),
       dataFile: flags.data,
       latencyMs,
       failRate,
@@ -296,7 +297,10 @@ export async function reset(
   const origin = await emulatorOrigin(rt, flags);
   await confirmTouchingEmulator(rt, origin, 'reset');
   const body = await adminCall(origin, 'POST', 'reset', {
-    body: { ...(seed ? { seed } : {}), ...(fixture === undefined ? {} : { fixture }) },
+    body: {
+      ...(seed ? { seed } : {}),
+      ...(fixture === undefined ? {} : { fixture, fixture_name: resolve(flags.fixtures as string) }),
+    },
     usage: FIXTURE_REFUSED,
   });
   rt.info(`Emulator at ${origin} reset${flags.fixtures ? ` from ${flags.fixtures}` : ''}.`);

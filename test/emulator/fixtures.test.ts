@@ -173,6 +173,11 @@ describe('emulator start|reset --fixtures', () => {
         customers: 2,
         products: 2,
       });
+      // The status says what it started from: the seed, then the fixture file.
+      const status = await runCli(['emulator', 'status', '--port', String(port), '--json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ seed: 'empty', fixture: SHOP });
+      const table = await runCli(['emulator', 'status', '--port', String(port)], { env });
+      expect(table.stdout).toMatch(new RegExp(`fixture\\s+${SHOP.replace(/[.]/g, '\\.')}`));
       await admin(url, 'bulk-orders', { count: 5 });
       const reset = await runCli(['emulator', 'reset', '--port', String(port), '--yes'], { env });
       expect(reset.code, reset.stderr).toBe(0);
@@ -183,6 +188,7 @@ describe('emulator start|reset --fixtures', () => {
         { env },
       );
       expect(again.code, again.stderr).toBe(0);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.fixture).toBe(other);
       expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
         orders: 0,
         customers: 1,
@@ -237,6 +243,7 @@ describe('the demo seed is the fixture that ships with the package', () => {
       JSON.stringify({
         ...s.snapshot(),
         seed: null,
+        fixture: null,
         orders: [...s.orders.values()].map(({ created_at, updated_at, status_updated_at, ...o }) => o),
         customers: [...s.customers.values()].map(({ created_at, updated_at, ...c }) => c),
         products: [...s.products.values()].map(({ created_at, updated_at, ...p }) => p),

@@ -40,6 +40,8 @@ export interface Runtime {
   startSeed: SeedName;
   /** The fixture it started from (applied again by a reset without a seed or fixture). */
   startFixture?: unknown;
+  /** What the status names it by (its file). */
+  startFixtureName?: string;
   dataFile: string | null;
   faults: Faults;
   /** Stops the server (after the current answer has gone out). */
