@@ -56,7 +56,7 @@ async function statusOf(id: number): Promise<string> {
 
 describe(`the integration loop: emulator, listen, checkout, trigger, inspector${SKIP_WITHOUT_CHROMIUM}`, () => {
   it.skipIf(!browserTests)(
-    'pays a checkout, sees pending → active reach the app, triggers failed, replays from the inspector',
+    'pays a checkout, sees pending → active reach the app, triggers cancelled, replays from the inspector',
     async () => {
       listen = await startListen(['--forward-to', app.url, '--inspect'], env);
       expect(listen.stderr()).toContain(`Registered ${listen.url} with the emulator at ${origin}`);
@@ -110,12 +110,13 @@ describe(`the integration loop: emulator, listen, checkout, trigger, inspector${
       }
       expect(await statusOf(id)).toBe('active');
 
-      // The trigger makes the order fail for real: the event and `orders get` agree.
-      const trig = await billing('webhooks', 'trigger', 'order.failed', '--order', String(id));
+      // The trigger moves the order for real, by a rule that applies to a paid single payment
+      // (cancel; a failed payment needs a schedule): the event and `orders get` agree.
+      const trig = await billing('webhooks', 'trigger', 'order.cancelled', '--order', String(id));
       expect(trig.code, trig.stderr).toBe(0);
       await waitFor(() => (eventsFor(id).length >= 3 ? true : undefined));
-      expect(eventsFor(id)).toEqual(['order.pending', 'order.active', 'order.failed']);
-      expect(await statusOf(id)).toBe('failed');
+      expect(eventsFor(id)).toEqual(['order.pending', 'order.active', 'order.cancelled']);
+      expect(await statusOf(id)).toBe('cancelled');
 
       // One delivery replayed from the inspector: the same bytes reach the app again, signed.
       await tab.goto(inspector);
