@@ -109,10 +109,12 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
         'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
       ]) +
         '\nAgainst an emulator, order.<status> happens for real: on --order, or on a new order made through\n' +
-        'the API (a subscription for order.paused and order.suspended), walked through the steps before it;\n' +
-        'the emulator delivers to its endpoints (webhooks listen registers one). An order already in that\n' +
-        'status is refused (exit 2). --synthetic, --to, and any trigger against a service send a made-up\n' +
-        'event marked X-Billing-Synthetic: true, which listen shows as synthetic.\n',
+        "the API (a subscription for paused, suspended, review, complete), moved by the emulator's own rules\n" +
+        '(a first payment approved or declined, a scheduled payment charged, pause, resume, cancel), each\n' +
+        'step an event; it delivers to its endpoints (webhooks listen registers one). A status its rules do\n' +
+        "not reach from the order's, or the one it has, is refused (exit 2). --synthetic, --to, and any\n" +
+        'trigger against a service send a made-up event marked X-Billing-Synthetic: true; against an\n' +
+        "emulator without --to it goes to the emulator's endpoints (order.test: its Send test event).\n",
     )
     .action(run(async () => (await import('../commands/webhooks/send.js')).trigger));
 

@@ -2,7 +2,7 @@
 // The only command module that may load src/emulator (and only in `start`).
 
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../api/errors.js';
@@ -59,6 +59,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
       host: flags.host,
       seed,
       fixture,
+      ...(flags.fixtures === undefined ? {} : { fixtureName: resolve(flags.fixtures) }),
       dataFile: flags.data,
       latencyMs,
       failRate,
@@ -113,6 +114,8 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   // One log per port: two emulators never write into one file.
   const logFile = join(logDir, `emulator-${flags.port}.log`);
   const log = openSync(logFile, 'a', 0o600);
+  // Where this start's lines begin: the log keeps earlier runs on this port.
+  const logStart = fstatSync(log).size;
   // The single executable repeats its own path as argv[1]; the package runs bin/billing there.
   const script = process.argv[1] === process.execPath ? [] : [process.argv[1] ?? ''];
   const args = [
@@ -139,8 +142,10 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   });
   closeSync(log);
   let exited = false;
-  child.once('exit', () => {
+  let exitCode: number | null = null;
+  child.once('exit', (code) => {
     exited = true;
+    exitCode = code;
   });
   child.unref();
   const deadline = Date.now() + 15_000;
@@ -156,7 +161,16 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' ');
+  const said = readFileSync(logFile).subarray(logStart).toString('utf8').trim().split('\n');
+  const error = said.find((line) => line.startsWith('error: '));
+  // The child refused what it was asked (a bad fixture, a port in use): its own message and exit code, once.
+  if (exitCode === EXIT.usage && error !== undefined) {
+    const hint = said.find((line) => line.startsWith('hint: '));
+    throw new UsageError(error.slice('error: '.length), {
+      ...(hint ? { hint: hint.slice('hint: '.length) } : {}),
+    });
+  }
+  const tail = (error ? [error.slice('error: '.length)] : said.slice(-3)).join(' ');
   throw new ApiError(
     'network',
     EXIT.unavailable,
@@ -283,7 +297,10 @@ export async function reset(
   const origin = await emulatorOrigin(rt, flags);
   await confirmTouchingEmulator(rt, origin, 'reset');
   const body = await adminCall(origin, 'POST', 'reset', {
-    body: { ...(seed ? { seed } : {}), ...(fixture === undefined ? {} : { fixture }) },
+    body: {
+      ...(seed ? { seed } : {}),
+      ...(fixture === undefined ? {} : { fixture, fixture_name: resolve(flags.fixtures as string) }),
+    },
     usage: FIXTURE_REFUSED,
   });
   rt.info(`Emulator at ${origin} reset${flags.fixtures ? ` from ${flags.fixtures}` : ''}.`);

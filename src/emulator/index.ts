@@ -32,6 +32,8 @@ export interface EmulatorOptions {
   seed?: SeedName;
   /** A fixture (the parsed JSON or YAML of fixtures/fixture.schema.json) applied after the seed; ignored when dataFile exists. */
   fixture?: unknown;
+  /** What the status names the fixture by (the CLI and billing/emulator: its file); default "a fixture given at start". */
+  fixtureName?: string;
   /** Loaded on start when it exists; written atomically after changes and on close. */
   dataFile?: string;
   /** Delay added to every /api request. */
@@ -90,7 +92,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const saved = dataFile ? await readDataFile(dataFile) : null;
   let fixtureIds = noIds();
   if (saved) state.restore(saved);
-  else fixtureIds = await applySeed(state, startSeed, opts.fixture);
+  else fixtureIds = await applySeed(state, startSeed, opts.fixture, opts.fixtureName);
   const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
   if (writer) state.onChange(() => writer.schedule());
 
@@ -116,6 +118,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     startedAt: new Date().toISOString(),
     startSeed,
     startFixture: opts.fixture,
+    startFixtureName: opts.fixtureName,
     dataFile,
     faults: {
       latencyMs,

@@ -70,6 +70,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
     host: options.host,
     seed: options.seed ?? 'empty',
     fixture,
+    ...(typeof options.fixture === 'string' ? { fixtureName: options.fixture } : {}),
     webhookUrls: options.webhookUrls,
     webhookSecret: secret,
   });

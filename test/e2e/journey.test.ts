@@ -140,12 +140,24 @@ describe(`the integration loop: emulator, listen, checkout, trigger, inspector${
       }
       expect(await statusOf(id)).toBe('active');
 
-      // The trigger makes the order fail for real: the event and `orders get` agree.
-      const trig = await billing('webhooks', 'trigger', 'order.failed', '--order', String(id));
+      // The trigger makes an order fail for real: a new one (a paid single payment cannot fail),
+      // its first payment declined as the emulator's own rules do; the events, `orders get`
+      // and the payments agree.
+      const trig = await billing('webhooks', 'trigger', 'order.failed', '--json');
       expect(trig.code, trig.stderr).toBe(0);
-      await waitFor(() => (eventsFor(id).length >= 3 ? true : undefined));
-      expect(eventsFor(id)).toEqual(['order.pending', 'order.active', 'order.failed']);
-      expect(await statusOf(id)).toBe('failed');
+      const failed = JSON.parse(trig.stdout).order_id as number;
+      await waitFor(
+        () => (eventsFor(failed).includes('order.failed') ? true : undefined),
+        10_000,
+        () => eventsFor(failed).join(', '),
+      );
+      expect(eventsFor(failed)).toEqual(['order.pending', 'order.failed']);
+      expect(await statusOf(failed)).toBe('failed');
+      const payments = await billing('orders', 'payments', String(failed), '-o', 'json');
+      expect(
+        (JSON.parse(payments.stdout) as { status: string }[]).some((p) => p.status === 'failed'),
+        payments.stdout,
+      ).toBe(true);
 
       // One delivery replayed from the inspector: the same bytes reach the app again, signed.
       await tab.goto(inspector);

@@ -70,8 +70,10 @@ describe('billing emulator apply', () => {
 
   it('refuses a bad fixture whole, naming the path of the bad key, and changes nothing', async () => {
     const before = (await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts;
-    // A new invoice id: the first test has already made FX-PAID.
-    const text = readFileSync(SHOP, 'utf8').replace('FX-PAID', 'FX-AGAIN');
+    // A new invoice id: the first test has already made FX-PAID. No clock: the first test set
+    // it, and it has moved on since (a clock behind it is refused, see below).
+    const shop = readFileSync(SHOP, 'utf8').replace(/^clock: .*\n/m, '');
+    const text = shop.replace('FX-PAID', 'FX-AGAIN');
     const cases: [string, string, RegExp][] = [
       [
         'status.yaml',
@@ -83,11 +85,7 @@ describe('billing emulator apply', () => {
         text.replace('mug.id}", qty: 2', 'cup.id}", qty: 2'),
         /orders\.paid\.lines\.0\.product: \$\{products\.cup\.id\} names no products record/,
       ],
-      [
-        'invoice.yaml',
-        readFileSync(SHOP, 'utf8'),
-        /orders\.paid\.invoice_id: invoice_id FX-PAID is already used/,
-      ],
+      ['invoice.yaml', shop, /orders\.paid\.invoice_id: invoice_id FX-PAID is already used/],
       ['qty.yaml', text.replace('qty: 2', 'qty: "2"'), /orders\.paid\.lines\.0\.qty: must be integer/],
       [
         'extra.yaml',
@@ -125,6 +123,28 @@ describe('billing emulator apply', () => {
     expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before);
   });
 
+  it("refuses a clock behind the emulator's whole (exit 2, naming the key clock): time only moves forward", async () => {
+    const before = await emulatorApi(t.url, 'GET', '/__emulator/status');
+    const clock = (await emulatorApi(t.url, 'GET', '/__emulator/clock')).body;
+    const file = write(
+      'past.yaml',
+      'clock: 2020-01-01T00:00:00Z\ncustomers:\n  old: {first_name: Old, last_name: Timer}\n',
+    );
+    const run = await runCli(['emulator', 'apply', file, '--port', port], { env: t.env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /fixture clock: 2020-01-01T00:00:00Z is before the emulator's clock \(.+\): the clock only moves forward; nothing was applied/,
+    );
+    const answer = await admin(t.url, 'apply', { clock: '2020-01-01T00:00:00Z' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.details).toEqual([
+      { field: 'clock', message: expect.stringContaining('only moves forward') },
+    ]);
+    expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before.body.counts);
+    const after = (await emulatorApi(t.url, 'GET', '/__emulator/clock')).body;
+    expect(Date.parse(after.now)).toBeGreaterThanOrEqual(Date.parse(clock.now));
+  });
+
   it('takes JSON as well as YAML', async () => {
     const file = write(
       'one.json',
@@ -153,6 +173,11 @@ describe('emulator start|reset --fixtures', () => {
         customers: 2,
         products: 2,
       });
+      // The status says what it started from: the seed, then the fixture file.
+      const status = await runCli(['emulator', 'status', '--port', String(port), '--json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ seed: 'empty', fixture: SHOP });
+      const table = await runCli(['emulator', 'status', '--port', String(port)], { env });
+      expect(table.stdout).toMatch(new RegExp(`fixture\\s+${SHOP.replace(/[.]/g, '\\.')}`));
       await admin(url, 'bulk-orders', { count: 5 });
       const reset = await runCli(['emulator', 'reset', '--port', String(port), '--yes'], { env });
       expect(reset.code, reset.stderr).toBe(0);
@@ -163,6 +188,7 @@ describe('emulator start|reset --fixtures', () => {
         { env },
       );
       expect(again.code, again.stderr).toBe(0);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.fixture).toBe(other);
       expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
         orders: 0,
         customers: 1,
@@ -190,6 +216,21 @@ describe('emulator start|reset --fixtures', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/orders\.x\.lines: is required/);
   });
+
+  it('--detach with a fixture apply refuses: exit 2 with the one error line of apply, and nothing left running', async () => {
+    const port = await freePort();
+    const bad = write('past.yaml', 'clock: 2020-01-01T00:00:00Z\n');
+    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
+    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad, '--detach'], {
+      env,
+    });
+    expect(run.code, run.stderr).toBe(2);
+    const errors = run.stderr.split('\n').filter((line) => line.includes('error:'));
+    expect(errors).toEqual([
+      expect.stringMatching(/^error: fixture clock: .* the clock only moves forward; nothing was applied$/),
+    ]);
+    await expect(fetch(`http://127.0.0.1:${port}/__emulator/status`)).rejects.toThrow();
+  });
 });
 
 describe('the demo seed is the fixture that ships with the package', () => {
@@ -202,6 +243,7 @@ describe('the demo seed is the fixture that ships with the package', () => {
       JSON.stringify({
         ...s.snapshot(),
         seed: null,
+        fixture: null,
         orders: [...s.orders.values()].map(({ created_at, updated_at, status_updated_at, ...o }) => o),
         customers: [...s.customers.values()].map(({ created_at, updated_at, ...c }) => c),
         products: [...s.products.values()].map(({ created_at, updated_at, ...p }) => p),

@@ -343,4 +343,43 @@ describe('billing emulator start --fault', () => {
       await new Promise((r) => child.on('close', r));
     }
   });
+  it('refuses a route the emulator does not serve (exit 2, naming the routes there are); a route table name works', async () => {
+    const bad = await runCli(['emulator', 'start', '--port', '0', '--fault', 'bogusroute:after:1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"bogusroute" is not a route of the emulator');
+    expect(bad.stderr).toContain('refund, capture');
+    expect(bad.stderr).toContain('sendEmailLink');
+    expect(
+      bad.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('error:')),
+    ).toHaveLength(1);
+    expect(() => parseFaultSpec('POST /nowhere:before')).toThrow(/not a route of the emulator/);
+    expect(
+      (
+        await call(emulator, 'POST', '/__emulator/faults', {
+          body: { faults: [{ route: '/nowhere', mode: 'before' }] },
+        })
+      ).status,
+    ).toBe(400);
+
+    const faulty = await startEmulator({ port: 0, faults: [parseFaultSpec('sendEmailLink:before:1')] });
+    try {
+      const order = await call(faulty, 'POST', v2(1, '/orders'), {
+        body: {
+          order: {
+            currency: 'EUR',
+            customer_id: await createCustomer(faulty),
+            invoice_id: nextInvoice(),
+            order_products: [{ product_id: await createProduct(faulty) }],
+          },
+        },
+      });
+      const sent = await call(faulty, 'POST', v2(1, `/orders/${order.body.order.id}/send_email_link`));
+      expect(sent.status).toBe(502);
+    } finally {
+      await faulty.close();
+    }
+  });
 });

@@ -219,10 +219,11 @@ describe('subscriptions over time', () => {
     const payload = await subscribe(emulator, {
       customer_id: customer,
       start_date: '31/01/2027 09:00',
-      order_product: { product_id: await plan(emulator) },
+      // A plan of nothing: its first payment (0.00) makes it live without collecting any money.
+      order_product: { product_id: await plan(emulator, '0.00') },
     });
     const id = payload.order.id;
-    // Made live without a payment (the admin API stands in for the dashboard).
+    // Made live by that first payment (the admin API moves it by the emulator's rules).
     await admin(emulator, 'POST', `/__emulator/orders/${id}/status`, { status: 'active' });
     await admin(emulator, 'POST', '/__emulator/declines', { customer_id: customer, decline: 'soft' });
     await advance(emulator, { to: '2027-03-01' });

@@ -39,11 +39,13 @@ describe('one delivery per status change', () => {
   it('sends each change once, signed, in the order it happened, with the Event document', async () => {
     const { app, emulator } = await setup();
     const id = await createOrder(emulator, '25.00');
-    for (const status of ['pending', 'active', 'paused', 'active']) {
+    // Each move as the emulator's rules make it: a link, a declined first payment, its retry
+    // approved, a cancellation.
+    for (const status of ['pending', 'failed', 'active', 'cancelled']) {
       expect((await moveTo(emulator, id, status)).status).toBe(200);
     }
     // A move to the status it already has is no change and sends nothing.
-    expect((await moveTo(emulator, id, 'active')).body.changed).toBe(false);
+    expect((await moveTo(emulator, id, 'cancelled')).body.changed).toBe(false);
     await waitFor(() => (app.received.length >= 4 ? true : undefined));
     await new Promise((r) => setTimeout(r, 100));
     expect(app.received).toHaveLength(4);
@@ -51,15 +53,15 @@ describe('one delivery per status change', () => {
     const events = bodies(app);
     expect(events.map((e) => e.event)).toEqual([
       'order.pending',
+      'order.failed',
       'order.active',
-      'order.paused',
-      'order.active',
+      'order.cancelled',
     ]);
     expect(events.map((e) => [e.data.previous_status, e.data.status])).toEqual([
       ['draft', 'pending'],
-      ['pending', 'active'],
-      ['active', 'paused'],
-      ['paused', 'active'],
+      ['pending', 'failed'],
+      ['failed', 'active'],
+      ['active', 'cancelled'],
     ]);
     const times = events.map((e) => e.occurred_at as string);
     expect([...times].sort()).toEqual(times);
@@ -90,7 +92,7 @@ describe('one delivery per status change', () => {
     expect(
       log.every((d) => d.state === 'delivered' && d.attempts.length === 1 && d.attempts[0]?.status === 200),
     ).toBe(true);
-    expect(log[0]?.event).toBe('order.active'); // newest first
+    expect(log[0]?.event).toBe('order.cancelled'); // newest first
     const status = (await call(emulator, 'GET', '/__emulator/status')).body;
     expect(status.webhooks).toMatchObject({
       endpoints: [app.url],

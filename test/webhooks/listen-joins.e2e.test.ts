@@ -305,3 +305,59 @@ describe('webhooks trigger against an emulator', () => {
     expect(after.stdout).toBe(before.stdout);
   });
 });
+
+describe('webhooks trigger tells the truth (the emulator moves an order only by its own rules)', () => {
+  it("refuses a move the rules do not make from the order's status, naming both and what would reach it; nothing changes", async () => {
+    const { t, billing } = await setup();
+    const made = await billing('webhooks', 'trigger', 'order.active', '--json');
+    expect(made.code, made.stderr).toBe(0);
+    const id = JSON.parse(made.stdout).order_id as number;
+    // Active for real: its first payment is recorded.
+    const paid = t.emulator.state.paymentsOf(id);
+    expect(paid.map((p) => `${p.kind} ${p.status}`)).toEqual(['debit succeeded']);
+    for (const [event, why] of [
+      ['order.draft', /no rule of the emulator moves an order to draft/],
+      ['order.pending', /pending is reached from draft when a payment link is sent/],
+    ] as const) {
+      const res = await billing('webhooks', 'trigger', event, '--order', String(id));
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(new RegExp(`order ${id} is active: .* from active to ${event.slice(6)}`));
+      expect(res.stderr).toMatch(why);
+    }
+    expect(await statusOf(billing, id)).toBe('active');
+    expect(t.emulator.state.paymentsOf(id)).toHaveLength(1);
+  });
+
+  it('order.failed on a live subscription is a declined scheduled payment with its soft_decline email', async () => {
+    const { t, port, billing } = await setup();
+    const paused = await billing('webhooks', 'trigger', 'order.paused', '--json');
+    const id = JSON.parse(paused.stdout).order_id as number;
+    expect((await billing('webhooks', 'trigger', 'order.active', '--order', String(id))).code).toBe(0);
+    const failed = await billing('webhooks', 'trigger', 'order.failed', '--order', String(id));
+    expect(failed.code, failed.stderr).toBe(0);
+    expect(await statusOf(billing, id)).toBe('failed');
+    const payments = t.emulator.state.paymentsOf(id).map((p) => `${p.kind} ${p.status}`);
+    expect(payments).toEqual(['debit succeeded', 'debit failed']);
+    const outbox = await billing('emulator', 'outbox', '--order', String(id), '--port', port, '--json');
+    expect(JSON.parse(outbox.stdout).map((m: { kind: string }) => m.kind)).toContain('soft_decline');
+  });
+
+  it("synthetic events go to the emulator's endpoints, and say so; with none, exit 2 saying so", async () => {
+    const { app, env, billing } = await setup();
+    const none = await billing('webhooks', 'trigger', 'order.paused', '--synthetic');
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toMatch(/has no webhook endpoint: nothing to send the synthetic order\.paused to/);
+    expect(none.stderr).not.toMatch(/4242|connection refused/);
+    const l = await listen(['--forward-to', app.url], env);
+    const sent = await billing('webhooks', 'trigger', 'order.paused', '--synthetic');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toContain(`to the emulator's endpoint ${l.url}`);
+    await got(app, 1);
+    expect(app.received[0]!.headers['x-billing-synthetic']).toBe('true');
+    const test = await billing('webhooks', 'trigger', 'order.test', '--json');
+    expect(test.code, test.stderr).toBe(0);
+    expect(JSON.parse(test.stdout)[0]).toMatchObject({ event: 'order.test', endpoint: l.url });
+    await got(app, 2);
+    expect(events(app)).toEqual(['order.paused', 'order.test']);
+  });
+});

@@ -104,7 +104,17 @@ export async function sendTestEvent(
 ): Promise<void> {
   const profileId =
     rt.flags.profile === undefined ? LOCAL_EMULATOR.profileId : parse.recordId('--profile', rt.flags.profile);
-  const origin = await emulatorOrigin(rt, flags);
+  await testEventOn(rt, await emulatorOrigin(rt, flags), profileId, flags.wait);
+}
+
+/** The emulator's "Send test event": order.test to each of its endpoints; the deliveries, once each has had its first attempt (with `wait`). */
+export async function testEventOn(
+  rt: Runtime,
+  origin: string,
+  profileId: number,
+  wait: boolean,
+): Promise<void> {
+  const flags = { wait };
   const sent = (await call(origin, 'POST', 'send-test-event', { profile_id: profileId }))
     .deliveries as Array<{
     id: string;

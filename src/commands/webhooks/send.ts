@@ -71,13 +71,24 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
   // order.<status> carries that status; order.test and events we do not know keep the order's.
   const named = event.startsWith('order.') ? event.slice('order.'.length) : '';
   const eventStatus = isOrderStatus(named) ? named : undefined;
-  // Against an emulator the change happens for real; only it can say so of its events.
-  if (eventStatus && flags.to === undefined && !flags.synthetic) {
-    const emulator = await findEmulator(rt);
-    if (emulator) return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order);
+  // Against an emulator the change happens for real; only it can say so of its events. Made-up
+  // events go where the emulator delivers (its endpoints), not to a port nobody named.
+  const emulator = flags.to === undefined ? await findEmulator(rt) : undefined;
+  if (emulator && eventStatus && !flags.synthetic) {
+    return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order);
   }
-  const url = target('--to', flags.to ?? DEFAULT_TARGET);
-  const secret = await requireSecret(rt, flags.secret);
+  if (emulator && event === 'order.test' && flags.order === undefined) {
+    const { testEventOn } = await import('./emulator.js');
+    return testEventOn(rt, emulator.origin, LOCAL_EMULATOR.profileId, true);
+  }
+  const urls = emulator
+    ? await emulatorEndpoints(emulator.origin, event)
+    : [target('--to', flags.to ?? DEFAULT_TARGET)];
+  // The emulator's endpoints verify with its secret (webhooks listen takes it from there).
+  const secret =
+    emulator && flags.secret === undefined
+      ? { value: emulator.secret }
+      : await requireSecret(rt, flags.secret);
   const ctx = await rt.context();
   const id = newDeliveryId();
   const occurredAt = new Date().toISOString();
@@ -123,18 +134,43 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
   }
   const body = JSON.stringify(document);
   const sender = new Sender();
-  let result: SendResult;
+  const results: { url: string; result: SendResult }[] = [];
   try {
     const headers = signedHeaders(secret.value, body, id);
     headers.push([SYNTHETIC_HEADER, 'true']);
-    result = await sender.post(url, body, headers, rt.signal);
+    for (const url of urls) results.push({ url, result: await sender.post(url, body, headers, rt.signal) });
   } finally {
     await sender.close();
   }
-  const row = resultRow(id, event, url, result);
-  await writeRows(rt, [row], RESULT_COLUMNS, { ...row, synthetic: true, event_document: document });
-  rt.info(`Sent a synthetic ${event} (no order changed; marked ${SYNTHETIC_HEADER}: true).`);
-  failUnlessAccepted(url, result);
+  const rows = results.map(({ url, result }) => resultRow(id, event, url, result));
+  if (rows.length === 1) {
+    await writeRows(rt, rows, RESULT_COLUMNS, { ...rows[0], synthetic: true, event_document: document });
+  } else {
+    await writeRows(rt, rows, RESULT_COLUMNS, {
+      deliveries: rows,
+      synthetic: true,
+      event_document: document,
+    });
+  }
+  const where = emulator
+    ? ` to the emulator's endpoint${urls.length === 1 ? '' : 's'} ${urls.join(', ')}`
+    : '';
+  rt.info(`Sent a synthetic ${event}${where} (no order changed; marked ${SYNTHETIC_HEADER}: true).`);
+  for (const { url, result } of results) failUnlessAccepted(url, result);
+}
+
+/** The URLs of the emulator's endpoints that take this event; none is exit 2, saying so. */
+async function emulatorEndpoints(origin: string, event: string): Promise<string[]> {
+  const { endpointsOf } = await import('./endpoints.js');
+  const { endpoints } = await endpointsOf(origin);
+  const urls = endpoints.filter((e) => e.events === null || e.events.includes(event)).map((e) => e.url);
+  if (urls.length === 0) {
+    throw new UsageError(
+      `the emulator at ${origin} has no webhook endpoint${endpoints.length > 0 ? ` taking ${event}` : ''}: nothing to send the synthetic ${event} to`,
+      { hint: 'run billing webhooks listen first (it registers one), or give --to URL' },
+    );
+  }
+  return urls;
 }
 
 interface ReplayFlags {

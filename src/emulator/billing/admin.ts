@@ -5,15 +5,21 @@
 //                                 answers what ran. The clock only moves forward.
 //   POST /__emulator/declines     {customer_id, profile_id?, decline: "soft"|"hard"|null, times?}:
 //                                 the customer's next charges (all, or `times`) are declined
+//   POST /__emulator/orders/{id}/status
+//                                 {status}: brings the order there by the emulator's own rules
+//                                 (moves.ts), each step as the rule makes it; 409 when they do not
 //   POST /__emulator/products/{id}/payment-configuration
 //                                 {fee_for_initial_payment_only?, discount_for_initial_payment_only?}:
 //                                 what the dashboard sets on a subscription product
 
+import { isOrderStatus } from '../../domain/orders.js';
+import { orderRecord } from '../model/records.js';
 import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import { parseDay } from '../model/schedule.js';
 import { positiveInteger } from '../model/validate.js';
 import { addDuration, DURATION_HELP } from './clock.js';
+import { moveOrder } from './moves.js';
 import { Notifier } from './notifications.js';
 import { runDue } from './runner.js';
 
@@ -21,6 +27,7 @@ import { runDue } from './runner.js';
 export const RAN_LIMIT = 1000;
 
 const PRODUCT_CONFIG_PATH = /^\/__emulator\/products\/(\d+)\/payment-configuration$/;
+const ORDER_STATUS_PATH = /^\/__emulator\/orders\/(\d+)\/status$/;
 
 export function notifierOf(runtime: Runtime): Notifier {
   return new Notifier(runtime.state, () => runtime.origin);
@@ -41,6 +48,11 @@ export function billingAdmin(
   if (path === '/__emulator/declines') {
     allow(method, path, 'POST');
     return declines(runtime, body(rawBody));
+  }
+  const statusPath = ORDER_STATUS_PATH.exec(path);
+  if (statusPath) {
+    allow(method, path, 'POST');
+    return setStatus(runtime, Number(statusPath[1]), body(rawBody));
   }
   const product = PRODUCT_CONFIG_PATH.exec(path);
   if (product) {
@@ -116,6 +128,27 @@ function declines(runtime: Runtime, input: Record<string, unknown>): AdminReply 
   }
   customer.decline = kind === null ? null : { kind, remaining: times };
   return { status: 200, body: { customer_id: customer.id, decline: customer.decline }, changed: true };
+}
+
+function setStatus(runtime: Runtime, id: number, input: Record<string, unknown>): AdminReply {
+  const to = input.status;
+  if (typeof to !== 'string' || !isOrderStatus(to)) {
+    throw new HttpError(400, 'status must be an order status, like pending or active');
+  }
+  const order = runtime.state.orders.get(id);
+  if (!order) throw new HttpError(404, `no order ${id}`);
+  const previous = order.status;
+  const through = moveOrder(runtime.state, notifierOf(runtime), order, to);
+  return {
+    status: 200,
+    body: {
+      order: orderRecord(order),
+      changed: through.length > 0,
+      previous_status: through.length > 0 ? previous : null,
+      through,
+    },
+    changed: through.length > 0,
+  };
 }
 
 function productConfig(runtime: Runtime, id: number, input: Record<string, unknown>): AdminReply {

@@ -4,6 +4,7 @@
 // time through POST /__emulator/faults.
 
 import { setTimeout as delay } from 'node:timers/promises';
+import { routes } from '../../domain/routes.js';
 import { type AdminReply, errorReply, HttpError, isObject, parseJson, type Reply } from '../model/reply.js';
 import { FAULT_MODES, type FaultMode, type FaultRule, type Runtime } from '../model/runtime.js';
 
@@ -16,6 +17,34 @@ export const ROUTE_NAMES: Record<string, string> = {
   get_payment: 'GET /payments/:id',
   order_payments: 'GET /orders/:id/payments',
 };
+
+/** Every route the emulator serves, by its name in the route table (sendEmailLink, …): "POST /orders/:id/send_email_link". */
+const TABLE_ROUTES: Record<string, string> = Object.fromEntries(
+  Object.values(routes).map((r) => [
+    r.name,
+    `${r.method} ${r.path.replace(/^\/profiles\/\{profile_id\}/, '').replace(/\{id\}/g, ':id')}`,
+  ]),
+);
+const SERVED = new Set(Object.values(TABLE_ROUTES));
+
+/** What a rule's route stands for: "METHOD /path", a path alone, or "*"; undefined when no route is served by it. */
+function resolveRoute(route: string): string | undefined {
+  if (route === '*') return route;
+  const wanted = ROUTE_NAMES[route] ?? TABLE_ROUTES[route] ?? route;
+  const served = wanted.startsWith('/')
+    ? [...SERVED].some((key) => key.slice(key.indexOf(' ') + 1) === wanted)
+    : SERVED.has(wanted);
+  return served ? wanted : undefined;
+}
+
+/** Throws, naming the routes there are, unless a rule's route is served: a rule for no route would inject nothing, silently. */
+function checkRoute(route: string): void {
+  if (resolveRoute(route) !== undefined) return;
+  const names = [...Object.keys(ROUTE_NAMES), ...Object.keys(TABLE_ROUTES)].join(', ');
+  throw new Error(
+    `"${route}" is not a route of the emulator: use "*", a route like "POST /payments/:id/refund", or one of ${names}`,
+  );
+}
 
 /** How many faults each emulator injected, by mode (read back by GET /__emulator/faults). */
 const injected = new WeakMap<Runtime['faults'], Record<FaultMode, number>>();
@@ -47,6 +76,13 @@ export function parseFaultRules(value: unknown): FaultRule[] {
     }
     const rule: FaultRule = { mode: mode as FaultMode };
     if (route !== undefined) rule.route = (route as string).trim();
+    if (rule.route !== undefined) {
+      try {
+        checkRoute(rule.route);
+      } catch (error) {
+        throw new Error(`${where}.route ${(error as Error).message}`);
+      }
+    }
     if (rate !== undefined) {
       if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
         throw new Error(`${where}.rate must be a number from 0 to 1`);
@@ -84,6 +120,7 @@ export function parseFaultSpec(spec: string): FaultRule {
   if (at < 0 || extra !== undefined) {
     throw new Error(`"${spec}" is not ROUTE:MODE[:RATE[:MS]] with a mode of ${FAULT_MODES.join(', ')}`);
   }
+  if (route !== '') checkRoute(route);
   return parseFaultRules([rule])[0] as FaultRule;
 }
 
@@ -95,7 +132,7 @@ export function routeKey(method: string, rest: string): string {
 function matches(rule: FaultRule, key: string): boolean {
   const route = rule.route;
   if (route === undefined || route === '*') return true;
-  const wanted = ROUTE_NAMES[route] ?? route;
+  const wanted = resolveRoute(route) ?? route;
   return wanted.startsWith('/') ? key.slice(key.indexOf(' ') + 1) === wanted : key === wanted;
 }
 

@@ -66,6 +66,8 @@ export function status(runtime: WebhookRuntime) {
     started_by: { uid: process.getuid?.() ?? null, cwd: process.cwd() },
     started_at: runtime.startedAt,
     seed: runtime.state.seed,
+    // What the data came from after the seed: a start or reset fixture, by its file.
+    fixture: runtime.state.fixture,
     data_file: runtime.dataFile,
     latency_ms: runtime.faults.latencyMs,
     fail_rate: runtime.faults.failRate,
@@ -82,13 +84,18 @@ function body(rawBody: string): Record<string, unknown> {
   return parsed;
 }
 
-/** {seed?, fixture?}: the seed (default the one it started with), then the fixture; neither: as it started. */
+/** {seed?, fixture?, fixture_name?}: the seed (default the one it started with), then the fixture; neither: as it started. */
 async function reset(runtime: Runtime, input: Record<string, unknown>): Promise<AdminReply> {
   const seed = input.seed ?? runtime.startSeed;
   if (seed !== 'demo' && seed !== 'empty') throw new HttpError(400, 'seed must be "demo" or "empty"');
   const asStarted = input.seed === undefined && input.fixture === undefined;
   const fixture = asStarted ? runtime.startFixture : input.fixture;
-  const ids = await applySeed(runtime.state, seed as SeedName, fixture);
+  const name = asStarted
+    ? runtime.startFixtureName
+    : typeof input.fixture_name === 'string'
+      ? input.fixture_name
+      : 'a fixture given to reset';
+  const ids = await applySeed(runtime.state, seed as SeedName, fixture, name);
   clearOutbox(runtime.state);
   return { status: 200, body: { ...status(runtime), fixture_ids: ids }, changed: true };
 }

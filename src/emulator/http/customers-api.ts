@@ -4,7 +4,7 @@ import { pageOfIds } from '../model/pagination.js';
 import { countryName, customerRecord } from '../model/records.js';
 import { HttpError, type Reply } from '../model/reply.js';
 import type { Customer } from '../model/types.js';
-import { isCalendarDate, isEmail, optionalString, Problems, requiredString } from '../model/validate.js';
+import { isCalendarDate, isEmail, nullableString, Problems, requiredString } from '../model/validate.js';
 import { rootRecord } from './body.js';
 import type { ApiRequest } from './context.js';
 import { pathRecord } from './lookups.js';
@@ -27,13 +27,13 @@ export function createCustomer({ state, profileId, rawBody }: ApiRequest): Reply
   const problems = new Problems();
   const firstName = requiredString(body, 'first_name', problems);
   const lastName = requiredString(body, 'last_name', problems);
-  const email = optionalString(body, 'email', problems);
+  const email = nullableString(body, 'email', problems);
   if (email && !isEmail(email)) problems.add('email', `email "${email}" is not a valid email address`);
-  const dateOfBirth = optionalString(body, 'date_of_birth', problems);
+  const dateOfBirth = nullableString(body, 'date_of_birth', problems);
   if (dateOfBirth && !isCalendarDate(dateOfBirth)) {
     problems.add('date_of_birth', 'date_of_birth must be a date written YYYY-MM-DD');
   }
-  const country = optionalString(body, 'country', problems);
+  const country = nullableString(body, 'country', problems);
   if (country && !isCountryCode(country)) {
     problems.add('country', 'country must be a two-letter country code, like DE');
   }
@@ -41,8 +41,8 @@ export function createCustomer({ state, profileId, rawBody }: ApiRequest): Reply
   const merchantCustomerId =
     typeof rawMerchantId === 'number' && Number.isSafeInteger(rawMerchantId)
       ? String(rawMerchantId)
-      : optionalString(body, 'merchant_customer_id', problems);
-  const text = (field: string) => optionalString(body, field, problems) || null;
+      : nullableString(body, 'merchant_customer_id', problems);
+  const text = (field: string) => nullableString(body, field, problems) || null;
   const phone = text('phone');
   const street = text('street');
   const city = text('city');

@@ -11,8 +11,8 @@ import type { EmulatorState } from '../model/state.js';
 import type { Order } from '../model/types.js';
 import {
   currency,
+  nullableString,
   optionalBoolean,
-  optionalString,
   optionalUrl,
   Problems,
   requiredString,
@@ -50,7 +50,7 @@ export function createOrder({ state, profileId, rawBody, runtime }: ApiRequest):
   const withCheckout = optionalBoolean(body, 'create_checkout', problems);
   const redirectUrl = optionalUrl(body, 'redirect_url', problems);
   const failedRedirectUrl = optionalUrl(body, 'failed_redirect_url', problems);
-  const description = optionalString(body, 'description', problems);
+  const description = nullableString(body, 'description', problems);
   problems.throwIfAny('order');
 
   const order = insertOrder(state, {

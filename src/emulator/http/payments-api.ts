@@ -86,7 +86,7 @@ export function bulkPaymentsAdmin(runtime: Runtime, input: Record<string, unknow
   }
   let price: string;
   try {
-    price = amountField(input.amount ?? '10.00') as string;
+    price = amountField(input.amount === undefined ? '10.00' : input.amount) as string;
   } catch (error) {
     throw new HttpError(400, (error as Error).message);
   }

@@ -1,12 +1,19 @@
 // Products (paths assumed: the interface does not show them).
 
-import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { pageOfIds } from '../model/pagination.js';
 import { isTaxPercentage } from '../model/pricing.js';
 import { productRecord } from '../model/records.js';
 import { HttpError, type Reply } from '../model/reply.js';
 import type { Product, ProductType } from '../model/types.js';
-import { currency, optionalBoolean, optionalString, Problems, requiredString } from '../model/validate.js';
+import {
+  AMOUNT_FORM,
+  currency,
+  decimalString,
+  nullableString,
+  optionalBoolean,
+  Problems,
+  requiredString,
+} from '../model/validate.js';
 import { rootRecord } from './body.js';
 import type { ApiRequest } from './context.js';
 import { pathRecord } from './lookups.js';
@@ -33,7 +40,7 @@ export function createProduct({ state, profileId, rawBody }: ApiRequest): Reply 
   const price = priceField(body.price, problems);
   const productCurrency = currency(body, problems);
   const productType = productTypeField(body.product_type, problems);
-  const description = optionalString(body, 'description', problems) || null;
+  const description = nullableString(body, 'description', problems) || null;
   const priceLocked = optionalBoolean(body, 'price_locked', problems);
   const taxPercentage = taxField(body.tax_percentage, problems);
   problems.throwIfAny('product');
@@ -70,14 +77,9 @@ function priceField(value: unknown, problems: Problems): string | undefined {
     problems.add('price', 'price is required');
     return undefined;
   }
-  if (typeof value !== 'string' || !isAmount(value.trim())) {
-    problems.add(
-      'price',
-      'price must be a decimal string of at least 0 with at most two decimals, like "12.50"',
-    );
-    return undefined;
-  }
-  return fromMinor(toMinor(value.trim()));
+  const price = decimalString(value);
+  if (price === null) problems.add('price', `price must be ${AMOUNT_FORM}`);
+  return price ?? undefined;
 }
 
 function productTypeField(value: unknown, problems: Problems): ProductType {

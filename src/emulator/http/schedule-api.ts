@@ -272,7 +272,7 @@ export function updateSchedule(request: ApiRequest): Reply {
   const subscription = scheduled(order, 'update');
   notEnded(order, 'changed');
   const change: Parameters<typeof changePlan>[3] = {};
-  if (input.amount !== undefined && input.amount !== null) {
+  if (input.amount !== undefined) {
     try {
       change.amount = amountField(input.amount);
     } catch (error) {

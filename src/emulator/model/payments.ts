@@ -3,11 +3,12 @@
 // 422 that says why. Adding a payment always goes through addPayment, which keeps the
 // order's totals right.
 
-import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
+import { fromMinor, toMinor } from '../../domain/money.js';
 import type { OrderStatus } from '../../domain/orders.js';
 import { HttpError } from './reply.js';
 import type { EmulatorState } from './state.js';
 import type { Customer, Order, Payment, StoredCard } from './types.js';
+import { AMOUNT_FORM, decimalString } from './validate.js';
 
 type Kind = Payment['kind'];
 
@@ -170,13 +171,11 @@ export function refund(state: EmulatorState, payment: Payment, amount: string | 
   });
 }
 
-/** The optional amount of a request body: a decimal string (or number) above 0, two decimals at most. */
+/** The optional amount of a request body (left out: all of it): a decimal string above 0. */
 export function amountField(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text !== 'string' || !isAmount(text.trim())) {
-    refuse('amount must be a decimal string with at most two decimals, like "12.50"', 'amount');
-  }
-  if (toMinor(text.trim()) <= 0n) refuse('amount must be greater than 0', 'amount');
-  return fromMinor(toMinor(text.trim()));
+  if (value === undefined) return undefined;
+  const amount = decimalString(value);
+  if (amount === null) refuse(`amount must be ${AMOUNT_FORM}`, 'amount');
+  if (toMinor(amount) <= 0n) refuse('amount must be greater than 0', 'amount');
+  return amount;
 }

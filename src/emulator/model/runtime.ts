@@ -10,8 +10,9 @@ export type FaultMode = (typeof FAULT_MODES)[number];
 export interface FaultRule {
   /**
    * Which requests: "POST /payments/:id/refund" (method and path, ids written :id), a path
-   * alone ("/payments/:id/refund", any method), one of the names in ROUTE_NAMES (faults/faults.ts), or absent
-   * or "*" for every API request.
+   * alone ("/payments/:id/refund", any method), one of the names in ROUTE_NAMES (faults/faults.ts)
+   * or of the route table (sendEmailLink), or absent or "*" for every API request. A route
+   * the emulator does not serve is refused.
    */
   route?: string;
   mode: FaultMode;
@@ -39,6 +40,8 @@ export interface Runtime {
   startSeed: SeedName;
   /** The fixture it started from (applied again by a reset without a seed or fixture). */
   startFixture?: unknown;
+  /** What the status names it by (its file). */
+  startFixtureName?: string;
   dataFile: string | null;
   faults: Faults;
   /** Stops the server (after the current answer has gone out). */

@@ -25,6 +25,8 @@ export interface NextIds {
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
   seed: SeedName;
+  /** The fixture applied after the seed (its name), if any; absent in files written before it was kept. */
+  fixture?: string | null;
   clock_offset_ms: number;
   next_ids: NextIds;
   customers: Customer[];
@@ -51,6 +53,8 @@ function freshIds(): NextIds {
 export class EmulatorState {
   /** Which seed the current data came from. */
   seed: SeedName = 'empty';
+  /** The fixture applied after the seed (what it is named by, e.g. its file), or null. */
+  fixture: string | null = null;
   /** Added to the wall clock; advancing the clock moves this. */
   clockOffsetMs = 0;
   nextIds: NextIds = freshIds();
@@ -257,6 +261,7 @@ export class EmulatorState {
     return {
       format: SNAPSHOT_FORMAT,
       seed: this.seed,
+      fixture: this.fixture,
       clock_offset_ms: this.clockOffsetMs,
       next_ids: { ...this.nextIds },
       customers: [...this.customers.values()],
@@ -270,6 +275,7 @@ export class EmulatorState {
   restore(snapshot: Snapshot): void {
     this.clear();
     this.seed = snapshot.seed;
+    this.fixture = snapshot.fixture ?? null;
     this.clockOffsetMs = snapshot.clock_offset_ms;
     this.nextIds = { ...freshIds(), ...snapshot.next_ids };
     for (const customer of snapshot.customers) this.addCustomer(customer);

@@ -1,7 +1,7 @@
 // Field checks for request bodies. A handler collects every problem of a body into one
 // Problems list so that a 422 names all of them at once.
 
-import { isAmount } from '../../domain/money.js';
+import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { type ErrorDetail, HttpError } from './reply.js';
 
 export class Problems {
@@ -56,6 +56,7 @@ export function requiredString(
   return undefined;
 }
 
+/** A field the interface types as a string: left out is absent; null, like any other non-string, is refused. */
 export function optionalString(
   body: Record<string, unknown>,
   field: string,
@@ -63,10 +64,20 @@ export function optionalString(
   path = field,
 ): string | null {
   const value = body[field];
-  if (absent(value)) return null;
+  if (value === undefined) return null;
   if (typeof value === 'string') return value;
   problems.add(path, `${field} must be a string`);
   return null;
+}
+
+/** A field whose value may be a string or null (description; the customer fields, not shown by the interface). */
+export function nullableString(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | null {
+  return body[field] === null ? null : optionalString(body, field, problems, path);
 }
 
 export function optionalBoolean(
@@ -114,7 +125,20 @@ export function optionalUrl(
   return value;
 }
 
-/** An amount given as a decimal string (the interface's form) or a plain number. */
+/** How the interface writes an amount: the one wording of every amount field's refusal. */
+export const AMOUNT_FORM = 'a decimal string of at least 0 with at most two decimals, like "12.50"';
+
+/**
+ * An amount as the interface types it: a JSON string holding a decimal with a dot, at most
+ * two decimals; normalised ("12.5" → "12.50"). A JSON number or null is not one (a number
+ * loses digits on the way, and null is not "absent"): null answered.
+ */
+export function decimalString(value: unknown): string | null {
+  if (typeof value !== 'string' || !isAmount(value.trim())) return null;
+  return fromMinor(toMinor(value.trim()));
+}
+
+/** An optional amount field (absent only when left out), or a problem added for it. */
 export function optionalAmount(
   body: Record<string, unknown>,
   field: string,
@@ -122,11 +146,10 @@ export function optionalAmount(
   path = field,
 ): string | null {
   const value = body[field];
-  if (absent(value) || value === '') return null;
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text === 'string' && isAmount(text.trim())) return text.trim();
-  problems.add(path, `${field} must be a decimal amount of at least 0 with at most two decimals, like 12.50`);
-  return null;
+  if (value === undefined) return null;
+  const amount = decimalString(value);
+  if (amount === null) problems.add(path, `${field} must be ${AMOUNT_FORM}`);
+  return amount;
 }
 
 export function isHttpUrl(text: string): boolean {

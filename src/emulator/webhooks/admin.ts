@@ -1,10 +1,8 @@
 // Emulator-only admin endpoints for webhooks:
 //   GET  /__emulator/deliveries                the delivery log, newest first, with attempts
 //   POST /__emulator/send-test-event           {profile_id?}: order.test to every endpoint
-//   POST /__emulator/orders/{id}/status        {status}: move an order (emulator-only, for demos and tests)
+// (POST /__emulator/orders/{id}/status, which moves an order by the rules, is in ../billing/admin.ts.)
 
-import { isOrderStatus } from '../../domain/orders.js';
-import { orderRecord } from '../model/records.js';
 import { type AdminReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import type { WebhookDeliveries } from './deliveries.js';
@@ -12,8 +10,6 @@ import { endpointsAdmin } from './endpoints-admin.js';
 
 /** The runtime as the admin API sees it: with the webhook delivery when the emulator has one. */
 export type WebhookRuntime = Runtime & { webhooks?: WebhookDeliveries };
-
-const ORDER_STATUS_PATH = /^\/__emulator\/orders\/(\d+)\/status$/;
 
 /** The answer for a webhook admin route, or undefined when the path is not one. */
 export function webhooksAdmin(
@@ -24,12 +20,6 @@ export function webhooksAdmin(
 ): AdminReply | undefined {
   const endpoints = endpointsAdmin(runtime.webhooks, method, path, rawBody);
   if (endpoints) return endpoints;
-  const statusPath = ORDER_STATUS_PATH.exec(path);
-  if (statusPath) {
-    if (method !== 'POST')
-      throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'POST' } });
-    return setStatus(runtime, Number(statusPath[1]), body(rawBody));
-  }
   if (path === '/__emulator/deliveries') {
     if (method !== 'GET')
       throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'GET' } });
@@ -61,21 +51,6 @@ function sendTestEvent(runtime: WebhookRuntime, input: Record<string, unknown>):
     body: {
       deliveries: sent.map((d) => ({ id: d.id, event: d.event, endpoint: d.endpoint, state: d.state })),
     },
-  };
-}
-
-function setStatus(runtime: WebhookRuntime, id: number, input: Record<string, unknown>): AdminReply {
-  const to = input.status;
-  if (typeof to !== 'string' || !isOrderStatus(to)) {
-    throw new HttpError(400, 'status must be an order status, like pending or active');
-  }
-  const order = runtime.state.orders.get(id);
-  if (!order) throw new HttpError(404, `no order ${id}`);
-  const change = runtime.state.setOrderStatus(order, to);
-  return {
-    status: 200,
-    body: { order: orderRecord(order), changed: change !== undefined, previous_status: change?.from ?? null },
-    changed: change !== undefined,
   };
 }
 
