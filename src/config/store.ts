@@ -12,6 +12,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
 import { checkEnvName, moveOrigin, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
+import { variable } from './variables.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -57,7 +58,8 @@ export function defaultConfigDir(
   platform: NodeJS.Platform = process.platform,
   home: string = homedir(),
 ): string {
-  if (env.BILLING_CONFIG_DIR) return resolve(env.BILLING_CONFIG_DIR);
+  const dir = variable(env, 'BILLING_CONFIG_DIR');
+  if (dir !== undefined) return resolve(dir);
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'billing');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'billing', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'billing');

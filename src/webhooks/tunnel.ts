@@ -3,6 +3,8 @@
 // --tunnel is given. Tests substitute the provider: in-process by passing `providers`, and
 // for the built CLI with BILLING_TUNNEL_STUB_URL (no network on the test machines).
 
+import { variable } from '../config/variables.js';
+
 export interface Tunnel {
   /** The public origin, e.g. https://abcd-1-2-3-4.ngrok-free.app (no trailing slash). */
   url: string;
@@ -92,7 +94,7 @@ export type TunnelKind = (typeof TUNNEL_KINDS)[number];
 export function defaultProviders(
   env: Record<string, string | undefined>,
 ): Record<TunnelKind, TunnelProvider> {
-  const stub = env.BILLING_TUNNEL_STUB_URL;
+  const stub = variable(env, 'BILLING_TUNNEL_STUB_URL');
   return { ngrok: stub ? stubProvider(stub) : ngrokProvider() };
 }
 

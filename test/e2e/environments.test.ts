@@ -56,6 +56,10 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
     ['BILLING_GATEWAY_URL', ['checkout', 'snippet', '1'], { BILLING_GATEWAY_URL: '' }],
     ['BILLING_CONFIG_DIR', ['status'], { BILLING_CONFIG_DIR: '' }],
     ['BILLING_API_TOKEN', ['orders', 'list'], { BILLING_API_TOKEN: '' }],
+    ['BILLING_STATE_DIR', ['orders', 'list'], { BILLING_STATE_DIR: '' }],
+    ['BILLING_WEBHOOK_SECRET', ['orders', 'list'], { BILLING_WEBHOOK_SECRET: ' ' }],
+    ['BILLING_TIMEOUT', ['orders', 'list'], { BILLING_TIMEOUT: '' }],
+    ['BILLING_MAX_RESPONSE_MB', ['orders', 'list'], { BILLING_MAX_RESPONSE_MB: '' }],
     ['--file', ['orders', 'create', '--file', ''], {}],
     ['--data', ['emulator', 'start', '--data', '', '--port', '0'], {}],
   ];
@@ -66,6 +70,19 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
       expect(r.stderr).toMatch(new RegExp(`^error: ${name} is empty\\n`));
     });
   }
+
+  it("BILLING_STATE_DIR='' is no fall-back to $XDG_STATE_HOME: a refund file is refused before anything is sent", async () => {
+    const dir = tempDir();
+    const xdg = join(dir, 'xdg');
+    writeFileSync(join(dir, 'r.csv'), 'payment_id,amount\n999999,1.00\n');
+    const r = await runCli(['payments', 'refund', '--file', join(dir, 'r.csv'), '--yes'], {
+      env: emu.env({ BILLING_STATE_DIR: '', XDG_STATE_HOME: xdg }),
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: BILLING_STATE_DIR is empty\nhint: .*unset BILLING_STATE_DIR/);
+    expect(existsSync(xdg)).toBe(false);
+    expect(existsSync(join(dir, 'r.csv.journal'))).toBe(false);
+  });
 
   it("login --env '' touches nothing: sandbox keeps its token and addresses", async () => {
     const env = baseEnv();
