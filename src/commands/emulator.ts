@@ -146,11 +146,20 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && !exited) {
     if (await answers(origin)) {
+      let advice: string;
+      try {
+        advice = await useAdvice(rt, origin, envName, flags.webhookSecret);
+      } catch (err) {
+        // A failure after the start never leaves an emulator running unsaid: it is stopped.
+        await stopDetached(child.pid, origin);
+        rt.info(`The emulator started at ${origin} was stopped again.`);
+        throw err;
+      }
       rt.io.stdout.write(`${origin}\n`);
       const stop = emulatorStartCommand(origin, 'stop');
       rt.info(
         `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
-        `${await useAdvice(rt, origin, envName, flags.webhookSecret)} Stop it with: ${stop}`,
+        `${advice} Stop it with: ${stop}`,
       );
       return;
     }
@@ -167,6 +176,18 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
       path: '/__emulator/status',
     },
   );
+}
+
+/** Stops the emulator `detach` started (SIGTERM: it closes as at Ctrl-C) and waits until it is gone. */
+async function stopDetached(pid: number | undefined, origin: string): Promise<void> {
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && (await answers(origin))) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Whether the local environment points at this emulator (then --env local is all it takes). */
@@ -217,6 +238,8 @@ async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
       },
     );
   }
+  // Refused now rather than after the emulator started: nothing is started, nothing changed.
+  (await rt.config()).checkWritable();
   return name;
 }
 

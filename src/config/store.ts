@@ -204,6 +204,16 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * What can be known before a write without writing: the file reads (or is missing) and is
+   * not a symbolic link. For commands that would do something else first (an emulator that
+   * `emulator start --env NAME` would start, then fail to save its environment).
+   */
+  checkWritable(): void {
+    this.#load();
+    this.#refuseLink();
+  }
+
   /** Read, change, write back only when something changed. A broken file is never touched. */
   async #update(change: (raw: RawFile) => boolean): Promise<void> {
     const raw = this.#load();

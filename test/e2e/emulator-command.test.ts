@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +88,36 @@ describe('billing emulator', () => {
     }
     expect((await runCli(['emulator', 'start', '--fail-rate', '2'])).code).toBe(2);
     expect((await runCli(['emulator', 'start', '--seed', 'lots'])).code).toBe(2);
+  });
+
+  it('--detach --env NAME refuses a symlinked config before it starts, and stops what it started when saving fails', async () => {
+    const answers = async (port: string) =>
+      fetch(`http://127.0.0.1:${port}/__emulator/status`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
+    const env = baseEnv();
+    const elsewhere = join(tempDir('billing-dotfiles-'), 'billing.json');
+    writeFileSync(elsewhere, '{}\n');
+    symlinkSync(elsewhere, join(env.BILLING_CONFIG_DIR as string, 'config.json'));
+    const port = String(await freePort());
+    const linked = await runCli(['emulator', 'start', '--port', port, '--detach', '--env', 'e58'], { env });
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('is a symbolic link');
+    expect(linked.stdout).toBe('');
+    expect(await answers(port)).toBe(false);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('{}\n');
+
+    // Saving the environment fails after the start (its one-item orders list answers 502).
+    const other = String(await freePort());
+    const failed = await runCli(
+      ['emulator', 'start', '--port', other, '--detach', '--env', 'e58', '--fault', 'GET /orders:before:1'],
+      { env: baseEnv() },
+    );
+    expect(failed.code).toBe(8);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain(`The emulator started at http://127.0.0.1:${other} was stopped again.`);
+    expect(await answers(other)).toBe(false);
   });
 
   it('stops cleanly on Ctrl-C in the foreground', async () => {
