@@ -6,6 +6,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../api/errors.js';
+import { urlHost } from '../domain/hosts.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
 import { safeLine } from '../format/terminal.js';
@@ -45,7 +46,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   const faults = await faultRules(flags.fault);
   const fixture =
     flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
-  const origin = `http://${flags.host}:${port}`;
+  // The address to reach it by: a wildcard binding (--host 0.0.0.0) is reached on loopback.
+  const origin = `http://${urlHost(flags.host)}:${port}`;
   const envName = await emulatorEnvName(rt);
   const wide = wideBindingWarning(flags.host);
   if (wide) rt.info(wide);

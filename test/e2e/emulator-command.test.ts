@@ -120,6 +120,36 @@ describe('billing emulator', () => {
     expect(await answers(other)).toBe(false);
   });
 
+  it('bound to a wildcard address (--host 0.0.0.0), it is reached on loopback: the advice and --env NAME', async () => {
+    const env = baseEnv();
+    const port = String(await freePort());
+    const loopback = `http://127.0.0.1:${port}`;
+    const advised = await runCli(['emulator', 'start', '--host', '0.0.0.0', '--port', port, '--detach'], {
+      env,
+    });
+    expect(advised.code, advised.stderr).toBe(0);
+    try {
+      expect(advised.stdout.trim()).toBe(loopback);
+      expect(advised.stderr).toContain(`billing login --env emulator-${port} --emulator ${loopback} `);
+      expect(advised.stderr).not.toContain('--emulator http://0.0.0.0');
+    } finally {
+      await runCli(['emulator', 'stop', '--port', port], { env });
+    }
+    const named = await runCli(
+      ['emulator', 'start', '--host', '0.0.0.0', '--port', port, '--detach', '--env', 'wide'],
+      { env },
+    );
+    expect(named.code, named.stderr).toBe(0);
+    try {
+      const base = await runCli(['config', 'get', 'base_url', '--env', 'wide'], { env });
+      expect(base.stdout).toBe(`${loopback}/api/v2\n`);
+      const list = await runCli(['--env', 'wide', 'orders', 'list', '--items', '1'], { env });
+      expect(list.code, list.stderr).toBe(0);
+    } finally {
+      await runCli(['emulator', 'stop', '--port', port], { env });
+    }
+  });
+
   it('stops cleanly on Ctrl-C in the foreground', async () => {
     const port = String(await freePort());
     const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', port], {

@@ -1,6 +1,7 @@
 // billing webhooks listen: receive, verify, show and forward deliveries until Ctrl-C.
 
 import { ApiError } from '../../api/errors.js';
+import { urlHost } from '../../domain/hosts.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS, traitsOf } from '../../format/formats.js';
@@ -356,10 +357,4 @@ function webhookPath(value: string): string {
   const path = value.startsWith('/') ? value : `/${value}`;
   if (/[\s?#]/.test(path)) throw new UsageError(`--path must be a URL path like /webhooks, got "${value}"`);
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
