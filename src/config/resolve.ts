@@ -6,7 +6,7 @@ import { ConfigError, NotLoggedInError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV, isBuiltin } from './builtins.js';
 import { effectiveKind, type KindSource } from './kind.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
-import { checkEnvName, moveOrigin, parseHttpUrl, parseProfileId } from './values.js';
+import { moveOrigin, parseHttpUrl, parseProfileId, unknownEnvironment } from './values.js';
 import { emptyVariable, type Variable, variable } from './variables.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
@@ -66,15 +66,6 @@ export function selectEnv(
     : { name: DEFAULT_ENV, source: 'default' };
 }
 
-function validEnvName(name: string): boolean {
-  try {
-    checkEnvName(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** `Production` → `production`; any other name as it is. */
 export function canonicalEnvName(name: string): string {
   const lower = name.toLowerCase();
@@ -102,11 +93,7 @@ export function resolveContext(
   if (!builtin && !stored && !options.allowUnknownEnv) {
     const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(data.environments)])];
     const where = { flag: '--env', env: 'BILLING_ENV', config: 'the config file', default: '' }[sources.env];
-    throw new UsageError(`unknown environment "${envName}" (from ${where}; known: ${known.join(', ')})`, {
-      hint: validEnvName(envName)
-        ? `create it with "billing login --env ${envName} --base-url URL", or pick a known one`
-        : 'pick a known one',
-    });
+    throw unknownEnvironment(envName, known, where);
   }
   const ctx: Context = {
     envName,

@@ -11,7 +11,15 @@ import { join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
-import { checkEnvName, moveOrigin, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
+import {
+  checkEnvName,
+  moveOrigin,
+  parseHttpUrl,
+  parseKind,
+  parseProfileId,
+  parseSecret,
+  unknownEnvironment,
+} from './values.js';
 import { variable } from './variables.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
@@ -199,9 +207,7 @@ export class ConfigStore {
   #requireKnown(raw: RawFile, env: string): void {
     if (isBuiltin(env) || Object.hasOwn(raw.environments ?? {}, env)) return;
     const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(raw.environments ?? {})])];
-    throw new UsageError(`unknown environment "${env}" (known: ${known.join(', ')})`, {
-      hint: `create it with "billing login --env ${env} --base-url URL"`,
-    });
+    throw unknownEnvironment(env, known);
   }
 
   /**

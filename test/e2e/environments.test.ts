@@ -145,8 +145,25 @@ describe('§1 environment names: built-ins without regard to case, own keys only
       expect(existsSync(configFile(env))).toBe(false);
       const logout = await runCli(['logout', '--env', name], { env });
       expect(logout.code).toBe(2);
+      // No hint suggests what login refuses: config use, config set and --env alike.
+      for (const args of [
+        ['config', 'use', name],
+        ['config', 'set', 'profile_id', '1', '--env', name],
+        ['orders', 'list', '--env', name],
+      ]) {
+        const r = await runCli(args, { env });
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr, args.join(' ')).not.toContain('billing login');
+      }
     });
   }
+
+  it('an unknown name login would accept is offered to login', async () => {
+    const env = emu.env({ BILLING_ENV: undefined });
+    const use = await runCli(['config', 'use', 'staging-2'], { env });
+    expect(use.code).toBe(2);
+    expect(use.stderr).toContain('hint: create it with "billing login --env staging-2 --base-url URL"');
+  });
 });
 
 describe('§1 a new environment away from this machine is guarded like production unless saved as a sandbox', () => {
