@@ -30,7 +30,8 @@ export function parseHttpUrl(value: string, where: string): string {
 }
 
 export function parseKind(value: string, where: string): EnvKind {
-  const text = value.trim();
+  // Read without regard to case, as --env PRODUCTION is production; stored lowercase.
+  const text = value.trim().toLowerCase();
   if (!isEnvKind(text)) {
     throw new UsageError(`${where} must be one of ${ENV_KINDS.join(', ')}, got ${JSON.stringify(value)}`);
   }

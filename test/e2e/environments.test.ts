@@ -166,6 +166,37 @@ describe('§1 environment names: built-ins without regard to case, own keys only
   });
 });
 
+describe('§1 kinds are read without regard to case', () => {
+  it('config set kind PRODUCTION is production, stored lowercase; login --kind Sandbox too', async () => {
+    const env = await withEmulatorEnv(emu.url);
+    const set = await runCli(['config', 'set', 'kind', 'PRODUCTION', '--env', 'emu'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(readConfig(env).environments.emu.kind).toBe('production');
+    const status = await runCli(['status', '--env', 'emu', '-o', 'json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'saved' });
+    const login = await runCli(
+      [
+        'login',
+        '--env',
+        'other',
+        '--kind',
+        'Sandbox',
+        '--with-token',
+        '--base-url',
+        `${emu.url}/api/v2`,
+        '--profile',
+        '1',
+      ],
+      { env, input: LOCAL_EMULATOR.token },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(readConfig(env).environments.other.kind).toBe('sandbox');
+    const bad = await runCli(['config', 'set', 'kind', 'live', '--env', 'emu'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('kind must be one of sandbox, production, local');
+  });
+});
+
 describe('§1 a new environment away from this machine is guarded like production unless saved as a sandbox', () => {
   // Another host: an emulator in a network namespace of the test's own (test/helpers/netns.ts).
   let remote: RemoteEmulator;
