@@ -432,6 +432,33 @@ function moveWithBase(env: string, entry: Record<string, unknown>, next: string,
   return moved;
 }
 
+type Address = 'base_url' | 'base_url_v1' | 'gateway_url';
+
+/**
+ * Setting `key` (base_url_v1 or gateway_url) to `next`: the other addresses that shared its
+ * old origin and stay there (only base_url leads; docs/decisions.md), and that origin.
+ */
+export function leftOnOrigin(
+  env: Partial<Record<Address, string>>,
+  key: 'base_url_v1' | 'gateway_url',
+  next: string,
+): { keys: Address[]; origin: string } | undefined {
+  const origin = originOf(env[key]);
+  if (origin === undefined || origin === originOf(next)) return undefined;
+  const keys = (['base_url', 'base_url_v1', 'gateway_url'] as const).filter(
+    (k) => k !== key && originOf(env[k]) === origin,
+  );
+  return keys.length > 0 ? { keys, origin } : undefined;
+}
+
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url === undefined ? undefined : new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 function normalise(env: string, key: SettableKey, value: string): string | number {
   switch (key) {
     case 'base_url':

@@ -307,6 +307,37 @@ describe('§4 addresses that move together', () => {
     expect(readConfig(env).environments.local.base_url_v1).toBe(other);
   });
 
+  it('setting base_url_v1 or gateway_url alone says which addresses stay on the shared origin', async () => {
+    const env = baseEnv();
+    expect(
+      (await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env })).code,
+    ).toBe(0);
+    const v1 = await runCli(
+      ['config', 'set', 'base_url_v1', 'http://127.0.0.1:4154/api/v1', '--env', 'local'],
+      { env },
+    );
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(v1.stderr).toContain(
+      `base_url and gateway_url stay on ${emu.url}: only base_url moves the others (billing config set base_url URL --env local moves all of them).`,
+    );
+    expect(readConfig(env).environments.local.gateway_url).toBe(`${emu.url}/gateway`);
+    const gateway = await runCli(
+      ['config', 'set', 'gateway_url', 'http://127.0.0.1:4154/gateway', '--env', 'local'],
+      {
+        env,
+      },
+    );
+    expect(gateway.stderr).toContain(`base_url stays on ${emu.url}: only base_url moves the others`);
+    // On the same origin nothing is left behind, and nothing is said.
+    const same = await runCli(
+      ['config', 'set', 'gateway_url', 'http://127.0.0.1:4154/gateway2', '--env', 'local'],
+      {
+        env,
+      },
+    );
+    expect(same.stderr).toBe('Set gateway_url for local.\n');
+  });
+
   it('--base-url alone takes v1 and the gateway along (the widget loads from the same emulator)', async () => {
     const env = baseEnv({ BILLING_ENV: 'local' });
     const status = await runCli(['status', '--base-url', `${emu.url}/api/v2`, '-o', 'json'], { env });
