@@ -116,6 +116,7 @@ export class Runtime {
       const dir = variable(this.env, 'BILLING_CONFIG_DIR');
       const { ConfigStore } = await import('../config/store.js');
       this.store = ConfigStore.open(dir);
+      this.store.refuseFileAsDir();
     }
     return this.store;
   }

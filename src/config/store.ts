@@ -5,10 +5,10 @@
 // then, which replaces the file atomically with the mode we give it. The file is checked
 // before conf ever sees it, so a broken file is reported and never overwritten.
 
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, SystemError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
 import {
@@ -85,6 +85,26 @@ export class ConfigStore {
   /** Opening reads and creates nothing. */
   static open(dir?: string): ConfigStore {
     return new ConfigStore(dir ? resolve(dir) : defaultConfigDir());
+  }
+
+  /**
+   * The config directory is a file, or runs through one: this machine holds something else
+   * where the user named a directory, so it is exit 12 (a path that is a file, `billing help
+   * exit-codes`), in one line, the same for every command that opens the config.
+   */
+  refuseFileAsDir(): void {
+    let inTheWay: boolean;
+    try {
+      const stat = statSync(this.dir, { throwIfNoEntry: false });
+      inTheWay = stat !== undefined && !stat.isDirectory();
+    } catch (error) {
+      inTheWay = (error as NodeJS.ErrnoException).code === 'ENOTDIR';
+    }
+    if (inTheWay) {
+      throw new SystemError(
+        `the config directory ${this.dir} is not a directory: a file is in the way (point BILLING_CONFIG_DIR at a directory)`,
+      );
+    }
   }
 
   /** The file merged over the built-in environments; a missing file is fine. */
