@@ -210,6 +210,31 @@ describe('§1 a new environment away from this machine is guarded like productio
     await remote?.close();
   });
 
+  it('status over plain http:// to another host: the v1 check applies the token rule too, not "ok"', async () => {
+    const env = baseEnv({
+      BILLING_BASE_URL: base,
+      BILLING_BASE_URL_V1: `${remote.url}/api/v1`,
+      BILLING_GATEWAY_URL: `${remote.url}/gateway`,
+      BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+      BILLING_PROFILE_ID: '1',
+    });
+    const r = await runCli(['status', '-o', 'json'], { env, timeoutMs: 15_000 });
+    expect(r.code).toBe(2);
+    const report = JSON.parse(r.stdout);
+    expect(report.service.ok).toBe(false);
+    expect(report.service_v1).toEqual({
+      ok: false,
+      status: null,
+      error: `refusing to send the token over plain http:// to ${remote.url}/api/v1`,
+    });
+    // The gateway gets no token: it is checked for an answer, as before.
+    expect(report.gateway.ok).toBe(true);
+    const text = await runCli(['status'], { env, timeoutMs: 15_000 });
+    expect(text.code).toBe(2);
+    expect(text.stdout).toMatch(/service_v1\trefusing to send the token over plain http:\/\//);
+    expect(text.stderr).toContain('base_url_v1 failed too');
+  });
+
   const customer = async () =>
     String(
       (
