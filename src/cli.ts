@@ -10,7 +10,7 @@ import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
-import { defineHelp, findCommand } from './cli/help.js';
+import { commandOfArgv, defineHelp } from './cli/help.js';
 import { formatHelp, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
 import { defineMcp } from './cli/mcp.js';
@@ -187,13 +187,7 @@ export async function main(
           const code = helped || caught.exitCode === 0 ? EXIT.ok : EXIT.usage;
           return code === EXIT.ok ? report(() => settleOutput(undefined, io, undefined)) : code;
         }
-        err = fromCommanderError(
-          caught,
-          findCommand(
-            program,
-            argv.filter((a) => !a.startsWith('-')),
-          ).cmd,
-        );
+        err = fromCommanderError(caught, commandOfArgv(program, argv));
       }
       if (isPromptInterrupt(caught)) controller.abort();
       // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.

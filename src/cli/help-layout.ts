@@ -1,7 +1,8 @@
 // The layout of every --help (gh's): a command's own arguments, options and subcommands first
 // (the root: its commands before its options), then the options every command inherits in a
-// short block of their names; billing --help says what they do. Examples are wrapped at the
-// terminal's width between words, a long example continued with a shell's " \".
+// short block of their names; billing --help says what they do. Paragraphs are re-flowed to
+// the terminal's width; a long example is wrapped between shell words, continued with a
+// shell's " \", its comment on a line of its own above it.
 
 import type { Command, Help } from 'commander';
 
@@ -75,17 +76,53 @@ export function formatHelp(cmd: Command, helper: Help): string {
   return out.join('\n');
 }
 
-/** One example a line, wrapped between words at `width`; the rest of a long one continues the shell line. */
+/**
+ * The shell words of an example, quotes kept with their word (`--name "Gold plan"` is two
+ * words), and its trailing comment (`# safe to retry`) apart.
+ */
+function shellWords(example: string): { words: string[]; comment?: string } {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (let at = 0; at < example.length; at++) {
+    const ch = example[at] as string;
+    if (quote) {
+      word += ch;
+      if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'") {
+      word += ch;
+      quote = ch;
+    } else if (ch === ' ') {
+      if (word !== '') words.push(word);
+      word = '';
+    } else if (ch === '#' && word === '') {
+      return { words, comment: example.slice(at + 1).trim() };
+    } else {
+      word += ch;
+    }
+  }
+  if (word !== '') words.push(word);
+  return { words };
+}
+
+/**
+ * One example, as it pastes: within `width` it is left as written. Longer, its comment goes on
+ * lines of its own above it (`  # safe to retry`), and the command is wrapped between shell
+ * words (never inside a quoted one), each line but the last continued with a shell's " \".
+ */
 export function wrapExample(example: string, width: number): string {
   const first = '  $ ';
+  if (first.length + example.length <= width) return `${first}${example}`;
+  const { words, comment } = shellWords(example);
+  const above = comment ? flow(comment.split(' '), width, '  # ', ' ') : [];
   const next = '      ';
-  const words = example.split(' ');
   const lines: string[] = [];
   let line = first;
   for (const word of words) {
-    const joined = line === first || line === next ? `${line}${word}` : `${line} ${word}`;
+    const fresh = line === first || line === next;
+    const joined = fresh ? `${line}${word}` : `${line} ${word}`;
     // Room is kept for the " \" that continues the line.
-    if (line !== first && line !== next && joined.length > width - 2) {
+    if (!fresh && joined.length > width - 2) {
       lines.push(`${line} \\`);
       line = `${next}${word}`;
     } else {
@@ -93,24 +130,46 @@ export function wrapExample(example: string, width: number): string {
     }
   }
   lines.push(line);
-  return lines.join('\n');
+  return [...above, ...lines].join('\n');
 }
 
+/** A line of a paragraph: text from the first column (not blank, not indented, not an example). */
+const isProse = (line: string) => line !== '' && !line.startsWith(' ');
+
 /**
- * Help text as printed, each line longer than `width` wrapped between words: an example
- * ("  $ billing …") continues the shell line with " \", prose keeps its indent plus two.
+ * Help text as printed at `width` columns. A paragraph (lines of text from the first column,
+ * up to a blank or an indented line) is re-flowed as one, however the source broke it; an
+ * example ("  $ billing …") is laid out by wrapExample; any other indented line (a list, an
+ * item of Options:) keeps its line and, when too long, wraps with its indent plus two.
  */
 export function wrapHelpText(text: string, width: number): string {
-  return text
-    .split('\n')
-    .map((line) => {
-      if (line.length <= width) return line;
-      if (line.startsWith('  $ ')) return wrapExample(line.slice(4), width);
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let at = 0; at < lines.length; at++) {
+    const line = lines[at] as string;
+    if (isProse(line)) {
+      const paragraph = [line];
+      while (isProse(lines[at + 1] ?? '')) paragraph.push(lines[++at] as string);
+      const words = paragraph
+        .join(' ')
+        .split(' ')
+        .filter((w) => w !== '');
+      out.push(...flow(words, width, '', ' '));
+    } else if (line.startsWith('  $ ')) {
+      // An example the source continued with " \\" is one shell line, laid out whole.
+      let example = line.slice(4);
+      while (example.endsWith(' \\') && at + 1 < lines.length)
+        example = `${example.slice(0, -2)} ${(lines[++at] as string).trim()}`;
+      out.push(wrapExample(example, width));
+    } else if (line.length <= width) {
+      out.push(line);
+    } else {
       const lead = /^ */.exec(line)?.[0] ?? '';
       const words = line.slice(lead.length).split(' ');
       const [head = '', ...rest] = flow(words, width - lead.length, '', ' ');
       const more = flow(rest.join(' ').split(' '), width - lead.length - 2, '', ' ');
-      return [`${lead}${head}`, ...more.map((l) => `${lead}  ${l}`)].join('\n');
-    })
-    .join('\n');
+      out.push([`${lead}${head}`, ...more.map((l) => `${lead}  ${l}`)].join('\n'));
+    }
+  }
+  return out.join('\n');
 }

@@ -18,6 +18,38 @@ export function findCommand(program: Command, words: readonly string[]): { cmd: 
   return { cmd, rest: words.slice(at) };
 }
 
+/**
+ * The command a command line runs: the words that name subcommands, skipping options and the
+ * values they take (`billing --env local search` runs `search`, not a command named `local`).
+ * Options are looked up on the command reached so far and its parents, as commander does.
+ */
+export function commandOfArgv(program: Command, argv: readonly string[]): Command {
+  let cmd = program;
+  for (let at = 0; at < argv.length; at++) {
+    const word = argv[at] ?? '';
+    if (word === '--') break;
+    if (word.startsWith('-') && word.length > 1) {
+      if (word.includes('=')) continue;
+      const option = optionOf(cmd, word);
+      const next = argv[at + 1];
+      if (option?.required || (option?.optional && next !== undefined && !next.startsWith('-'))) at++;
+      continue;
+    }
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) break;
+    cmd = sub;
+  }
+  return cmd;
+}
+
+function optionOf(cmd: Command, flag: string) {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === flag || o.short === flag);
+    if (option) return option;
+  }
+  return undefined;
+}
+
 export function defineHelp(program: Command, write: (text: string) => void): void {
   program.helpCommand(false);
   program

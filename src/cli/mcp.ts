@@ -48,9 +48,9 @@ export function defineMcp(program: Command, run: Run, full = true): void {
       ]) +
         '\nAn MCP client starts it as a command, e.g. "command": "billing",\n' +
         '"args": ["--env", "sandbox", "mcp"]. stdout carries the protocol; stderr says\n' +
-        'what is served and where the journal of the session is.\n' +
+        'what is served and where the journal of the session is.\n\n' +
         'Reads (search, list_orders, get_order, order_timeline, get_customer,\n' +
-        'list_payments, get_payment) return what the same command prints with -o json.\n' +
+        'list_payments, get_payment) return what the same command prints with -o json.\n\n' +
         'Writes exist only for the families --allow names. A refund is checked against\n' +
         '--max-refund and, with what the session refunded before, --max-total, in the\n' +
         "payment's currency, before anything is sent: over a cap it is refused (a tool\n" +

@@ -56,7 +56,7 @@ export function batchHelp(what: 'order' | 'payment', done: string): string {
   return (
     `\nMany at once: several ${what} ids, --file FILE (CSV or NDJSON, checked whole\n` +
     'before anything is sent), or --file - (the NDJSON a list prints, e.g.\n' +
-    `billing ${what === 'order' ? 'orders list' : 'orders payments ID'} -o ndjson).\n` +
+    `billing ${what === 'order' ? 'orders list' : 'orders payments ID'} -o ndjson).\n\n` +
     `One result a row, in input order (id, status ${done}|skipped|failed|in_doubt,\n` +
     'result, error); a summary on stderr; exit 9 when a row failed. The journal\n' +
     `records each row before and after it is sent: the same rows run again skip what\n` +

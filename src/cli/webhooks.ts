@@ -146,8 +146,8 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .addHelpText(
       'after',
       examples([
-        'curl -H "X-Service-Signature: $(billing webhooks sign --secret-file secret.txt --file body.json)" \\\n' +
-          '      -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
+        'sig=$(billing webhooks sign --secret-file secret.txt --file body.json)',
+        'curl -H "X-Service-Signature: $sig" -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
       ]),
     )
     .action(run(async () => (await import('../commands/webhooks/signing.js')).sign));

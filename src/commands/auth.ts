@@ -243,8 +243,21 @@ export async function status(rt: Runtime): Promise<void> {
       service = { ok: false, status: code, error: redact((err as Error).message) };
     }
   }
-  const answers = async (key: string, url: string | undefined, path: string): Promise<ServiceCheck> => {
+  const { checkTokenTransport } = await import('../config/transport.js');
+  const answers = async (
+    key: string,
+    url: string | undefined,
+    path: string,
+    carriesToken: boolean,
+  ): Promise<ServiceCheck> => {
     if (url === undefined) return { ok: false, checked: false, reason: 'not set' };
+    // The check itself sends no token, but the commands would: the same plain-http rule as v2.
+    try {
+      if (carriesToken) checkTokenTransport([url], ctx.allowHttp);
+    } catch (err) {
+      failures.push({ address: key, error: err as Error });
+      return { ok: false, status: null, error: (err as Error).message };
+    }
     const check = await probe(`${url}${path}`);
     if (!check.ok && 'error' in check) {
       failures.push({ address: key, error: new BillingError('network', EXIT.unavailable, check.error) });
@@ -252,8 +265,8 @@ export async function status(rt: Runtime): Promise<void> {
     return check;
   };
   const [serviceV1, gateway] = await Promise.all([
-    answers('base_url_v1', ctx.baseUrlV1, '/orders/create_single_order'),
-    answers('gateway_url', ctx.gatewayUrl, '/paymentWidgets.js'),
+    answers('base_url_v1', ctx.baseUrlV1, '/orders/create_single_order', true),
+    answers('gateway_url', ctx.gatewayUrl, '/paymentWidgets.js', false),
   ]);
   const shownUrl = (url: string | undefined) => (url === undefined ? null : maskUrlCredentials(url));
   const report = {

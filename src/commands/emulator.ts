@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ApiError } from '../api/errors.js';
+import { urlHost } from '../domain/hosts.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
 import { EXIT, UsageError } from '../errors.js';
 import { safeLine } from '../format/terminal.js';
@@ -45,7 +46,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   const faults = await faultRules(flags.fault);
   const fixture =
     flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
-  const origin = `http://${flags.host}:${port}`;
+  // The address to reach it by: a wildcard binding (--host 0.0.0.0) is reached on loopback.
+  const origin = `http://${urlHost(flags.host)}:${port}`;
   const envName = await emulatorEnvName(rt);
   const wide = wideBindingWarning(flags.host);
   if (wide) rt.info(wide);
@@ -151,11 +153,20 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && !exited) {
     if (await answers(origin)) {
+      let advice: string;
+      try {
+        advice = await useAdvice(rt, origin, envName, flags.webhookSecret);
+      } catch (err) {
+        // A failure after the start never leaves an emulator running unsaid: it is stopped.
+        await stopDetached(child.pid, origin);
+        rt.info(`The emulator started at ${origin} was stopped again.`);
+        throw err;
+      }
       rt.io.stdout.write(`${origin}\n`);
       const stop = emulatorStartCommand(origin, 'stop');
       rt.info(
         `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
-        `${await useAdvice(rt, origin, envName, flags.webhookSecret)} Stop it with: ${stop}`,
+        `${advice} Stop it with: ${stop}`,
       );
       return;
     }
@@ -181,6 +192,18 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
       path: '/__emulator/status',
     },
   );
+}
+
+/** Stops the emulator `detach` started (SIGTERM: it closes as at Ctrl-C) and waits until it is gone. */
+async function stopDetached(pid: number | undefined, origin: string): Promise<void> {
+  if (pid === undefined) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && (await answers(origin))) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Whether the local environment points at this emulator (then --env local is all it takes). */
@@ -231,6 +254,8 @@ async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
       },
     );
   }
+  // Refused now rather than after the emulator started: nothing is started, nothing changed.
+  (await rt.config()).checkWritable();
   return name;
 }
 

@@ -2,10 +2,11 @@
 // calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
 
 import type { Command } from 'commander';
+import { refuseEmptyVariables } from '../config/variables.js';
 import { BillingError, EXIT, SystemError, UnreportedError, UsageError } from '../errors.js';
 import { isOutputError, outputError, outputFailure } from '../format/sink.js';
 import type { GlobalOptions, Runtime, Streams } from './runtime.js';
-import { exampleOf, missing, needArgument } from './wording.js';
+import { exampleOf, MissingArgumentError, missing, needArgument } from './wording.js';
 
 /**
  * What a command module's function receives: the runtime, then its positional arguments and
@@ -28,6 +29,7 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const args = positional.flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a]));
     const globals = cmd.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
     refuseEmptyNames(cmd);
+    refuseEmptyVariables(session.env);
     // Loaded here, not at the top: `billing --help` never builds a runtime.
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
@@ -39,6 +41,7 @@ export function action(session: Session, load: () => Promise<Handler>) {
     try {
       await handler(rt, args, cmd.opts() as never);
     } catch (err) {
+      if (err instanceof MissingArgumentError && !err.hint) err.hint = usageHint(cmd);
       if ((err as { status?: unknown } | null)?.status === 404)
         await (await import('./not-found.js')).explainNotFound(rt, err);
       throw err;
@@ -144,9 +147,7 @@ export function exitCodeOf(err: unknown, signal: AbortSignal): number {
 export function fromCommanderError(err: { code: string; message: string }, cmd?: Command): UsageError {
   const message = err.message.replace(/^error: /, '');
   const path = cmd ? commandPath(cmd) : 'billing';
-  const help = {
-    hint: `see ${path === 'billing' ? 'billing --help' : `billing help ${path.slice(8)}`} for usage and examples`,
-  };
+  const help = { hint: `see ${path} --help for usage and examples` };
   const option = /option '(?:-\w, )?(--[\w-]+)[^']*'/.exec(message)?.[1];
   if (err.code === 'commander.missingMandatoryOptionValue' && option) {
     return new UsageError(missing(option).message, help);
@@ -159,11 +160,19 @@ export function fromCommanderError(err: { code: string; message: string }, cmd?:
   if (err.code === 'commander.missingArgument' && argName && cmd) {
     const arg = cmd.registeredArguments.find((a) => a.name() === argName);
     const what = arg?.description || argName;
-    return new UsageError(needArgument(what).message, {
-      hint: `${path} ${cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)).join(' ')}; see billing help ${path.slice(8)}`,
-    });
+    return new UsageError(needArgument(what).message, { hint: usageHint(cmd) });
   }
   return new UsageError(message, help);
+}
+
+/** The usage line of a command and where its help is: `billing search <text>; see billing search --help`. */
+export function usageHint(cmd: Command): string {
+  const path = commandPath(cmd);
+  const args = cmd.registeredArguments.map((a) => {
+    const name = `${a.name()}${a.variadic ? '...' : ''}`;
+    return a.required ? `<${name}>` : `[${name}]`;
+  });
+  return `${[path, ...args].join(' ')}; see ${path} --help`;
 }
 
 function commandPath(cmd: Command): string {

@@ -4,6 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
+import { variable } from '../config/variables.js';
 import { BillingError, UsageError } from '../errors.js';
 import {
   defaultFormat,
@@ -112,14 +113,10 @@ export class Runtime {
 
   async config(): Promise<ConfigStore> {
     if (!this.store) {
-      const dir = this.env.BILLING_CONFIG_DIR;
-      if (dir !== undefined && dir.trim() === '') {
-        throw new UsageError('BILLING_CONFIG_DIR is empty', {
-          hint: 'give it a directory, or unset BILLING_CONFIG_DIR to use the usual place',
-        });
-      }
+      const dir = variable(this.env, 'BILLING_CONFIG_DIR');
       const { ConfigStore } = await import('../config/store.js');
-      this.store = ConfigStore.open(this.env.BILLING_CONFIG_DIR);
+      this.store = ConfigStore.open(dir);
+      this.store.refuseFileAsDir();
     }
     return this.store;
   }
@@ -163,8 +160,8 @@ export class Runtime {
         envName: ctx.envName,
         profileId: ctx.profileId,
         token: ctx.token,
-        timeoutMs: parseTimeout(this.env.BILLING_TIMEOUT),
-        maxResponseBytes: parseMaxResponse(this.env.BILLING_MAX_RESPONSE_MB),
+        timeoutMs: parseTimeout(variable(this.env, 'BILLING_TIMEOUT')),
+        maxResponseBytes: parseMaxResponse(variable(this.env, 'BILLING_MAX_RESPONSE_MB')),
         debug: this.debugEnabled ? this.debug : undefined,
       });
     }

@@ -49,7 +49,8 @@ export async function checkedLink(
 ): Promise<string> {
   const url = webLink(field, value, hint);
   const ctx = await rt.context();
-  const known = [ctx.baseUrl, ctx.baseUrlV1, ctx.gatewayUrl].flatMap((u) => hostOf(u) ?? []);
+  // Each host once: the three addresses often share one ("neither the service (a, a, a)").
+  const known = [...new Set([ctx.baseUrl, ctx.baseUrlV1, ctx.gatewayUrl].flatMap((u) => hostOf(u) ?? []))];
   const host = url.hostname.toLowerCase();
   const related = known.some((k) => host === k || host.endsWith(`.${k}`) || k.endsWith(`.${host}`));
   if (!related && !(isLoopbackHost(host, 'browser') && known.some((k) => isLoopbackHost(k)))) {

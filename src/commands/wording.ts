@@ -40,8 +40,11 @@ export function bad(flag: string, rule: string, example: string, got: string): U
   return new UsageError(`${flag} must be ${rule}, e.g. ${eg} (got "${got}")`);
 }
 
+/** A positional argument that was not given; run.ts adds the command's usage line as its hint. */
+export class MissingArgumentError extends UsageError {}
+
 /** A positional argument that is needed and was not given: `give a payment id, or --file FILE`. */
-export function needArgument(what: string, alternative?: string): UsageError {
+export function needArgument(what: string, alternative?: string): MissingArgumentError {
   const article = /^[aeiou]/i.test(what) ? 'an' : 'a';
-  return new UsageError(`give ${article} ${what}${alternative ? `, or ${alternative}` : ''}`);
+  return new MissingArgumentError(`give ${article} ${what}${alternative ? `, or ${alternative}` : ''}`);
 }

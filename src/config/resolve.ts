@@ -6,7 +6,8 @@ import { ConfigError, NotLoggedInError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV, isBuiltin } from './builtins.js';
 import { effectiveKind, type KindSource } from './kind.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
-import { checkEnvName, moveOrigin, parseHttpUrl, parseProfileId } from './values.js';
+import { moveOrigin, parseHttpUrl, parseProfileId, unknownEnvironment } from './values.js';
+import { emptyVariable, type Variable, variable } from './variables.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -57,21 +58,12 @@ export function selectEnv(
 ): { name: string; source: Source } {
   const found = pick([
     ['flag', flag, '--env'],
-    ['env', env.BILLING_ENV, 'BILLING_ENV'],
+    ['env', variable(env, 'BILLING_ENV'), 'BILLING_ENV'],
     ['config', data.current_env, 'current_env'],
   ]);
   return found
     ? { name: canonicalEnvName(found.value.trim()), source: found.source }
     : { name: DEFAULT_ENV, source: 'default' };
-}
-
-function validEnvName(name: string): boolean {
-  try {
-    checkEnvName(name);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `Production` → `production`; any other name as it is. */
@@ -101,11 +93,7 @@ export function resolveContext(
   if (!builtin && !stored && !options.allowUnknownEnv) {
     const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(data.environments)])];
     const where = { flag: '--env', env: 'BILLING_ENV', config: 'the config file', default: '' }[sources.env];
-    throw new UsageError(`unknown environment "${envName}" (from ${where}; known: ${known.join(', ')})`, {
-      hint: validEnvName(envName)
-        ? `create it with "billing login --env ${envName} --base-url URL", or pick a known one`
-        : 'pick a known one',
-    });
+    throw unknownEnvironment(envName, known, where);
   }
   const ctx: Context = {
     envName,
@@ -119,13 +107,13 @@ export function resolveContext(
   const layer = <K extends keyof EnvironmentConfig>(
     key: K,
     flag: string | undefined,
-    variable: string,
+    name: Variable,
   ): { value: string; source: Source; where: string } | undefined => {
     const fromArgs = pick([
       ['flag', flag, flagName(key)],
-      ['env', env[variable], variable],
+      ['env', variable(env, name), name],
     ]);
-    if (fromArgs) return { ...fromArgs, where: fromArgs.source === 'flag' ? flagName(key) : variable };
+    if (fromArgs) return { ...fromArgs, where: fromArgs.source === 'flag' ? flagName(key) : name };
     const own = stored?.[key];
     const fallback = builtin?.[key];
     if (own !== undefined && own !== fallback) return { value: String(own), source: 'config', where: key };
@@ -184,11 +172,9 @@ function pick(
   for (const [source, value, where] of candidates) {
     if (value === undefined) continue;
     if (value.trim() !== '') return { value, source };
-    if (source !== 'config') {
-      throw new UsageError(`${where} is empty`, {
-        hint: `give it a value, or leave it out${source === 'env' ? ` (unset ${where})` : ''}`,
-      });
-    }
+    if (source === 'env') throw emptyVariable(where);
+    if (source !== 'config')
+      throw new UsageError(`${where} is empty`, { hint: 'give it a value, or leave it out' });
   }
   return undefined;
 }

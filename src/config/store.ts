@@ -5,13 +5,22 @@
 // then, which replaces the file atomically with the mode we give it. The file is checked
 // before conf ever sees it, so a broken file is reported and never overwritten.
 
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, SystemError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
-import { checkEnvName, moveOrigin, parseHttpUrl, parseKind, parseProfileId, parseSecret } from './values.js';
+import {
+  checkEnvName,
+  moveOrigin,
+  parseHttpUrl,
+  parseKind,
+  parseProfileId,
+  parseSecret,
+  unknownEnvironment,
+} from './values.js';
+import { variable } from './variables.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -57,7 +66,8 @@ export function defaultConfigDir(
   platform: NodeJS.Platform = process.platform,
   home: string = homedir(),
 ): string {
-  if (env.BILLING_CONFIG_DIR) return resolve(env.BILLING_CONFIG_DIR);
+  const dir = variable(env, 'BILLING_CONFIG_DIR');
+  if (dir !== undefined) return resolve(dir);
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'billing');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'billing', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'billing');
@@ -75,6 +85,26 @@ export class ConfigStore {
   /** Opening reads and creates nothing. */
   static open(dir?: string): ConfigStore {
     return new ConfigStore(dir ? resolve(dir) : defaultConfigDir());
+  }
+
+  /**
+   * The config directory is a file, or runs through one: this machine holds something else
+   * where the user named a directory, so it is exit 12 (a path that is a file, `billing help
+   * exit-codes`), in one line, the same for every command that opens the config.
+   */
+  refuseFileAsDir(): void {
+    let inTheWay: boolean;
+    try {
+      const stat = statSync(this.dir, { throwIfNoEntry: false });
+      inTheWay = stat !== undefined && !stat.isDirectory();
+    } catch (error) {
+      inTheWay = (error as NodeJS.ErrnoException).code === 'ENOTDIR';
+    }
+    if (inTheWay) {
+      throw new SystemError(
+        `the config directory ${this.dir} is not a directory: a file is in the way (point BILLING_CONFIG_DIR at a directory)`,
+      );
+    }
   }
 
   /** The file merged over the built-in environments; a missing file is fine. */
@@ -197,9 +227,17 @@ export class ConfigStore {
   #requireKnown(raw: RawFile, env: string): void {
     if (isBuiltin(env) || Object.hasOwn(raw.environments ?? {}, env)) return;
     const known = [...new Set([...BUILTIN_NAMES, ...Object.keys(raw.environments ?? {})])];
-    throw new UsageError(`unknown environment "${env}" (known: ${known.join(', ')})`, {
-      hint: `create it with "billing login --env ${env} --base-url URL"`,
-    });
+    throw unknownEnvironment(env, known);
+  }
+
+  /**
+   * What can be known before a write without writing: the file reads (or is missing) and is
+   * not a symbolic link. For commands that would do something else first (an emulator that
+   * `emulator start --env NAME` would start, then fail to save its environment).
+   */
+  checkWritable(): void {
+    this.#load();
+    this.#refuseLink();
   }
 
   /** Read, change, write back only when something changed. A broken file is never touched. */
@@ -412,6 +450,33 @@ function moveWithBase(env: string, entry: Record<string, unknown>, next: string,
     }
   }
   return moved;
+}
+
+type Address = 'base_url' | 'base_url_v1' | 'gateway_url';
+
+/**
+ * Setting `key` (base_url_v1 or gateway_url) to `next`: the other addresses that shared its
+ * old origin and stay there (only base_url leads; docs/decisions.md), and that origin.
+ */
+export function leftOnOrigin(
+  env: Partial<Record<Address, string>>,
+  key: 'base_url_v1' | 'gateway_url',
+  next: string,
+): { keys: Address[]; origin: string } | undefined {
+  const origin = originOf(env[key]);
+  if (origin === undefined || origin === originOf(next)) return undefined;
+  const keys = (['base_url', 'base_url_v1', 'gateway_url'] as const).filter(
+    (k) => k !== key && originOf(env[k]) === origin,
+  );
+  return keys.length > 0 ? { keys, origin } : undefined;
+}
+
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url === undefined ? undefined : new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function normalise(env: string, key: SettableKey, value: string): string | number {

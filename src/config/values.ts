@@ -30,7 +30,8 @@ export function parseHttpUrl(value: string, where: string): string {
 }
 
 export function parseKind(value: string, where: string): EnvKind {
-  const text = value.trim();
+  // Read without regard to case, as --env PRODUCTION is production; stored lowercase.
+  const text = value.trim().toLowerCase();
   if (!isEnvKind(text)) {
     throw new UsageError(`${where} must be one of ${ENV_KINDS.join(', ')}, got ${JSON.stringify(value)}`);
   }
@@ -63,6 +64,26 @@ export function checkEnvName(name: string): string {
     );
   }
   return name;
+}
+
+/**
+ * An environment that is neither built in nor in the file. The hint offers `login --env NAME`
+ * only for a name login would accept (never `toString`, `constructor`, `a b`).
+ */
+export function unknownEnvironment(name: string, known: readonly string[], from?: string): UsageError {
+  let creatable = true;
+  try {
+    checkEnvName(name);
+  } catch {
+    creatable = false;
+  }
+  const create = `create it with "billing login --env ${name} --base-url URL"`;
+  return new UsageError(
+    `unknown environment "${name}" (${from ? `from ${from}; ` : ''}known: ${known.join(', ')})`,
+    {
+      hint: creatable ? (from ? `${create}, or pick a known one` : create) : 'pick a known one',
+    },
+  );
 }
 
 /** `url` with the origin of `to`, when it has the origin of `from`; else undefined. */

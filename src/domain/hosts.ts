@@ -78,6 +78,17 @@ export function isWideBinding(bound: string): boolean {
   return !isLoopbackHost(bound);
 }
 
+/**
+ * A bound host as written in a URL that reaches it from this machine: a wildcard binding
+ * (0.0.0.0, ::) is reached on loopback (an address of "any" is no address to send to, and
+ * the plain-http token rule would refuse it); IPv6 gets brackets.
+ */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 /** The host name of a Host header ("[::1]:4010" → "::1"), or undefined when it is not one. */
 export function hostOfHeader(header: string | undefined): string | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(header ?? '');

@@ -2,6 +2,7 @@
 
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
+import { urlHost } from '../domain/hosts.js';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { watchStatusChanges } from './billing/lifecycle.js';
 import { parseFaultRules } from './faults/faults.js';
@@ -186,11 +187,4 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     server.once('listening', onListening);
     server.listen(port, host);
   });
-}
-
-/** A host as written in a URL: wildcard addresses become loopback; IPv6 gets brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }

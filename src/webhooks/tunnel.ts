@@ -3,6 +3,9 @@
 // --tunnel is given. Tests substitute the provider: in-process by passing `providers`, and
 // for the built CLI with BILLING_TUNNEL_STUB_URL (no network on the test machines).
 
+import { variable } from '../config/variables.js';
+import { urlHost } from '../domain/hosts.js';
+
 export interface Tunnel {
   /** The public origin, e.g. https://abcd-1-2-3-4.ngrok-free.app (no trailing slash). */
   url: string;
@@ -57,7 +60,7 @@ export function ngrokProvider(load: () => Promise<NgrokModule> = loadNgrok): Tun
     }
     let listener: Awaited<ReturnType<NgrokModule['forward']>>;
     try {
-      listener = await ngrok.forward({ addr: `${connectHost(host)}:${port}`, authtoken });
+      listener = await ngrok.forward({ addr: `${urlHost(host)}:${port}`, authtoken });
     } catch (err) {
       throw new TunnelError(`ngrok could not open a tunnel: ${(err as Error).message}`, undefined, {
         cause: err,
@@ -92,7 +95,7 @@ export type TunnelKind = (typeof TUNNEL_KINDS)[number];
 export function defaultProviders(
   env: Record<string, string | undefined>,
 ): Record<TunnelKind, TunnelProvider> {
-  const stub = env.BILLING_TUNNEL_STUB_URL;
+  const stub = variable(env, 'BILLING_TUNNEL_STUB_URL');
   return { ngrok: stub ? stubProvider(stub) : ngrokProvider() };
 }
 
@@ -102,9 +105,4 @@ export async function openTunnel(
   providers: Record<TunnelKind, TunnelProvider> = defaultProviders(target.env),
 ): Promise<Tunnel> {
   return providers[kind](target);
-}
-
-function connectHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }

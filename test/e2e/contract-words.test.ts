@@ -165,11 +165,52 @@ describe('§3 one wording for a missing or bad value', () => {
   it('says what a command needs when an id or a file is missing', async () => {
     const refund = await cli(['payments', 'refund']);
     expect(refund.code).toBe(2);
-    expect(refund.stderr).toBe('error: give a payment id, or --file FILE\n');
+    expect(refund.stderr).toBe(
+      'error: give a payment id, or --file FILE\n' +
+        'hint: billing payments refund [ids...]; see billing payments refund --help\n',
+    );
     const get = await cli(['orders', 'get']);
     expect(get.code).toBe(2);
     expect(get.stderr).toContain('error: give an order id');
     expect(get.stderr).toContain('billing orders get <id>');
+  });
+
+  it('names the command in the hint of a missing argument, global options before it or not', async () => {
+    const cases: [string[], string, string][] = [
+      [['search'], 'give a text to look for', 'billing search <text>; see billing search --help'],
+      [
+        ['--env', 'local', 'search'],
+        'give a text to look for',
+        'billing search <text>; see billing search --help',
+      ],
+      [['search', ''], 'give a text to look for', 'billing search <text>; see billing search --help'],
+      [
+        ['--env', 'local', '-o', 'tsv', 'orders', 'timeline'],
+        'give an order id',
+        'billing orders timeline <id>; see billing orders timeline --help',
+      ],
+      [
+        ['--profile=1', 'customers', 'get'],
+        'give a customer id',
+        'billing customers get <id>; see billing customers get --help',
+      ],
+      [
+        ['--env', 'local', 'orders', 'pause'],
+        'give an order id, or --file FILE',
+        'billing orders pause [ids...]; see billing orders pause --help',
+      ],
+      [
+        ['--env', 'local', 'schedule', 'reschedule', '1'],
+        'give a new due date',
+        'billing schedule reschedule <id> <date>; see billing schedule reschedule --help',
+      ],
+    ];
+    for (const [args, error, hint] of cases) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`error: ${error}`);
+      expect(r.stderr, args.join(' ')).toContain(`\nhint: ${hint}\n`);
+    }
   });
 });
 

@@ -56,6 +56,10 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
     ['BILLING_GATEWAY_URL', ['checkout', 'snippet', '1'], { BILLING_GATEWAY_URL: '' }],
     ['BILLING_CONFIG_DIR', ['status'], { BILLING_CONFIG_DIR: '' }],
     ['BILLING_API_TOKEN', ['orders', 'list'], { BILLING_API_TOKEN: '' }],
+    ['BILLING_STATE_DIR', ['orders', 'list'], { BILLING_STATE_DIR: '' }],
+    ['BILLING_WEBHOOK_SECRET', ['orders', 'list'], { BILLING_WEBHOOK_SECRET: ' ' }],
+    ['BILLING_TIMEOUT', ['orders', 'list'], { BILLING_TIMEOUT: '' }],
+    ['BILLING_MAX_RESPONSE_MB', ['orders', 'list'], { BILLING_MAX_RESPONSE_MB: '' }],
     ['--file', ['orders', 'create', '--file', ''], {}],
     ['--data', ['emulator', 'start', '--data', '', '--port', '0'], {}],
   ];
@@ -66,6 +70,19 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
       expect(r.stderr).toMatch(new RegExp(`^error: ${name} is empty\\n`));
     });
   }
+
+  it("BILLING_STATE_DIR='' is no fall-back to $XDG_STATE_HOME: a refund file is refused before anything is sent", async () => {
+    const dir = tempDir();
+    const xdg = join(dir, 'xdg');
+    writeFileSync(join(dir, 'r.csv'), 'payment_id,amount\n999999,1.00\n');
+    const r = await runCli(['payments', 'refund', '--file', join(dir, 'r.csv'), '--yes'], {
+      env: emu.env({ BILLING_STATE_DIR: '', XDG_STATE_HOME: xdg }),
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: BILLING_STATE_DIR is empty\nhint: .*unset BILLING_STATE_DIR/);
+    expect(existsSync(xdg)).toBe(false);
+    expect(existsSync(join(dir, 'r.csv.journal'))).toBe(false);
+  });
 
   it("login --env '' touches nothing: sandbox keeps its token and addresses", async () => {
     const env = baseEnv();
@@ -128,8 +145,56 @@ describe('§1 environment names: built-ins without regard to case, own keys only
       expect(existsSync(configFile(env))).toBe(false);
       const logout = await runCli(['logout', '--env', name], { env });
       expect(logout.code).toBe(2);
+      // No hint suggests what login refuses: config use, config set and --env alike.
+      for (const args of [
+        ['config', 'use', name],
+        ['config', 'set', 'profile_id', '1', '--env', name],
+        ['orders', 'list', '--env', name],
+      ]) {
+        const r = await runCli(args, { env });
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr, args.join(' ')).not.toContain('billing login');
+      }
     });
   }
+
+  it('an unknown name login would accept is offered to login', async () => {
+    const env = emu.env({ BILLING_ENV: undefined });
+    const use = await runCli(['config', 'use', 'staging-2'], { env });
+    expect(use.code).toBe(2);
+    expect(use.stderr).toContain('hint: create it with "billing login --env staging-2 --base-url URL"');
+  });
+});
+
+describe('§1 kinds are read without regard to case', () => {
+  it('config set kind PRODUCTION is production, stored lowercase; login --kind Sandbox too', async () => {
+    const env = await withEmulatorEnv(emu.url);
+    const set = await runCli(['config', 'set', 'kind', 'PRODUCTION', '--env', 'emu'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(readConfig(env).environments.emu.kind).toBe('production');
+    const status = await runCli(['status', '--env', 'emu', '-o', 'json'], { env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'saved' });
+    const login = await runCli(
+      [
+        'login',
+        '--env',
+        'other',
+        '--kind',
+        'Sandbox',
+        '--with-token',
+        '--base-url',
+        `${emu.url}/api/v2`,
+        '--profile',
+        '1',
+      ],
+      { env, input: LOCAL_EMULATOR.token },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(readConfig(env).environments.other.kind).toBe('sandbox');
+    const bad = await runCli(['config', 'set', 'kind', 'live', '--env', 'emu'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('kind must be one of sandbox, production, local');
+  });
 });
 
 describe('§1 a new environment away from this machine is guarded like production unless saved as a sandbox', () => {
@@ -143,6 +208,31 @@ describe('§1 a new environment away from this machine is guarded like productio
   }, 30_000);
   afterAll(async () => {
     await remote?.close();
+  });
+
+  it('status over plain http:// to another host: the v1 check applies the token rule too, not "ok"', async () => {
+    const env = baseEnv({
+      BILLING_BASE_URL: base,
+      BILLING_BASE_URL_V1: `${remote.url}/api/v1`,
+      BILLING_GATEWAY_URL: `${remote.url}/gateway`,
+      BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+      BILLING_PROFILE_ID: '1',
+    });
+    const r = await runCli(['status', '-o', 'json'], { env, timeoutMs: 15_000 });
+    expect(r.code).toBe(2);
+    const report = JSON.parse(r.stdout);
+    expect(report.service.ok).toBe(false);
+    expect(report.service_v1).toEqual({
+      ok: false,
+      status: null,
+      error: `refusing to send the token over plain http:// to ${remote.url}/api/v1`,
+    });
+    // The gateway gets no token: it is checked for an answer, as before.
+    expect(report.gateway.ok).toBe(true);
+    const text = await runCli(['status'], { env, timeoutMs: 15_000 });
+    expect(text.code).toBe(2);
+    expect(text.stdout).toMatch(/service_v1\trefusing to send the token over plain http:\/\//);
+    expect(text.stderr).toContain('base_url_v1 failed too');
   });
 
   const customer = async () =>
@@ -240,6 +330,37 @@ describe('§4 addresses that move together', () => {
     expect((await runCli(['config', 'set', 'base_url_v1', other, '--env', 'local'], { env })).code).toBe(0);
     expect(readConfig(env).environments.local.base_url).toBe(`${emu.url}/api/v2`);
     expect(readConfig(env).environments.local.base_url_v1).toBe(other);
+  });
+
+  it('setting base_url_v1 or gateway_url alone says which addresses stay on the shared origin', async () => {
+    const env = baseEnv();
+    expect(
+      (await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env })).code,
+    ).toBe(0);
+    const v1 = await runCli(
+      ['config', 'set', 'base_url_v1', 'http://127.0.0.1:4154/api/v1', '--env', 'local'],
+      { env },
+    );
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(v1.stderr).toContain(
+      `base_url and gateway_url stay on ${emu.url}: only base_url moves the others (billing config set base_url URL --env local moves all of them).`,
+    );
+    expect(readConfig(env).environments.local.gateway_url).toBe(`${emu.url}/gateway`);
+    const gateway = await runCli(
+      ['config', 'set', 'gateway_url', 'http://127.0.0.1:4154/gateway', '--env', 'local'],
+      {
+        env,
+      },
+    );
+    expect(gateway.stderr).toContain(`base_url stays on ${emu.url}: only base_url moves the others`);
+    // On the same origin nothing is left behind, and nothing is said.
+    const same = await runCli(
+      ['config', 'set', 'gateway_url', 'http://127.0.0.1:4154/gateway2', '--env', 'local'],
+      {
+        env,
+      },
+    );
+    expect(same.stderr).toBe('Set gateway_url for local.\n');
   });
 
   it('--base-url alone takes v1 and the gateway along (the widget loads from the same emulator)', async () => {

@@ -80,6 +80,75 @@ describe('help at 80 columns', () => {
   });
 });
 
+describe('help prose and examples at 80 columns', () => {
+  /** The lines of text from the first column that run on: each is as full as the next word allows. */
+  function expectReflowed(lines: string[], what: string): void {
+    for (let at = 0; at + 1 < lines.length; at++) {
+      const line = lines[at] ?? '';
+      const next = lines[at + 1] ?? '';
+      if (line === '' || line.startsWith(' ')) continue;
+      expect(line.length, `${what}: ${line}`).toBeLessThanOrEqual(80);
+      if (next !== '' && !next.startsWith(' ')) {
+        // The next line's first word would not have fitted: the paragraph is filled.
+        const word = next.split(' ')[0] ?? '';
+        expect(line.length + 1 + word.length, `${what}: "${line}" then "${next}"`).toBeGreaterThan(80);
+      }
+      // An indented line after prose is a list under a line that announces it, never a
+      // paragraph's ragged continuation.
+      if (next.startsWith('  ')) expect(line, `${what}: "${line}" then "${next}"`).toMatch(/:$/);
+    }
+  }
+
+  it('paragraphs written pre-wrapped are re-flowed to the terminal, lists kept', async () => {
+    for (const args of [
+      ['payments', 'refund', '--help'],
+      ['orders', 'list', '--help'],
+      ['search', '--help'],
+      ['payments', 'list', '--help'],
+      ['customers', 'list', '--help'],
+      ['orders', 'timeline', '--help'],
+    ]) {
+      const lines = await screen(args);
+      expectReflowed(lines, args.join(' '));
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+    const refund = (await screen(['payments', 'refund', '--help'])).join('\n');
+    expect(refund).toContain(
+      'On a production environment this asks for confirmation at a terminal; without\none it refuses (exit 2) unless --yes is given.',
+    );
+    // The list of the journal's flags keeps its lines.
+    expect(refund).toMatch(/\n {2}--amend {7}go on with the same batch/);
+    expect(refund).toMatch(/\n {2}--new-batch {3}move the old journal aside/);
+  });
+
+  it("an example's comment that does not fit stands above it; a command is never cut inside a comment or a quote", async () => {
+    const lines = await screen(['payments', 'refund', '--help']);
+    const at = lines.indexOf('  $ billing payments refund 312 --amount 5.00 --journal refund-312.journal');
+    expect(at, lines.join('\n')).toBeGreaterThan(0);
+    expect(lines[at - 1]).toBe('  # safe to retry');
+    expect(lines).toContain('  $ billing payments refund --file refunds.csv --amend');
+    expect(lines).toContain('  # the file was edited: go on');
+    for (const args of [
+      ['payments', 'refund', '--help'],
+      ['emulator', '--help'],
+      ['webhooks', 'sign', '--help'],
+      ['--help'],
+    ]) {
+      const shown = await screen(args);
+      for (const line of shown) {
+        // A comment never continues the shell line (pasting ran "safe: command not found").
+        expect(line, args.join(' ')).not.toMatch(/#.*\\$/);
+        expect(line.length, line).toBeLessThanOrEqual(80);
+      }
+    }
+    // webhooks sign's example pastes as written: continued lines joined back are the command.
+    const sign = (await screen(['webhooks', 'sign', '--help'])).join('\n');
+    expect(sign.replace(/ \\\n\s+/g, ' ')).toContain(
+      '$ curl -H "X-Service-Signature: $sig" -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
+    );
+  });
+});
+
 describe('tables at 80 columns', () => {
   it('customers list shows every email whole and leaves out the columns that give up first', async () => {
     const customers = await json(['customers', 'list']);

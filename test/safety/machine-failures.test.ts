@@ -70,7 +70,32 @@ describe('a full stdout is exit 12 with one line (issue 17 §5)', () => {
     });
     expect(result.code, result.stderr).toBe(12);
     oneErrorLine(result.stderr);
-    expect(result.stderr).toContain(`could not mkdir ${file}: a file of that name is in the way (EEXIST)`);
+    expect(result.stderr).toBe(
+      `error: the config directory ${file} is not a directory: a file is in the way (point BILLING_CONFIG_DIR at a directory)\n`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('every command agrees: BILLING_CONFIG_DIR naming a file (or a path through one) is exit 12, the same one line', async () => {
+    const file = join(tempDir(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    for (const dir of [file, join(file, 'sub')]) {
+      for (const args of [
+        ['emulator', 'start', '--port', '0'],
+        ['emulator', 'start', '--port', '0', '--detach'],
+        ['login', '--env', 'emu', '--emulator', 'http://127.0.0.1:9'],
+        ['config', 'use', 'local'],
+        ['config', 'list'],
+        ['orders', 'list'],
+      ]) {
+        const result = await runCli(args, { env: baseEnv({ BILLING_CONFIG_DIR: dir }), timeoutMs: 10_000 });
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(12);
+        oneErrorLine(result.stderr);
+        expect(result.stderr).toContain(
+          `error: the config directory ${dir} is not a directory: a file is in the way`,
+        );
+      }
+    }
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 });

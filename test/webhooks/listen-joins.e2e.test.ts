@@ -170,6 +170,18 @@ describe('webhooks listen against an emulator', () => {
   });
 });
 
+describe('webhooks listen --events without --forward-to', () => {
+  it('says the events kept are shown and answered, not forwarded: there is nowhere to forward to', async () => {
+    const { env } = await setup();
+    const l = await listen(['--events', 'order.active'], env);
+    await waitFor(() => (/Showing only/.test(l.stderr()) ? true : undefined), 5_000, l.stderr);
+    expect(l.stderr()).toContain(
+      'Showing only order.active, answered 200 (nothing is forwarded without --forward-to); other events are answered 200 and shown as skipped.',
+    );
+    expect(l.stderr()).not.toContain('Forwarding');
+  });
+});
+
 describe('billing emulator webhooks add|list|remove', () => {
   it('manages endpoints while the emulator runs, each with all order events or a list', async () => {
     const { t, app, port, billing } = await setup();

@@ -9,6 +9,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { variable } from '../../config/variables.js';
 import { BillingError, InUseError } from '../../errors.js';
 import { JournalLock } from './lock.js';
 
@@ -23,7 +24,8 @@ export interface BatchEntry {
 }
 
 export function stateDir(env: Record<string, string | undefined>): string {
-  if (env.BILLING_STATE_DIR) return resolve(env.BILLING_STATE_DIR);
+  const dir = variable(env, 'BILLING_STATE_DIR');
+  if (dir !== undefined) return resolve(dir);
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'billing');
 }
 

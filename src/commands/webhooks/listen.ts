@@ -1,6 +1,7 @@
 // billing webhooks listen: receive, verify, show and forward deliveries until Ctrl-C.
 
 import { ApiError } from '../../api/errors.js';
+import { urlHost } from '../../domain/hosts.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS, traitsOf } from '../../format/formats.js';
@@ -223,15 +224,20 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
       rt.info(`Verifying X-Service-Signature with ${secret.origin}, tolerance ${toleranceS} s.`);
     } else {
       rt.info(
-        'WARNING: signature verification is OFF (--skip-verify). Every request to this address is shown and forwarded, forged or not.',
+        `WARNING: signature verification is OFF (--skip-verify). Every request to this address is ${forwardTo ? 'shown and forwarded' : 'shown and answered 200'}, forged or not.`,
       );
     }
     if (forwardTo)
       rt.info(`Forwarding each delivery to ${forwardTo}; the service is answered with what the app answers.`);
-    if (events)
+    if (events) {
+      // What happens to the events kept: forwarded only when there is somewhere to forward to.
+      const kept = [...events].join(', ');
       rt.info(
-        `Forwarding only ${[...events].join(', ')}; other events are answered 200 and shown as skipped.`,
+        forwardTo
+          ? `Forwarding only ${kept}; other events are answered 200 and shown as skipped.`
+          : `Showing only ${kept}, answered 200 (nothing is forwarded without --forward-to); other events are answered 200 and shown as skipped.`,
       );
+    }
     if (recorder) rt.info(`Recording deliveries to ${recorder.path}.`);
     if (inspector) {
       const page = await inspector.start().catch((err: NodeJS.ErrnoException) => {
@@ -361,10 +367,4 @@ function webhookPath(value: string): string {
   const path = value.startsWith('/') ? value : `/${value}`;
   if (/[\s?#]/.test(path)) throw new UsageError(`--path must be a URL path like /webhooks, got "${value}"`);
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
