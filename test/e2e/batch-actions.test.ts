@@ -241,3 +241,44 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
     }
   });
 });
+
+describe('a file of records given to a payment action takes payment ids, never an order’s id', () => {
+  it('orders list -o ndjson|csv piped into capture, reverse or refund is refused whole (exit 2, the line, where payments are); payments list -o ndjson is taken', async () => {
+    const order = await cli(['orders', 'list', '--invoice', 'INV-000174', '-o', 'ndjson']);
+    expect(order.code, order.stderr).toBe(0);
+    const csv = await cli(['orders', 'list', '--invoice', 'INV-000174', '-o', 'csv']);
+    const file = join(tempDir(), 'orders.csv');
+    writeFileSync(file, csv.stdout);
+    const before = (await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/orders/174/payments')).body;
+    for (const action of ['capture', 'reverse', 'refund']) {
+      for (const run of [['--dry-run'], ['--journal', join(tempDir(), `${action}.journal`)]]) {
+        const piped = await cli(['payments', action, '--file', '-', ...run], { input: order.stdout });
+        expect(piped.code, `${action} ${run}: ${piped.stderr}`).toBe(2);
+        expect(piped.stdout).toBe('');
+        expect(piped.stderr).toContain(
+          'error: stdin line 1: an order (it has "merchant_invoice_id"), not a payment',
+        );
+        expect(piped.stderr).toContain('nothing was sent');
+        expect(piped.stderr).toContain('hint: billing payments list --order ID -o ndjson gives payments');
+      }
+      const fromCsv = await cli(['payments', action, '--file', file, '--dry-run']);
+      expect(fromCsv.code, fromCsv.stderr).toBe(2);
+      expect(fromCsv.stdout).not.toContain('/payments/174/');
+      expect(fromCsv.stderr).toContain('line 1: an order (it has "invoice_id"), not a payment');
+      expect(fromCsv.stderr).toContain('hint: billing payments list --order ID -o ndjson gives payments');
+    }
+    expect((await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/orders/174/payments')).body).toEqual(
+      before,
+    );
+
+    // The payments of that order are what a payment action takes, by their own id.
+    const payments = await cli(['payments', 'list', '--order', '174', '-o', 'ndjson']);
+    const ids = (parseNdjson(payments.stdout) as Any[]).map((p) => p.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const dry = await cli(['payments', 'capture', '--file', '-', '--dry-run'], { input: payments.stdout });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.trim().split('\n')).toEqual(
+      ids.map((id) => `POST /api/v2/profiles/1/payments/${id}/capture`),
+    );
+  });
+});

@@ -34,6 +34,7 @@ import {
 import { idCell, type Problem, readRawInput, refuse } from './input.js';
 import { readJournal } from './journal.js';
 import { journalPathOf, type OpenBatch, openBatch } from './open.js';
+import { type IdOf, idsRule } from './records.js';
 import { type BatchRow, digestOf, rowList } from './rows.js';
 import { serviceOf } from './service.js';
 
@@ -51,7 +52,7 @@ export interface BatchFlags {
 
 export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord> {
   /** order or payment: what each id is. */
-  what: 'order' | 'payment';
+  what: IdOf;
   /** "send the payment link by e-mail to", "pause": said in the confirmation and the dry run. */
   verb: string;
   /** The word of a row done in the summary: sent, paused, captured. */
@@ -81,7 +82,7 @@ export async function readBatchRows<R extends BatchRow>(
   rt: Runtime,
   args: string[],
   flags: BatchFlags,
-  what: string,
+  what: IdOf,
   rowOf: (id: number, index: number, line: number) => R,
 ): Promise<{ rows: R[]; name: string }> {
   const column = `${what}_id`;
@@ -96,12 +97,17 @@ export async function readBatchRows<R extends BatchRow>(
       required: [['id', column]],
       requiredKeys: [{ keys: ['id', column], missing: `no "id" or "${column}" key` }],
       ignoreOthers: true,
+      takes: { what, column },
       rules: `the header must have an id (or ${column}) column; other columns are ignored`,
       ndjsonRules: `each line must be a JSON object with "id" (or "${column}"), like the lines of billing ${what}s list -o ndjson; other keys are ignored`,
     });
     problems.push(...input.problems);
     name = input.name;
-    rules = input.ndjson ? 'each line needs "id"' : 'the header needs an id column';
+    rules = input.whereIds
+      ? `${input.whereIds}; ${idsRule(what, input.ndjson)}`
+      : input.ndjson
+        ? 'each line needs "id"'
+        : 'the header needs an id column';
     // The row's own id column wins: a payment's line has the id of its order as order_id.
     cells = input.rows.map((r) => ({
       line: r.line,
