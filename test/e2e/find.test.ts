@@ -185,6 +185,24 @@ describe('orders get by invoice id', () => {
     expect(last.stderr).toContain('Read 2 pages of orders');
   });
 
+  it('ends in the very view of orders get ID: the payments and the next payment, in json, --query and on screen', async () => {
+    const order = orders.find((o) => o.merchant_invoice_id === 'INV-000174')!;
+    const byId = await cli(['orders', 'get', String(order.id), '-o', 'json']);
+    const byInvoice = await cli(['orders', 'get', 'INV-000174', '-o', 'json']);
+    expect(byInvoice.code, byInvoice.stderr).toBe(0);
+    const record = JSON.parse(byInvoice.stdout);
+    expect(record).toEqual(JSON.parse(byId.stdout));
+    expect(Object.keys(record)).toEqual(expect.arrayContaining(['payments', 'next_payment']));
+    const paid = (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${order.id}/payments`)).body
+      .payments as WirePayment[];
+    expect(record.payments.map((p: WirePayment) => p.id)).toEqual(paid.map((p) => p.id));
+    const query = await cli(['orders', 'get', 'inv-000174', '--query', 'payments[].id', '-o', 'json']);
+    expect(JSON.parse(query.stdout)).toEqual(paid.map((p) => p.id));
+    const screen = await cli(['orders', 'get', 'INV-000174', '-o', 'table']);
+    expect(screen.stdout).toContain(`Payments (${paid.length})`);
+    expect(screen.stdout).toBe((await cli(['orders', 'get', String(order.id), '-o', 'table'])).stdout);
+  });
+
   it('several candidates are listed, exit 2', async () => {
     const r = await cli(['orders', 'get', 'INV-00012*', '-o', 'ndjson']);
     expect(r.code).toBe(2);
