@@ -33,7 +33,10 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .option('--customer <id>', "the customer's id")
     .option('--email <email>', "the customer's email, in any case")
     .option('--name <text>', "part of the customer's name, in any case")
-    .option('--invoice <id>', 'this invoice id, or those starting so with a trailing * (INV-00012*)')
+    .option(
+      '--invoice <id>',
+      'this invoice id (any case), or those starting so with a trailing * (INV-00012*)',
+    )
     .option('--since <date>', `created on or after (${DATE_FORMS})`)
     .option('--until <date>', 'created on or before (a day alone includes that day)')
     .option('--by-status-date', '--since/--until look at status_updated_at instead of created_at')

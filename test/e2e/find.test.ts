@@ -102,6 +102,17 @@ describe('orders list filters', () => {
     expect((await listIds(['--invoice', 'INV-00012*'])).ids).toEqual(prefixed);
   });
 
+  it('--invoice in any case, as orders get INV-… takes it (exact and prefix)', async () => {
+    const one = idsOf((o) => o.merchant_invoice_id === 'INV-000174');
+    expect(one).toHaveLength(1);
+    expect((await listIds(['--invoice', 'inv-000174'])).ids).toEqual(one);
+    expect((await listIds(['--invoice', 'Inv-000174'])).ids).toEqual(one);
+    const prefixed = idsOf((o) => o.merchant_invoice_id.startsWith('INV-00012'));
+    expect((await listIds(['--invoice', 'inv-00012*'])).ids).toEqual(prefixed);
+    const got = await cli(['orders', 'get', 'inv-000174', '-o', 'json']);
+    expect(JSON.parse(got.stdout).id).toBe(one[0]);
+  });
+
   it('--since/--until on created_at, or on status_updated_at with --by-status-date', async () => {
     const day = orders[100]!.created_at.slice(0, 10);
     const last = orders[50]!.created_at.slice(0, 10);
