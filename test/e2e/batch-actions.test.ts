@@ -282,3 +282,33 @@ describe('a file of records given to a payment action takes payment ids, never a
     );
   });
 });
+
+describe('a payment given twice', () => {
+  it('is refused with a hint that says each is given once, and for refunds how to refund twice on purpose (which works)', async () => {
+    // A debit of the order charged twice with 2.00 or more left to refund (whatever ran before).
+    const debit = JSON.parse((await cli(['orders', 'get', '174', '-o', 'json'])).stdout).payments.find(
+      (p: Any) => p.kind === 'debit' && Number(p.left_to_refund) >= 2,
+    );
+    const id = String(debit.id);
+    const refund = await cli(['payments', 'refund', id, id]);
+    expect(refund.code).toBe(2);
+    expect(refund.stderr).toContain(`error: argument 2: the same payment as argument 1; nothing was sent`);
+    expect(refund.stderr).toContain('hint: give each payment once');
+    expect(refund.stderr).not.toContain('positive whole numbers');
+    expect(refund.stderr).toMatch(
+      /hint: .*refund one payment twice on purpose.*--amount AMOUNT.*--new-batch/,
+    );
+    for (const action of ['capture', 'reverse']) {
+      const r = await cli(['payments', action, id, id]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('hint: give each payment once\n');
+    }
+    // The way the hint names: a partial refund, then the same again with --new-batch.
+    const first = await cli(['payments', 'refund', id, '--amount', '1.00', '-o', 'json']);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await cli(['payments', 'refund', id, '--amount', '1.00', '--new-batch', '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    const payments = JSON.parse((await cli(['orders', 'payments', '174', '-o', 'json'])).stdout) as Any[];
+    expect(payments.filter((p) => p.kind === 'refund' && p.parent_id === debit.id)).toHaveLength(2);
+  });
+});

@@ -84,6 +84,8 @@ export async function readBatchRows<R extends BatchRow>(
   flags: BatchFlags,
   what: IdOf,
   rowOf: (id: number, index: number, line: number) => R,
+  /** For a repeated id: how to act on one twice when that is meant (refunds: --new-batch). */
+  twice?: string,
 ): Promise<{ rows: R[]; name: string }> {
   const column = `${what}_id`;
   const problems: Problem[] = [];
@@ -120,6 +122,7 @@ export async function readBatchRows<R extends BatchRow>(
     cells = args.map((value, at) => ({ line: at + 1, value, column: `${what} id` }));
   }
   const seen = new Map<number, number>();
+  const repeats = new Set<number>();
   const rows: R[] = [];
   for (const cell of cells) {
     const id = idCell(cell.value, cell.column);
@@ -129,17 +132,23 @@ export async function readBatchRows<R extends BatchRow>(
     }
     const earlier = seen.get(id.id);
     if (earlier !== undefined) {
-      problems.push({ line: cell.line, what: `the same ${what} as line ${earlier}` });
+      const at = flags.file === undefined ? 'argument' : 'line';
+      problems.push({ line: cell.line, what: `the same ${what} as ${at} ${earlier}` });
+      repeats.add(cell.line);
       continue;
     }
     seen.set(id.id, cell.line);
     rows.push(rowOf(id.id, rows.length, cell.line));
   }
+  // A repeated id is no badly written one: the hint says each is given once.
+  const once = `give each ${what} once${twice ? `; ${twice}` : ''}`;
   if (problems.length > 0 && flags.file === undefined) {
     const [first] = problems.sort((a, b) => a.line - b.line) as [Problem];
-    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, { hint: rules });
+    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, {
+      hint: repeats.has(first.line) ? once : rules,
+    });
   }
-  if (problems.length > 0) refuse(name, problems, rules);
+  if (problems.length > 0) refuse(name, problems, repeats.size > 0 ? `${once}; ${rules}` : rules);
   if (rows.length === 0) throw new UsageError(`${name} has no ${what}s; nothing was sent`);
   return { rows, name };
 }

@@ -59,16 +59,23 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags, ids: string[] 
   });
 }
 
+/** How one payment is refunded twice on purpose: two partial refunds, the second a new batch. */
+const TWICE =
+  'to refund one payment twice on purpose, refund part of it (billing payments refund ID --amount AMOUNT), then run that again with --new-batch';
+
 /** Several payment ids, each refunded in full; the journal as every batch of ids has it. */
 async function refundIds(rt: Runtime, flags: RefundFlags, ids: string[]): Promise<void> {
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency);
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
-  const { rows, name } = await readBatchRows(rt, ids, {}, 'payment', (id, index, line) => ({
-    ...commandRow(id, undefined),
-    index,
-    line,
-  }));
+  const { rows, name } = await readBatchRows(
+    rt,
+    ids,
+    {},
+    'payment',
+    (id, index, line) => ({ ...commandRow(id, undefined), index, line }),
+    TWICE,
+  );
   const journalPath = await journalFor(rt, flags, 'refund', rows);
   return refundRows(rt, flags, { rows, name, path: name, journalPath, concurrency });
 }
