@@ -8,6 +8,7 @@ import { getOrder, listOrderPayments, listScheduledPayments } from '../api/order
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { BillingError } from '../errors.js';
 import { writeList } from '../format/index.js';
+import { plural } from '../format/text.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { addition, isSubscription } from './order-view.js';
@@ -143,7 +144,7 @@ async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEve
       events.push({
         at: d.occurred_at,
         event: `webhook ${text(d.event)}`,
-        detail: `${text(d.state)} to ${text(d.endpoint)} (${attempts} attempt${attempts === 1 ? '' : 's'})`,
+        detail: `${text(d.state)} to ${text(d.endpoint)} (${plural(attempts, 'attempt')})`,
         source: 'webhook',
         id: text(d.id),
       });

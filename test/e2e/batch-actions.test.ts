@@ -311,4 +311,15 @@ describe('a payment given twice', () => {
     const payments = JSON.parse((await cli(['orders', 'payments', '174', '-o', 'json'])).stdout) as Any[];
     expect(payments.filter((p) => p.kind === 'refund' && p.parent_id === debit.id)).toHaveLength(2);
   });
+
+  it('a batch of one row says so in the singular: "of 1 row", "1 of 1 refund failed"', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'one.csv');
+    writeFileSync(file, 'payment_id,amount\n999999,1.00\n');
+    const r = await cli(['payments', 'refund', '--file', file]);
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain(', of 1 row. Journal:');
+    expect(r.stderr).toContain('error: 1 of 1 refund failed');
+    expect(r.stderr).not.toMatch(/\b1 (rows|refunds)\b/);
+  });
 });

@@ -324,6 +324,17 @@ describe('payments list across orders', () => {
     expect(r.stderr).toContain(`the payments of 200 orders; ${payments.length} payments matched`);
   });
 
+  it('a count of one is singular: 1 payment, 1 page, 1 order', async () => {
+    const r = await cli(['payments', 'list', '--limit', '1', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^Read 1 page of orders \(100\) and the payments of \d+ orders?; 1 payment matched\.$/m,
+    );
+    expect(r.stderr).not.toMatch(/\b1 (pages|orders|payments)\b/);
+    const one = await cli(['orders', 'get', orders[0]!.merchant_invoice_id, '-o', 'json']);
+    expect(one.stderr).toContain('Read 1 page of orders (100); 1 matched');
+  });
+
   it('--since and --status filter them', async () => {
     const since = payments[Math.floor(payments.length / 2)]!.created_at.slice(0, 10);
     const want = payments.filter(

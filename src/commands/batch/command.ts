@@ -15,6 +15,7 @@ import { previewRequest, type RequestPreview } from '../../api/payments.js';
 import type { Route } from '../../api/routes.js';
 import { BatchFailedError, type BillingError, InterruptedError, UsageError } from '../../errors.js';
 import { type ResourceName, writeList } from '../../format/index.js';
+import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
 import { previewBase, writePreviews } from '../preview.js';
@@ -187,7 +188,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient);
   const journalPath = await journalFor(rt, flags, action.name, rows);
-  const plural = (n: number) => `${n} ${command.what}${n === 1 ? '' : 's'}`;
+  const many = (n: number) => plural(n, command.what);
   if (flags.dryRun) {
     const journal = await readJournal(journalPath);
     const planned = rows.filter((row) => journal.history.get(row.key)?.last.state !== action.done);
@@ -198,7 +199,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     await writePreviews(rt, previews, false);
     const skipped = rows.length - planned.length;
     rt.info(
-      `Dry run: would ${command.verb} ${plural(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
+      `Dry run: would ${command.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
     );
     return;
   }
@@ -217,7 +218,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
       const skipped = rows.length - planned;
       await confirmInProduction(
         rt,
-        `${command.verb} ${plural(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
+        `${command.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
       );
     },
   });
@@ -231,11 +232,11 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     results: (outcomes) => results(outcomes, action, command),
     words: {
       head: name,
-      rows: plural(rows.length),
+      rows: many(rows.length),
       done: command.doneWord,
       what: command.what,
       inFlight: 'rows',
-      failed: (n) => `${n} of ${plural(rows.length)} failed (see the error column)`,
+      failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
     },
   });
 }

@@ -16,6 +16,7 @@ import { confirmMove, type MoveKind } from '../../api/moves.js';
 import { OutcomeUnknownError } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
 import { BillingError, InDoubtError } from '../../errors.js';
+import { plural } from '../../format/text.js';
 import { type Journal, type JournalRecord, JournalWriteError, type RowState } from './journal.js';
 import type { BatchRow } from './rows.js';
 import { runInOrder } from './runner.js';
@@ -300,12 +301,12 @@ export function inDoubtError(o: {
     'run the same command again: it checks each row in doubt against its order’s payments before anything is sent again';
   if (o.stopped) {
     return new InDoubtError(
-      `stopped: ${o.stopped.message}; ${o.doubtful} row${o.doubtful === 1 ? '' : 's'} in doubt, ${o.notStarted} not started`,
+      `stopped: ${o.stopped.message}; ${plural(o.doubtful, 'row')} in doubt, ${o.notStarted} not started`,
       { hint: `free the disk or restore the journal's directory, then ${settle}` },
     );
   }
   return new InDoubtError(
-    `${o.doubtful} of ${o.total} row${o.total === 1 ? '' : 's'} in doubt (the service's answer did not confirm the move)`,
+    `${o.doubtful} of ${plural(o.total, 'row')} in doubt (the service's answer did not confirm the move)`,
     { hint: settle },
   );
 }

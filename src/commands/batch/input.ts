@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JsonTextError, numberText, parseExactJson } from '../../domain/exact-json.js';
 import { UsageError } from '../../errors.js';
-import { singleLine } from '../../format/text.js';
+import { plural, singleLine } from '../../format/text.js';
 import { readStream } from '../body.js';
 import type { Runtime } from '../runtime.js';
 import { type IdOf, otherRecord, whereIdsAre } from './records.js';
@@ -85,7 +85,7 @@ export function refuse(name: string, problems: Problem[], rules: string): never 
   const more =
     others.length === 0
       ? ''
-      : `${others.length} more problem${others.length === 1 ? '' : 's'} (${others
+      : `${plural(others.length, 'more problem', 'more problems')} (${others
           .slice(0, 5)
           .map((p) => `line ${p.line}: ${p.what}`)
           .join('; ')}${others.length > 5 ? '; …' : ''}); `;
@@ -157,7 +157,7 @@ async function parseCsv(
   const rows: RawRow[] = [];
   for (const { record, info } of body) {
     if (record.length !== header.length) {
-      const fields = `${record.length} field${record.length === 1 ? '' : 's'}`;
+      const fields = plural(record.length, 'field');
       problems.push({ line: info.lines, what: `${fields} where the header has ${header.length}` });
       continue;
     }

@@ -9,6 +9,7 @@ import { iterateOrders } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
 import { BillingError, EXIT, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
+import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime.js';
 import { invoiceOf, invoicePattern, matchesInvoice } from './match.js';
 import { SCAN_CONCURRENCY, scan, tallyLine } from './scan.js';
@@ -48,7 +49,7 @@ export async function findByInvoice(rt: Runtime, text: string): Promise<Order> {
     throw new BillingError(
       'not_found',
       EXIT.notFound,
-      `no order has ${what}: read every page of orders (${tally.pages} pages, ${tally.records} orders)`,
+      `no order has ${what}: read every page of orders (${plural(tally.pages, 'page')}, ${plural(tally.records, 'order')})`,
       { hint: 'billing search TEXT looks in invoice ids, emails, names and phones' },
     );
   }
@@ -57,7 +58,7 @@ export async function findByInvoice(rt: Runtime, text: string): Promise<Order> {
   throw new UsageError(
     pattern.prefix
       ? `${found.length} orders have ${what}`
-      : `no order has the invoice id "${text}" exactly; ${found.length} have one holding it`,
+      : `no order has the invoice id "${text}" exactly; ${found.length === 1 ? '1 has' : `${found.length} have`} one holding it`,
     { hint: 'name one by its id: billing orders get ID (the candidates are printed above)' },
   );
 }

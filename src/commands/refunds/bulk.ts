@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
 import { routes } from '../../api/routes.js';
 import { BillingError, UsageError } from '../../errors.js';
+import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
 import type { Outcome } from '../batch/engine.js';
@@ -113,7 +114,7 @@ async function refundRows(
       await confirmMoneyMove(rt, {
         action: 'refund',
         subject:
-          `${input.rows.length} rows of ${input.name} (${describeTotals(planned, currencies)}` +
+          `${plural(input.rows.length, 'row')} of ${input.name} (${describeTotals(planned, currencies)}` +
           `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})`,
       });
     },
@@ -129,11 +130,11 @@ async function refundRows(
     results: mapResults,
     words: {
       head: `Refunds from ${input.name}`,
-      rows: `${total} rows`,
+      rows: plural(total, 'row'),
       done: 'refunded',
       what: 'payment',
       inFlight: 'refunds',
-      failed: (n) => `${n} of ${total} refunds failed (see the error column)`,
+      failed: (n) => `${n} of ${plural(total, 'refund')} failed (see the error column)`,
     },
   });
 }
