@@ -373,6 +373,26 @@ describe('--query over every page, and the fields behind it', () => {
   });
 });
 
+describe('billing help fields names what the get views add', () => {
+  it('orders: the payments and next_payment of orders get; customers: the orders of customers get', async () => {
+    for (const [record, id, listed] of [
+      ['orders', '174', orders.find((o) => o.id === 174)],
+      ['customers', '2', undefined],
+    ] as const) {
+      const got = JSON.parse((await cli([record, 'get', id, '-o', 'json'])).stdout);
+      const base =
+        listed ?? (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).body.customer;
+      const added = Object.keys(got).filter((k) => !(k in base));
+      expect(added.length, record).toBeGreaterThan(0);
+      const help = await cli(['help', 'fields', record]);
+      expect(help.code).toBe(0);
+      for (const key of added)
+        expect(help.stdout, `${record}: ${key}`).toMatch(new RegExp(`\\n {2}${key}(\\[\\])?\\s`));
+      for (const line of help.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+  });
+});
+
 describe('a filter streams its matches as their pages arrive', () => {
   it('the first match is on stdout long before the last page is read', async () => {
     const slow = await startTestEmulator({ latencyMs: 120 });
