@@ -9,8 +9,8 @@ import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { BillingError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import { plural } from '../format/text.js';
-import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
+import { orderIdOf } from './order-arg.js';
 import { addition, isSubscription } from './order-view.js';
 import type { Runtime } from './runtime.js';
 import type { Delivery } from './webhooks/emulator.js';
@@ -165,7 +165,7 @@ async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEve
 }
 
 export async function timeline(rt: Runtime, [id]: string[]): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const order = await getOrder(client, orderId, { signal: rt.signal });
   const [payments, schedule, emulator] = await Promise.all([

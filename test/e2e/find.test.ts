@@ -214,6 +214,32 @@ describe('orders get by invoice id', () => {
     expect(screen.stdout).toBe((await cli(['orders', 'get', String(order.id), '-o', 'table'])).stdout);
   });
 
+  it('every command that takes an order id takes its invoice id, through the same lookup', async () => {
+    const order = orders.find((o) => o.merchant_invoice_id === 'INV-000193')!;
+    for (const args of [
+      ['orders', 'timeline'],
+      ['orders', 'payments'],
+      ['payments', 'list', '--order'],
+      ['links', 'email', '--dry-run'],
+      ['orders', 'schedule'],
+    ]) {
+      const byId = await cli([...args, String(order.id), '-o', 'json']);
+      const byInvoice = await cli([...args, 'INV-000193', '-o', 'json']);
+      expect(byInvoice.code, `${args.join(' ')}: ${byInvoice.stderr}`).toBe(byId.code);
+      expect(byInvoice.code, args.join(' ')).toBe(0);
+      expect(byInvoice.stdout, args.join(' ')).toBe(byId.stdout);
+      expect(byInvoice.stderr).toContain('Read 1 page of orders (100); 1 matched');
+    }
+    const none = await cli(['orders', 'timeline', 'INV-7001']);
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('no order has the invoice id "INV-7001"');
+    // Among several ids of a batch an invoice id is not looked up: the hint says how to find its id.
+    const several = await cli(['orders', 'pause', 'INV-000193', String(order.id), '--dry-run']);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('hint: an invoice id is taken alone');
+    expect(several.stderr).toContain('billing orders get INV-000193');
+  });
+
   it('several candidates are listed, exit 2', async () => {
     const r = await cli(['orders', 'get', 'INV-00012*', '-o', 'ndjson']);
     expect(r.code).toBe(2);

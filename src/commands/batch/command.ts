@@ -18,6 +18,7 @@ import { type ResourceName, writeList } from '../../format/index.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
+import { isInvoiceText } from '../order-arg.js';
 import { previewBase, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
@@ -145,8 +146,14 @@ export async function readBatchRows<R extends BatchRow>(
   const once = `give each ${what} once${twice ? `; ${twice}` : ''}`;
   if (problems.length > 0 && flags.file === undefined) {
     const [first] = problems.sort((a, b) => a.line - b.line) as [Problem];
+    // An invoice id names one order alone (../order-arg.ts); among several, the ids are numbers.
+    const text = args[first.line - 1];
+    const invoice =
+      what === 'order' && isInvoiceText(text)
+        ? `an invoice id is taken alone; among several, give order ids (billing orders get ${text} shows its id)`
+        : undefined;
     throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, {
-      hint: repeats.has(first.line) ? once : rules,
+      hint: repeats.has(first.line) ? once : (invoice ?? rules),
     });
   }
   if (problems.length > 0) refuse(name, problems, repeats.size > 0 ? `${once}; ${rules}` : rules);
