@@ -242,6 +242,36 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
   });
 });
 
+describe('a link whose answer was lost', () => {
+  it('says the answer was lost and the link may have been sent (it was), not "could not reach"', async () => {
+    const pending = (await ordersIn('pending')).filter((o) => o.customer?.email).slice(0, 2);
+    expect(pending).toHaveLength(2);
+    const ids = pending.map((o) => String(o.id));
+    await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+      faults: [{ route: 'POST /orders/:id/send_email_link', mode: 'drop-after' }],
+    });
+    const before = await outbox();
+    let r: Awaited<ReturnType<typeof cli>>;
+    try {
+      r = await cli(['links', 'email', ...ids, '-o', 'json']);
+    } finally {
+      await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+    }
+    expect(r.code, r.stderr).toBe(9);
+    const rows = JSON.parse(r.stdout) as Any[];
+    expect(rows.map((x) => [String(x.id), x.status])).toEqual(ids.map((id) => [id, 'failed']));
+    for (const row of rows) {
+      expect(row.error).toMatch(
+        /^the answer was lost \(connection (reset|closed)[^)]*\): the link may have been sent; the next run sends it again$/,
+      );
+      expect(row.error).not.toContain('could not reach');
+    }
+    // It was sent: the outbox has one message for each order.
+    const sent = await sentSince(before);
+    expect(sent.map((m) => String(m.order_id)).sort()).toEqual([...ids].sort());
+  });
+});
+
 describe('a file of records given to a payment action takes payment ids, never an order’s id', () => {
   it('orders list -o ndjson|csv piped into capture, reverse or refund is refused whole (exit 2, the line, where payments are); payments list -o ndjson is taken', async () => {
     const order = await cli(['orders', 'list', '--invoice', 'INV-000174', '-o', 'ndjson']);

@@ -11,7 +11,7 @@
 // `kind`), or a change to an order (a link sent, a pause, a resume, a cancel) whose "landed"
 // check reads the order (src/commands/actions.ts says what "done" means for each).
 
-import { UnconfirmedMoveError } from '../../api/errors.js';
+import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/moves.js';
 import { OutcomeUnknownError } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
@@ -69,6 +69,12 @@ export interface MoveAction<
   send(state: S, plan: P): Promise<{ payment?: T; recovered: boolean }>;
   /** A row's error as the results show it ("unknown payment 12"). */
   describeError?(err: BillingError, row: R): string;
+  /**
+   * What a row whose answer was lost after sending says happened and what the next run does
+   * ("the link may have been sent; the next run sends it again"); the default says the next
+   * run checks first, as a `landed` check does.
+   */
+  afterLostAnswer?: string;
 }
 
 export type OutcomeStatus = 'done' | 'skipped' | 'failed' | 'in_doubt';
@@ -256,7 +262,12 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
   } catch (err) {
     // Anything that is not an answer about this row is a bug: it stops the run.
     if (!(err instanceof BillingError)) throw err;
-    const error = action.describeError?.(err, row) ?? err.message;
+    // Sent, and the connection broke: not "could not reach", the service may have acted.
+    const lost = sent ? lostAnswerReason(err) : undefined;
+    const error =
+      lost === undefined
+        ? (action.describeError?.(err, row) ?? err.message)
+        : `the answer was lost (${lost}): ${action.afterLostAnswer ?? `it may be ${action.done} already; the next run checks before sending again`}`;
     // An earlier run that started the row sent it too, as far as anyone can tell.
     const mayHaveMoved = sent || history?.started !== undefined;
     const doubt = mayHaveMoved && (err instanceof UnconfirmedMoveError || err instanceof OutcomeUnknownError);
