@@ -376,6 +376,32 @@ describe('payments list across orders', () => {
 });
 
 describe('--query over every page, and the fields behind it', () => {
+  it('--page N with --query starts where the plain page N starts: pages of the size the list shows', async () => {
+    const plain = await cli(['orders', 'list', '--page', '2', '-o', 'json']);
+    const page2 = (JSON.parse(plain.stdout) as WireOrder[]).map((o) => o.id);
+    expect(page2).toEqual(orders.slice(20, 40).map((o) => o.id));
+    const queried = await cli(['orders', 'list', '--page', '2', '--query', '[].id', '-o', 'json']);
+    expect(queried.code, queried.stderr).toBe(0);
+    expect(JSON.parse(queried.stdout)).toEqual(orders.slice(20).map((o) => o.id));
+    const items = await cli([
+      'orders',
+      'list',
+      '--page',
+      '3',
+      '--items',
+      '10',
+      '--query',
+      '[].id',
+      '-o',
+      'json',
+    ]);
+    expect(JSON.parse(items.stdout)).toEqual(orders.slice(20).map((o) => o.id));
+    const filtered = await listIds(['--page', '2', '--currency', 'EUR']);
+    expect(filtered.ids).toEqual(
+      idsOf((o) => o.currency === 'EUR').filter((id) => orders.slice(20).some((o) => o.id === id)),
+    );
+  });
+
   it('without --all, --query reads every page before applying itself', async () => {
     const r = await cli(['orders', 'list', '--query', "[?status.value=='failed'].id", '-o', 'json']);
     expect(r.code).toBe(0);
