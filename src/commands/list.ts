@@ -72,9 +72,9 @@ export async function runList<T>(
   }
   // Reading every page: the largest page the service gives, so the fewest requests. Without
   // a filter, --limit says how many pages are needed; none past them is asked for. --page N
-  // counts pages of the size the plain list shows (--items, else the service's 20): page 2
-  // starts at the same record with --query or a filter as without.
-  const size = items ?? (flags.page === undefined ? MAX_ITEMS : DEFAULT_PER_PAGE);
+  // counts pages of the size the same list shows without --query or a filter (--items, else
+  // 100 with --all, the service's 20 without): page 2 starts at the same record either way.
+  const size = items ?? (flags.page === undefined || all ? MAX_ITEMS : DEFAULT_PER_PAGE);
   const lastPage = !filter && limit !== undefined ? page + Math.ceil(limit / size) - 1 : undefined;
   const tally = await scan(
     rt,
