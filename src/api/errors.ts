@@ -285,6 +285,22 @@ export function networkErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A connection that broke once the request could have reached the service (not a refusal). */
+const LOST_ANSWER_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * Why a sent request's answer was lost (a connection reset, no answer in time), when it was:
+ * the service may have acted on it. Undefined for any other error, and for a request that
+ * never reached the service (connection refused, DNS): "could not reach" says that one.
+ */
+export function lostAnswerReason(err: unknown): string | undefined {
+  if (!(err instanceof ApiError) || err.status !== 0) return undefined;
+  if (err.kind === 'timeout') return 'no answer in time';
+  if (err.kind !== 'network') return undefined;
+  const code = networkErrorCode(err.cause);
+  return code !== undefined && LOST_ANSWER_CODES.has(code) ? NETWORK_REASONS[code] : undefined;
+}
+
 /** A request that got no answer: kind 'network' or 'timeout', status 0, exit 8. */
 export function errorFromNoAnswer(cause: unknown, init: NoAnswerInit): ApiError {
   const code = networkErrorCode(cause);

@@ -5,6 +5,15 @@
 
 type Row = readonly [field: string, type: string, note?: string];
 
+/** What `orders get ID` adds under the order (docs/contract.md, "Views and batches"). */
+const ORDER_VIEW: Row[] = [
+  ['payments[]', 'array', 'added by orders get: the payments (fields: billing help fields payments)'],
+  ['payments[].refunded', 'decimal', 'debits and captures: what was refunded of it'],
+  ['payments[].left_to_refund', 'decimal', 'debits and captures: what is left to refund'],
+  ['next_payment', 'object|null', 'added by orders get: the next scheduled payment, null when none'],
+  ['next_payment.due_date', 'time', 'also id, order_id, amount (decimal), currency, status'],
+];
+
 const ORDER: Row[] = [
   ['id', 'integer'],
   ['merchant_invoice_id', 'string', 'your own id of the order (invoice_id when created)'],
@@ -35,6 +44,7 @@ const ORDER: Row[] = [
   ['created_at', 'time', '--since and --until filter it'],
   ['updated_at', 'time'],
   ['status_updated_at', 'time', '--since/--until with --by-status-date'],
+  ...ORDER_VIEW,
 ];
 
 const CUSTOMER: Row[] = [
@@ -53,6 +63,12 @@ const CUSTOMER: Row[] = [
   ['card', 'object|null', 'assumed: the stored card {brand, last4, expiry}'],
   ['created_at', 'time', 'assumed'],
   ['updated_at', 'time', 'assumed'],
+  ['orders[]', 'array', "added by customers get: the customer's orders (fields: billing help fields orders)"],
+  [
+    'orders[].next_payment',
+    'object|null',
+    'a subscription that can still charge: its next scheduled payment',
+  ],
 ];
 
 const PRODUCT: Row[] = [
@@ -85,8 +101,10 @@ export const FIELD_RECORDS = { orders: ORDER, customers: CUSTOMER, products: PRO
 export type FieldRecord = keyof typeof FIELD_RECORDS;
 
 const INTRO: Record<FieldRecord, string> = {
-  orders: 'Fields of an order, as billing orders get ID -o json prints it:',
-  customers: 'Fields of a customer (billing customers get ID -o json):',
+  orders:
+    'Fields of an order, as billing orders get ID -o json prints it (orders list\nhas the same, without payments and next_payment):',
+  customers:
+    'Fields of a customer, as billing customers get ID -o json prints it\n(customers list has the same, without orders):',
   products: 'Fields of a product (billing products get ID -o json):',
   payments:
     'Fields of a payment (billing payments get ID -o json). The interface document\n' +
@@ -98,6 +116,7 @@ const EXAMPLES: Record<FieldRecord, string[]> = {
     `billing orders list --query "[?status.value=='failed'].id"`,
     `billing orders list --query "[?customer.email=='anna.schmidt@example.com']"`,
     `billing orders list --query "length([?order_type.value=='subscription'])"`,
+    `billing orders get 174 --query "payments[].[id, amount, created_at]"`,
   ],
   customers: [`billing customers list --query "[?country=='IE'].{id: id, email: email}"`],
   products: [`billing products list --query "[?product_type=='subscription'].name"`],

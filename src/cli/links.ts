@@ -29,7 +29,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   links
     .command('email')
     .description("send the payment link to the customer's email address (a draft order becomes pending)")
-    .argument('[orders...]', 'order id (several for a batch)')
+    .argument('[orders...]', 'order id or invoice id (INV-000123); several order ids for a batch')
     .addHelpText(
       'after',
       examples([
@@ -46,7 +46,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   links
     .command('sms')
     .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
-    .argument('[orders...]', 'order id (several for a batch)')
+    .argument('[orders...]', 'order id or invoice id (INV-000123); several order ids for a batch')
     .addHelpText(
       'after',
       examples([
@@ -65,7 +65,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
     .description(
       'make and print the payment link (a draft order becomes pending); --qr draws it as a QR code, --png writes it to a file',
     )
-    .argument('<order>', 'order id')
+    .argument('<order>', 'order id, or its invoice id (INV-000123)')
     .option('--qr', 'draw the QR code in the terminal (plain text blocks when stdout is not a terminal)')
     .option('--png <file>', 'write the QR code as a PNG image')
     .option('--force', 'with --png, replace an existing file')

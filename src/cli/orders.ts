@@ -33,7 +33,10 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .option('--customer <id>', "the customer's id")
     .option('--email <email>', "the customer's email, in any case")
     .option('--name <text>', "part of the customer's name, in any case")
-    .option('--invoice <id>', 'this invoice id, or those starting so with a trailing * (INV-00012*)')
+    .option(
+      '--invoice <id>',
+      'this invoice id (any case), or those starting so with a trailing * (INV-00012*)',
+    )
     .option('--since <date>', `created on or after (${DATE_FORMS})`)
     .option('--until <date>', 'created on or before (a day alone includes that day)')
     .option('--by-status-date', '--since/--until look at status_updated_at instead of created_at')
@@ -86,7 +89,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .description(
       'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
     )
-    .argument('<id>', 'order id')
+    .argument('<id>', 'order id, or its invoice id (INV-000123)')
     .addHelpText(
       'after',
       examples(['billing orders timeline 1042', 'billing orders timeline 1042 -o ndjson | jq -r .event']) +
@@ -163,13 +166,13 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('payments')
     .description('payments taken on an order (pre-authorisations, debits, captures, refunds, reversals)')
-    .argument('<id>', 'order id')
+    .argument('<id>', 'order id, or its invoice id (INV-000123)')
     .addHelpText('after', examples(['billing orders payments 1042', 'billing orders payments 1042 -o json']))
     .action(run(async () => (await payments()).orderPayments));
   orders
     .command('pay')
     .description("collect the first payment of an order from the customer's stored card (pay_with_card)")
-    .argument('[ids...]', 'order id (draft, pending or failed); several for a batch')
+    .argument('[ids...]', 'order id or invoice id (draft, pending or failed); several order ids for a batch')
     .option('--dry-run', 'print the request that would be sent, and send nothing')
     .addHelpText(
       'after',
@@ -184,7 +187,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('schedule')
     .description("an order's scheduled payments: due date, amount, status; the next payment highlighted")
-    .argument('<id>', 'order id')
+    .argument('<id>', 'order id, or its invoice id (INV-000123)')
     .addHelpText(
       'after',
       examples(['billing orders schedule 1042', 'billing orders schedule 1042 -o json | jq ".[0]"']),
@@ -193,7 +196,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('pause')
     .description('pause an active order: payments that fall due while paused are never charged')
-    .argument('[ids...]', 'order id (several for a batch)')
+    .argument('[ids...]', 'order id or invoice id (INV-000123); several order ids for a batch')
     .addHelpText(
       'after',
       examples([
@@ -209,7 +212,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('resume')
     .description('resume a paused order on its billing cycle, now or on a restart date')
-    .argument('[ids...]', 'order id (several for a batch)')
+    .argument('[ids...]', 'order id or invoice id (INV-000123); several order ids for a batch')
     .option(
       '--restart-date <date>',
       'resume on this day or time instead (2027-04-01, 2027-04-01T09:00, "01/04/2027 09:00"; UTC unless a zone is given); the order stays paused until then',
@@ -230,7 +233,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('cancel')
     .description('cancel an order: nothing more is collected')
-    .argument('[ids...]', 'order id (several for a batch)')
+    .argument('[ids...]', 'order id or invoice id (INV-000123); several order ids for a batch')
     .addHelpText(
       'after',
       examples([
@@ -246,7 +249,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('watch')
     .description("follow an order's status: prints it, then each change, by polling the order")
-    .argument('<id>', 'order id')
+    .argument('<id>', 'order id, or its invoice id (INV-000123)')
     .option(
       '--until <status>',
       'stop (exit 0) when the order reaches this status (default: complete, cancelled or rejected)',

@@ -50,7 +50,10 @@ export function definePayments(program: Command, run: Run, full = true): void {
   payments
     .command('list')
     .description("payments of one order, or (without --order) of every order, the newest orders' first")
-    .option('--order <id>', "only this order's payments (same as billing orders payments ID)")
+    .option(
+      '--order <id>',
+      "only this order's payments (an order id or its invoice id; same as billing orders payments ID)",
+    )
     .option('--since <date>', `without --order: made on or after (${DATE_FORMS})`)
     .option('--until <date>', 'without --order: made on or before (a day alone includes that day)')
     .option(

@@ -61,7 +61,7 @@ export function defineSchedule(program: Command, run: Run, full = true): void {
     .description(
       'merge payments of one order (a failed one and the one scheduled) into the earliest, for their sum',
     )
-    .argument('<order>', 'order id')
+    .argument('<order>', 'order id, or its invoice id (INV-000123)')
     .argument('<ids...>', 'scheduled payment ids (two or more)')
     .addHelpText('after', examples(['billing schedule merge 1042 312 313']))
     .action(run(async () => (await load()).merge));
@@ -70,7 +70,7 @@ export function defineSchedule(program: Command, run: Run, full = true): void {
     .description(
       "change the billing cycle and/or the amount of an order's future payments (Update scheduled payment)",
     )
-    .argument('<order>', 'order id')
+    .argument('<order>', 'order id, or its invoice id (INV-000123)')
     .option('--amount <amount>', 'new amount of every future payment')
     .option(
       '--interval <code>',

@@ -70,6 +70,8 @@ function orderAction(o: {
   /** Refuses (the row fails, nothing sent) an order the action cannot apply to. */
   check?(order: Order): void;
   send(orderId: number): Promise<ActionRecord>;
+  /** A lost answer: what may have happened, what the next run does (default: it reads the order). */
+  afterLostAnswer?: string;
 }): (client: ApiClient) => MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
   return (client) => ({
     name: o.name,
@@ -84,6 +86,8 @@ function orderAction(o: {
     },
     send: async (state) => ({ payment: await o.send(state.order.id), recovered: false }),
     describeError,
+    afterLostAnswer:
+      o.afterLostAnswer ?? `the order may be ${o.done} already; the next run reads it before sending again`,
   });
 }
 
@@ -99,6 +103,8 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms') {
     name: `${channel}-link`,
     done: 'sent',
     check: refuseNothingToPay,
+    // Nothing in an order shows a sent message (docs/decisions.md, "Act on many, once").
+    afterLostAnswer: 'the link may have been sent; the next run sends it again',
     send: async (orderId) => {
       const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId);
       const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};

@@ -11,6 +11,7 @@ import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
+import { orderIdOf } from './order-arg.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink, webLink } from './service-links.js';
@@ -35,7 +36,7 @@ const ROW_COLUMNS = [
 ];
 
 export async function renew(rt: Runtime, [id]: string[]): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const { checkout } = await renewCheckout(client, orderId, { signal: rt.signal });
   const live = liveCheckout(checkout);
@@ -58,7 +59,7 @@ export async function snippet(
   [id]: string[],
   flags: { brands: string; renew?: boolean },
 ): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const brands = brandList(flags.brands);
   const gatewayUrl = await gateway(rt);
   const client = await rt.client();
@@ -122,7 +123,7 @@ interface OpenFlags {
 }
 
 export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const port = parse.port(flags.port);
   const pollMs = pollSeconds(flags.poll) * 1000;
   const brands = brandList(flags.brands);

@@ -16,6 +16,7 @@ import * as parse from './args.js';
 import type { BatchFlags } from './batch/command.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
+import { orderIdOf } from './order-arg.js';
 import { previewBase, writePreviews } from './preview.js';
 import { writeListOrNote, writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
@@ -45,7 +46,7 @@ async function send(
   channel: 'email' | 'sms',
   flags: BatchFlags,
 ): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   if (flags.dryRun) {
     const base = await previewBase(rt);
     const route = channel === 'email' ? routes.sendEmailLink : routes.sendSmsLink;
@@ -97,7 +98,7 @@ interface UrlFlags {
 }
 
 export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
   const client = await rt.client();

@@ -2,7 +2,7 @@
 // and streaming the records into the chosen output format.
 
 import type { ApiClient } from '../api/client.js';
-import type { IterateOptions } from '../api/listing.js';
+import { DEFAULT_PER_PAGE, type IterateOptions } from '../api/listing.js';
 import type { Page } from '../api/paginate.js';
 import type { ResourceName } from '../format/index.js';
 import { pluralOf, write, writeList } from '../format/index.js';
@@ -71,8 +71,10 @@ export async function runList<T>(
     return;
   }
   // Reading every page: the largest page the service gives, so the fewest requests. Without
-  // a filter, --limit says how many pages are needed; none past them is asked for.
-  const size = items ?? MAX_ITEMS;
+  // a filter, --limit says how many pages are needed; none past them is asked for. --page N
+  // counts pages of the size the same list shows without --query or a filter (--items, else
+  // 100 with --all, the service's 20 without): page 2 starts at the same record either way.
+  const size = items ?? (flags.page === undefined || all ? MAX_ITEMS : DEFAULT_PER_PAGE);
   const lastPage = !filter && limit !== undefined ? page + Math.ceil(limit / size) - 1 : undefined;
   const tally = await scan(
     rt,

@@ -10,6 +10,7 @@ import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import type { BatchFlags } from './batch/command.js';
 import { confirmInProduction, confirmMoneyMove } from './confirm.js';
+import { orderIdOf } from './order-arg.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { writeSchedule } from './schedule.js';
@@ -22,7 +23,7 @@ function statusOf(order: Order | undefined): string {
 }
 
 export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const entries = await listScheduledPayments(client, orderId, { signal: rt.signal });
   await writeSchedule(
@@ -48,7 +49,7 @@ async function report(
 export async function pause(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'pause', args, flags)) return;
   const [id] = args;
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   await confirmInProduction(rt, `pause order ${orderId}`);
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(
@@ -67,7 +68,7 @@ export async function resume(
   const batch = await import('./many.js');
   if (await batch.batchOf(rt, 'resume', args, flags, { '--restart-date': flags.restartDate })) return;
   const [id] = args;
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const restartDate =
     flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
   await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
@@ -87,7 +88,7 @@ export async function resume(
 export async function cancel(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'cancel', args, flags)) return;
   const [id] = args;
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });
   const result = await cancelOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(rt, orderId, result.order, `Order ${orderId} cancelled: nothing more is collected.`);
@@ -114,7 +115,7 @@ function seconds(flag: string, value: string, min: number): number {
  * --timeout passes first. Changes between two polls are seen as one.
  */
 export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const until = flags.until?.trim().toLowerCase();
   if (until !== undefined && !isOrderStatus(until)) {
     throw new UsageError(`unknown status "${flags.until}"`, {

@@ -17,6 +17,7 @@ import { readBodyFile } from './body.js';
 import { type OrderFilterFlags, orderCriteria } from './find/filters.js';
 import { matchesOrder } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
+import { orderIdOf } from './order-arg.js';
 import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from './prompt.js';
 import { writeRecord, writeSection } from './result.js';
 import type { Runtime } from './runtime.js';
@@ -47,11 +48,7 @@ function statusOf(order: Order): string | undefined {
 /** The order, and under it its payments (with refunds, what is left) and its next payment. */
 export async function get(rt: Runtime, [id]: string[]): Promise<void> {
   // Anything but a number is an invoice id (INV-7001, or INV-70* for those starting so).
-  if (id !== undefined && id.trim() !== '' && !/^\s*\d+\s*$/.test(id)) {
-    const { getByInvoice } = await import('./find/invoice.js');
-    return getByInvoice(rt, id);
-  }
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const order = await getOrder(client, orderId);
   const { orderDetails } = await import('./order-view.js');

@@ -28,6 +28,7 @@ import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { AcrossFlags } from './find/payments.js';
 import type { PaymentRow } from './moves.js';
+import { orderIdOf } from './order-arg.js';
 import {
   type AmountFlags,
   type DryRunFlag,
@@ -170,7 +171,7 @@ export async function list(
 }
 
 export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
   await writeList(payments, 'payment', rt.output);
 }
@@ -178,7 +179,7 @@ export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> 
 export async function pay(rt: Runtime, args: string[], flags: DryRunFlag & BatchFlags): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'pay', args, flags)) return;
   const [id] = args;
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   if (flags.dryRun) {
     const base = await previewBase(rt);
     return writePreviews(rt, [previewRequest(base, routes.payWithCard, { id: orderId })], true);

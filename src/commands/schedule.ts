@@ -16,6 +16,7 @@ import { type Column, formatAmount, statusStyle, write, writeList } from '../for
 import { formatTimestamp, singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import { confirmMoneyMove } from './confirm.js';
+import { orderIdOf } from './order-arg.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 
@@ -155,7 +156,7 @@ export async function reschedule(rt: Runtime, [id, date]: string[]): Promise<voi
 }
 
 export async function merge(rt: Runtime, [order, ...ids]: string[]): Promise<void> {
-  const orderId = parse.recordId('order', order ?? '');
+  const orderId = await orderIdOf(rt, order);
   const entryIds = ids.map((id) => parse.recordId('scheduled payment', id));
   if (entryIds.length < 2)
     throw new UsageError('merge needs two or more scheduled payment ids after the order id');
@@ -175,7 +176,7 @@ export async function update(
   [order]: string[],
   flags: { amount?: string; interval?: string },
 ): Promise<void> {
-  const orderId = parse.recordId('order', order ?? '');
+  const orderId = await orderIdOf(rt, order);
   const changes: { amount?: string; interval?: string } = {};
   if (flags.amount !== undefined) changes.amount = parse.amount('--amount', flags.amount);
   if (flags.interval !== undefined) changes.interval = intervalCode(flags.interval);

@@ -8,8 +8,9 @@ import { getOrder, listOrderPayments, listScheduledPayments } from '../api/order
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { BillingError } from '../errors.js';
 import { writeList } from '../format/index.js';
-import * as parse from './args.js';
+import { plural } from '../format/text.js';
 import { adminCall } from './emulator-admin.js';
+import { orderIdOf } from './order-arg.js';
 import { addition, isSubscription } from './order-view.js';
 import type { Runtime } from './runtime.js';
 import type { Delivery } from './webhooks/emulator.js';
@@ -96,10 +97,34 @@ export function scheduleEvents(schedule: readonly ScheduledPayment[]): TimelineE
 
 interface Message {
   id: string;
+  /** A customer notification's kind; absent for a payment link. */
+  kind?: string;
   channel: string;
   to: string;
+  subject?: string | null;
   order_id: number;
   sent_at: string;
+}
+
+/** What each kind of message in the emulator's outbox is, for people (absent: a payment link). */
+const MESSAGE_KINDS: Record<string, string> = {
+  pending_reminder: 'payment reminder',
+  renewal_notice: 'renewal notice',
+  paused: 'pause notice',
+  resumed: 'resume notice',
+  card_expiring: 'card expiry warning',
+  card_expired: 'card expired notice',
+  soft_decline: 'decline notice',
+  hard_decline: 'decline notice (final)',
+};
+
+/** "pause notice to james@…: Your subscription INV-000149 is paused"; a kind not known by its name. */
+export function messageDetail(m: Pick<Message, 'kind' | 'to' | 'subject'>): string {
+  const kind = text(m.kind);
+  const known = Object.hasOwn(MESSAGE_KINDS, kind) ? MESSAGE_KINDS[kind] : undefined;
+  const what = kind === '' ? 'payment link' : (known ?? kind.replaceAll('_', ' '));
+  const subject = text(m.subject);
+  return `${what} to ${text(m.to)}${subject ? `: ${subject}` : ''}`;
 }
 
 /** The emulator's webhook deliveries and outbox messages about the order (local environments only). */
@@ -119,7 +144,7 @@ async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEve
       events.push({
         at: d.occurred_at,
         event: `webhook ${text(d.event)}`,
-        detail: `${text(d.state)} to ${text(d.endpoint)} (${attempts} attempt${attempts === 1 ? '' : 's'})`,
+        detail: `${text(d.state)} to ${text(d.endpoint)} (${plural(attempts, 'attempt')})`,
         source: 'webhook',
         id: text(d.id),
       });
@@ -129,7 +154,7 @@ async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEve
       events.push({
         at: m.sent_at,
         event: `${m.channel === 'sms' ? 'SMS' : text(m.channel) || 'message'} sent`,
-        detail: `payment link to ${text(m.to)}`,
+        detail: messageDetail(m),
         source: 'message',
         id: text(m.id),
       });
@@ -140,7 +165,7 @@ async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEve
 }
 
 export async function timeline(rt: Runtime, [id]: string[]): Promise<void> {
-  const orderId = parse.recordId('order', id ?? '');
+  const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const order = await getOrder(client, orderId, { signal: rt.signal });
   const [payments, schedule, emulator] = await Promise.all([

@@ -250,6 +250,8 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       value: (r) => formatAmount(get(r, 'refunded')),
       display: (r) => formatAmount(get(r, 'refunded'), currencyOf(r)),
       fields: ['refunded'],
+      // Narrow: the amount and what is left to refund say it, whole.
+      giveUp: 1,
     },
     {
       key: 'left_to_refund',
@@ -259,7 +261,8 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       fields: ['left_to_refund'],
     },
     { key: 'parent_id', header: 'Of', value: (r) => text(get(r, 'parent_id')), fields: ['parent_id'] },
-    created,
+    // Whole: the minutes between two debits of the same amount are what shows a double charge.
+    { ...created, keep: true },
   ],
   // One thing that happened to an order (`orders timeline`).
   timeline_event: [

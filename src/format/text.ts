@@ -86,6 +86,11 @@ export function humanize(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A count and its noun, singular for 1: "1 page", "11 pages", "2 deliveries" (`many` when not +s). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Text for a multi-line context (a CSV cell): see ./terminal.ts. */
 export const stripControls = safeText;
 

@@ -4,7 +4,7 @@
 
 import { type ChalkInstance, chalkFor } from '../format/color.js';
 import { statusStyle } from '../format/index.js';
-import { singleLine } from '../format/text.js';
+import { plural, singleLine } from '../format/text.js';
 import type { DeliveryReport, ReceiverStats, Report } from './receiver.js';
 
 export type EventFormat = 'human' | 'tsv' | 'json';
@@ -203,8 +203,4 @@ function clock(at: Date): string {
 function clean(value: string): string {
   const line = singleLine(value);
   return line.length > 120 ? `${line.slice(0, 120)}…` : line;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

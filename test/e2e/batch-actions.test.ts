@@ -241,3 +241,115 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
     }
   });
 });
+
+describe('a link whose answer was lost', () => {
+  it('says the answer was lost and the link may have been sent (it was), not "could not reach"', async () => {
+    const pending = (await ordersIn('pending')).filter((o) => o.customer?.email).slice(0, 2);
+    expect(pending).toHaveLength(2);
+    const ids = pending.map((o) => String(o.id));
+    await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+      faults: [{ route: 'POST /orders/:id/send_email_link', mode: 'drop-after' }],
+    });
+    const before = await outbox();
+    let r: Awaited<ReturnType<typeof cli>>;
+    try {
+      r = await cli(['links', 'email', ...ids, '-o', 'json']);
+    } finally {
+      await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+    }
+    expect(r.code, r.stderr).toBe(9);
+    const rows = JSON.parse(r.stdout) as Any[];
+    expect(rows.map((x) => [String(x.id), x.status])).toEqual(ids.map((id) => [id, 'failed']));
+    for (const row of rows) {
+      expect(row.error).toMatch(
+        /^the answer was lost \(connection (reset|closed)[^)]*\): the link may have been sent; the next run sends it again$/,
+      );
+      expect(row.error).not.toContain('could not reach');
+    }
+    // It was sent: the outbox has one message for each order.
+    const sent = await sentSince(before);
+    expect(sent.map((m) => String(m.order_id)).sort()).toEqual([...ids].sort());
+  });
+});
+
+describe('a file of records given to a payment action takes payment ids, never an order’s id', () => {
+  it('orders list -o ndjson|csv piped into capture, reverse or refund is refused whole (exit 2, the line, where payments are); payments list -o ndjson is taken', async () => {
+    const order = await cli(['orders', 'list', '--invoice', 'INV-000174', '-o', 'ndjson']);
+    expect(order.code, order.stderr).toBe(0);
+    const csv = await cli(['orders', 'list', '--invoice', 'INV-000174', '-o', 'csv']);
+    const file = join(tempDir(), 'orders.csv');
+    writeFileSync(file, csv.stdout);
+    const before = (await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/orders/174/payments')).body;
+    for (const action of ['capture', 'reverse', 'refund']) {
+      for (const run of [['--dry-run'], ['--journal', join(tempDir(), `${action}.journal`)]]) {
+        const piped = await cli(['payments', action, '--file', '-', ...run], { input: order.stdout });
+        expect(piped.code, `${action} ${run}: ${piped.stderr}`).toBe(2);
+        expect(piped.stdout).toBe('');
+        expect(piped.stderr).toContain(
+          'error: stdin line 1: an order (it has "merchant_invoice_id"), not a payment',
+        );
+        expect(piped.stderr).toContain('nothing was sent');
+        expect(piped.stderr).toContain('hint: billing payments list --order ID -o ndjson gives payments');
+      }
+      const fromCsv = await cli(['payments', action, '--file', file, '--dry-run']);
+      expect(fromCsv.code, fromCsv.stderr).toBe(2);
+      expect(fromCsv.stdout).not.toContain('/payments/174/');
+      expect(fromCsv.stderr).toContain('line 1: an order (it has "invoice_id"), not a payment');
+      expect(fromCsv.stderr).toContain('hint: billing payments list --order ID -o ndjson gives payments');
+    }
+    expect((await emulatorApi(emu.url, 'GET', '/api/v2/profiles/1/orders/174/payments')).body).toEqual(
+      before,
+    );
+
+    // The payments of that order are what a payment action takes, by their own id.
+    const payments = await cli(['payments', 'list', '--order', '174', '-o', 'ndjson']);
+    const ids = (parseNdjson(payments.stdout) as Any[]).map((p) => p.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const dry = await cli(['payments', 'capture', '--file', '-', '--dry-run'], { input: payments.stdout });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.trim().split('\n')).toEqual(
+      ids.map((id) => `POST /api/v2/profiles/1/payments/${id}/capture`),
+    );
+  });
+});
+
+describe('a payment given twice', () => {
+  it('is refused with a hint that says each is given once, and for refunds how to refund twice on purpose (which works)', async () => {
+    // A debit of the order charged twice with 2.00 or more left to refund (whatever ran before).
+    const debit = JSON.parse((await cli(['orders', 'get', '174', '-o', 'json'])).stdout).payments.find(
+      (p: Any) => p.kind === 'debit' && Number(p.left_to_refund) >= 2,
+    );
+    const id = String(debit.id);
+    const refund = await cli(['payments', 'refund', id, id]);
+    expect(refund.code).toBe(2);
+    expect(refund.stderr).toContain(`error: argument 2: the same payment as argument 1; nothing was sent`);
+    expect(refund.stderr).toContain('hint: give each payment once');
+    expect(refund.stderr).not.toContain('positive whole numbers');
+    expect(refund.stderr).toMatch(
+      /hint: .*refund one payment twice on purpose.*--amount AMOUNT.*--new-batch/,
+    );
+    for (const action of ['capture', 'reverse']) {
+      const r = await cli(['payments', action, id, id]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('hint: give each payment once\n');
+    }
+    // The way the hint names: a partial refund, then the same again with --new-batch.
+    const first = await cli(['payments', 'refund', id, '--amount', '1.00', '-o', 'json']);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await cli(['payments', 'refund', id, '--amount', '1.00', '--new-batch', '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    const payments = JSON.parse((await cli(['orders', 'payments', '174', '-o', 'json'])).stdout) as Any[];
+    expect(payments.filter((p) => p.kind === 'refund' && p.parent_id === debit.id)).toHaveLength(2);
+  });
+
+  it('a batch of one row says so in the singular: "of 1 row", "1 of 1 refund failed"', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'one.csv');
+    writeFileSync(file, 'payment_id,amount\n999999,1.00\n');
+    const r = await cli(['payments', 'refund', '--file', file]);
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain(', of 1 row. Journal:');
+    expect(r.stderr).toContain('error: 1 of 1 refund failed');
+    expect(r.stderr).not.toMatch(/\b1 (rows|refunds)\b/);
+  });
+});

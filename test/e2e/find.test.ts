@@ -102,6 +102,17 @@ describe('orders list filters', () => {
     expect((await listIds(['--invoice', 'INV-00012*'])).ids).toEqual(prefixed);
   });
 
+  it('--invoice in any case, as orders get INV-… takes it (exact and prefix)', async () => {
+    const one = idsOf((o) => o.merchant_invoice_id === 'INV-000174');
+    expect(one).toHaveLength(1);
+    expect((await listIds(['--invoice', 'inv-000174'])).ids).toEqual(one);
+    expect((await listIds(['--invoice', 'Inv-000174'])).ids).toEqual(one);
+    const prefixed = idsOf((o) => o.merchant_invoice_id.startsWith('INV-00012'));
+    expect((await listIds(['--invoice', 'inv-00012*'])).ids).toEqual(prefixed);
+    const got = await cli(['orders', 'get', 'inv-000174', '-o', 'json']);
+    expect(JSON.parse(got.stdout).id).toBe(one[0]);
+  });
+
   it('--since/--until on created_at, or on status_updated_at with --by-status-date', async () => {
     const day = orders[100]!.created_at.slice(0, 10);
     const last = orders[50]!.created_at.slice(0, 10);
@@ -183,6 +194,50 @@ describe('orders get by invoice id', () => {
     const last = await cli(['orders', 'get', oldest.merchant_invoice_id, '-o', 'json']);
     expect(JSON.parse(last.stdout).id).toBe(oldest.id);
     expect(last.stderr).toContain('Read 2 pages of orders');
+  });
+
+  it('ends in the very view of orders get ID: the payments and the next payment, in json, --query and on screen', async () => {
+    const order = orders.find((o) => o.merchant_invoice_id === 'INV-000174')!;
+    const byId = await cli(['orders', 'get', String(order.id), '-o', 'json']);
+    const byInvoice = await cli(['orders', 'get', 'INV-000174', '-o', 'json']);
+    expect(byInvoice.code, byInvoice.stderr).toBe(0);
+    const record = JSON.parse(byInvoice.stdout);
+    expect(record).toEqual(JSON.parse(byId.stdout));
+    expect(Object.keys(record)).toEqual(expect.arrayContaining(['payments', 'next_payment']));
+    const paid = (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${order.id}/payments`)).body
+      .payments as WirePayment[];
+    expect(record.payments.map((p: WirePayment) => p.id)).toEqual(paid.map((p) => p.id));
+    const query = await cli(['orders', 'get', 'inv-000174', '--query', 'payments[].id', '-o', 'json']);
+    expect(JSON.parse(query.stdout)).toEqual(paid.map((p) => p.id));
+    const screen = await cli(['orders', 'get', 'INV-000174', '-o', 'table']);
+    expect(screen.stdout).toContain(`Payments (${paid.length})`);
+    expect(screen.stdout).toBe((await cli(['orders', 'get', String(order.id), '-o', 'table'])).stdout);
+  });
+
+  it('every command that takes an order id takes its invoice id, through the same lookup', async () => {
+    const order = orders.find((o) => o.merchant_invoice_id === 'INV-000193')!;
+    for (const args of [
+      ['orders', 'timeline'],
+      ['orders', 'payments'],
+      ['payments', 'list', '--order'],
+      ['links', 'email', '--dry-run'],
+      ['orders', 'schedule'],
+    ]) {
+      const byId = await cli([...args, String(order.id), '-o', 'json']);
+      const byInvoice = await cli([...args, 'INV-000193', '-o', 'json']);
+      expect(byInvoice.code, `${args.join(' ')}: ${byInvoice.stderr}`).toBe(byId.code);
+      expect(byInvoice.code, args.join(' ')).toBe(0);
+      expect(byInvoice.stdout, args.join(' ')).toBe(byId.stdout);
+      expect(byInvoice.stderr).toContain('Read 1 page of orders (100); 1 matched');
+    }
+    const none = await cli(['orders', 'timeline', 'INV-7001']);
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('no order has the invoice id "INV-7001"');
+    // Among several ids of a batch an invoice id is not looked up: the hint says how to find its id.
+    const several = await cli(['orders', 'pause', 'INV-000193', String(order.id), '--dry-run']);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('hint: an invoice id is taken alone');
+    expect(several.stderr).toContain('billing orders get INV-000193');
   });
 
   it('several candidates are listed, exit 2', async () => {
@@ -295,6 +350,17 @@ describe('payments list across orders', () => {
     expect(r.stderr).toContain(`the payments of 200 orders; ${payments.length} payments matched`);
   });
 
+  it('a count of one is singular: 1 payment, 1 page, 1 order', async () => {
+    const r = await cli(['payments', 'list', '--limit', '1', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^Read 1 page of orders \(100\) and the payments of \d+ orders?; 1 payment matched\.$/m,
+    );
+    expect(r.stderr).not.toMatch(/\b1 (pages|orders|payments)\b/);
+    const one = await cli(['orders', 'get', orders[0]!.merchant_invoice_id, '-o', 'json']);
+    expect(one.stderr).toContain('Read 1 page of orders (100); 1 matched');
+  });
+
   it('--since and --status filter them', async () => {
     const since = payments[Math.floor(payments.length / 2)]!.created_at.slice(0, 10);
     const want = payments.filter(
@@ -310,6 +376,32 @@ describe('payments list across orders', () => {
 });
 
 describe('--query over every page, and the fields behind it', () => {
+  it('--page N with --query starts where the plain page N starts: pages of the size the list shows', async () => {
+    const plain = await cli(['orders', 'list', '--page', '2', '-o', 'json']);
+    const page2 = (JSON.parse(plain.stdout) as WireOrder[]).map((o) => o.id);
+    expect(page2).toEqual(orders.slice(20, 40).map((o) => o.id));
+    const queried = await cli(['orders', 'list', '--page', '2', '--query', '[].id', '-o', 'json']);
+    expect(queried.code, queried.stderr).toBe(0);
+    expect(JSON.parse(queried.stdout)).toEqual(orders.slice(20).map((o) => o.id));
+    const items = await cli([
+      'orders',
+      'list',
+      '--page',
+      '3',
+      '--items',
+      '10',
+      '--query',
+      '[].id',
+      '-o',
+      'json',
+    ]);
+    expect(JSON.parse(items.stdout)).toEqual(orders.slice(20).map((o) => o.id));
+    const filtered = await listIds(['--page', '2', '--currency', 'EUR']);
+    expect(filtered.ids).toEqual(
+      idsOf((o) => o.currency === 'EUR').filter((id) => orders.slice(20).some((o) => o.id === id)),
+    );
+  });
+
   it('without --all, --query reads every page before applying itself', async () => {
     const r = await cli(['orders', 'list', '--query', "[?status.value=='failed'].id", '-o', 'json']);
     expect(r.code).toBe(0);
@@ -330,6 +422,26 @@ describe('--query over every page, and the fields behind it', () => {
     const bad = await cli(['help', 'fields', 'invoices']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('orders, customers, products, payments');
+  });
+});
+
+describe('billing help fields names what the get views add', () => {
+  it('orders: the payments and next_payment of orders get; customers: the orders of customers get', async () => {
+    for (const [record, id, listed] of [
+      ['orders', '174', orders.find((o) => o.id === 174)],
+      ['customers', '2', undefined],
+    ] as const) {
+      const got = JSON.parse((await cli([record, 'get', id, '-o', 'json'])).stdout);
+      const base =
+        listed ?? (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).body.customer;
+      const added = Object.keys(got).filter((k) => !(k in base));
+      expect(added.length, record).toBeGreaterThan(0);
+      const help = await cli(['help', 'fields', record]);
+      expect(help.code).toBe(0);
+      for (const key of added)
+        expect(help.stdout, `${record}: ${key}`).toMatch(new RegExp(`\\n {2}${key}(\\[\\])?\\s`));
+      for (const line of help.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
   });
 });
 

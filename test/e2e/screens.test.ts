@@ -172,6 +172,40 @@ describe('tables at 80 columns', () => {
   });
 });
 
+describe('finding at 80 columns', () => {
+  it('search keeps the email and the invoice ids whole; the amount gives up first', async () => {
+    const hits = await json(['search', 'james.obrien@example.com', '--limit', '0']);
+    const lines = await screen(['search', 'james.obrien@example.com', '--limit', '0']);
+    const at = heading(lines, 'KIND');
+    const head = lines[at] ?? '';
+    expect(head).toMatch(/ID\s.*EMAIL\s+INVOICE ID/);
+    expect(head).not.toContain('AMOUNT');
+    const rows = lines.slice(at + 1).filter((l) => /^(customer|order)\s/.test(l));
+    expect(rows).toHaveLength(hits.length);
+    for (const [i, hit] of hits.entries()) {
+      expect(rows[i]).toContain('james.obrien@example.com');
+      if (hit.kind === 'order') expect(rows[i]).toContain(hit.record.merchant_invoice_id);
+    }
+    // The table (stderr's progress line before it is not the table's).
+    for (const line of lines.slice(at)) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('orders get shows each payment’s date and amount whole, to the minute', async () => {
+    const payments = await json(['orders', 'payments', '174']);
+    expect(payments.length).toBeGreaterThan(1);
+    const lines = await screen(['orders', 'get', '174']);
+    const at = heading(lines, 'Payments (');
+    expect(lines[at + 1]).toMatch(/CREATED$/);
+    for (const p of payments) {
+      const row = lines.slice(at + 2).find((l) => l.startsWith(`${p.id} `)) ?? '';
+      const created = new Date(p.created_at).toISOString().slice(0, 16).replace('T', ' ');
+      expect(row).toContain(`${created} UTC`);
+      expect(row).toContain(`${p.amount} ${p.currency}`);
+    }
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+});
+
 describe('links email at 80 columns', () => {
   it('prints the link whole, on a line of its own', async () => {
     const payable = (await json(['orders', 'list', '--all'])).find(

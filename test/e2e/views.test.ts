@@ -103,6 +103,7 @@ describe('orders get and orders timeline', () => {
     const events = parseNdjson(r.stdout) as Any[];
     const mail = events.find((e) => e.event === 'email sent');
     expect(mail?.detail).toContain('payment link to');
+    expect(mail?.detail).toContain(`: Your order ${order.merchant_invoice_id}`);
     // Pending: no billing event until the first payment makes it active.
     expect(events.some((e) => e.event.startsWith('scheduled payment'))).toBe(false);
     const pending = await cli(['orders', 'get', String(order.id), '-o', 'json']);
@@ -117,5 +118,27 @@ describe('orders get and orders timeline', () => {
     expect(activeEvents.filter((e) => e.event === 'scheduled payment scheduled')).toHaveLength(1);
     const subscription = await cli(['orders', 'get', String(active.id), '-o', 'json']);
     expect(JSON.parse(subscription.stdout).next_payment).toMatchObject({ status: 'scheduled' });
+  });
+
+  it('the timeline says what each message is: a pause notice is not a payment link', async () => {
+    const order = (await allOrders()).find(
+      (o) => o.status.value === 'active' && o.order_type.value === 'subscription' && o.customer?.email,
+    );
+    const paused = await cli(['orders', 'pause', String(order.id)]);
+    expect(paused.code, paused.stderr).toBe(0);
+    const r = await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    const mails = (parseNdjson(r.stdout) as Any[]).filter((e) => e.source === 'message');
+    expect(mails.map((m) => m.detail)).toContain(
+      `pause notice to ${order.customer.email}: Your subscription ${order.merchant_invoice_id} is paused`,
+    );
+    expect(mails.some((m) => m.detail.startsWith('payment link'))).toBe(false);
+    await cli(['orders', 'resume', String(order.id)]);
+    const resumed = parseNdjson(
+      (await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson'])).stdout,
+    ) as Any[];
+    expect(resumed.map((e) => e.detail)).toContain(
+      `resume notice to ${order.customer.email}: Your subscription ${order.merchant_invoice_id} is active again`,
+    );
   });
 });

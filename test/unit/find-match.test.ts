@@ -40,6 +40,8 @@ describe('matchesOrder', () => {
       { name: 'o’brien'.replace('’', "'") },
       { invoice: invoicePattern('INV-000042') },
       { invoice: invoicePattern('INV-0000*') },
+      { invoice: invoicePattern('inv-000042') },
+      { invoice: invoicePattern('inv-0000*') },
       { minAmount: 1850n, maxAmount: 1850n },
     ];
     for (const c of yes)
@@ -56,7 +58,9 @@ describe('matchesOrder', () => {
       { email: 'james@example.com' },
       { name: 'anna' },
       { invoice: invoicePattern('INV-00004') },
-      { invoice: invoicePattern('inv-000042') },
+      // Any case, but still whole: the start of an invoice id without * is not it.
+      { invoice: invoicePattern('inv-00004') },
+      { invoice: invoicePattern('inv-000043') },
       { minAmount: 1851n },
       { maxAmount: 1849n },
     ];

@@ -15,8 +15,10 @@ import { previewRequest, type RequestPreview } from '../../api/payments.js';
 import type { Route } from '../../api/routes.js';
 import { BatchFailedError, type BillingError, InterruptedError, UsageError } from '../../errors.js';
 import { type ResourceName, writeList } from '../../format/index.js';
+import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
+import { isInvoiceText } from '../order-arg.js';
 import { previewBase, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
@@ -34,6 +36,7 @@ import {
 import { idCell, type Problem, readRawInput, refuse } from './input.js';
 import { readJournal } from './journal.js';
 import { journalPathOf, type OpenBatch, openBatch } from './open.js';
+import { type IdOf, idsRule } from './records.js';
 import { type BatchRow, digestOf, rowList } from './rows.js';
 import { serviceOf } from './service.js';
 
@@ -51,7 +54,7 @@ export interface BatchFlags {
 
 export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord> {
   /** order or payment: what each id is. */
-  what: 'order' | 'payment';
+  what: IdOf;
   /** "send the payment link by e-mail to", "pause": said in the confirmation and the dry run. */
   verb: string;
   /** The word of a row done in the summary: sent, paused, captured. */
@@ -81,8 +84,10 @@ export async function readBatchRows<R extends BatchRow>(
   rt: Runtime,
   args: string[],
   flags: BatchFlags,
-  what: string,
+  what: IdOf,
   rowOf: (id: number, index: number, line: number) => R,
+  /** For a repeated id: how to act on one twice when that is meant (refunds: --new-batch). */
+  twice?: string,
 ): Promise<{ rows: R[]; name: string }> {
   const column = `${what}_id`;
   const problems: Problem[] = [];
@@ -96,12 +101,17 @@ export async function readBatchRows<R extends BatchRow>(
       required: [['id', column]],
       requiredKeys: [{ keys: ['id', column], missing: `no "id" or "${column}" key` }],
       ignoreOthers: true,
+      takes: { what, column },
       rules: `the header must have an id (or ${column}) column; other columns are ignored`,
       ndjsonRules: `each line must be a JSON object with "id" (or "${column}"), like the lines of billing ${what}s list -o ndjson; other keys are ignored`,
     });
     problems.push(...input.problems);
     name = input.name;
-    rules = input.ndjson ? 'each line needs "id"' : 'the header needs an id column';
+    rules = input.whereIds
+      ? `${input.whereIds}; ${idsRule(what, input.ndjson)}`
+      : input.ndjson
+        ? 'each line needs "id"'
+        : 'the header needs an id column';
     // The row's own id column wins: a payment's line has the id of its order as order_id.
     cells = input.rows.map((r) => ({
       line: r.line,
@@ -114,6 +124,7 @@ export async function readBatchRows<R extends BatchRow>(
     cells = args.map((value, at) => ({ line: at + 1, value, column: `${what} id` }));
   }
   const seen = new Map<number, number>();
+  const repeats = new Set<number>();
   const rows: R[] = [];
   for (const cell of cells) {
     const id = idCell(cell.value, cell.column);
@@ -123,17 +134,29 @@ export async function readBatchRows<R extends BatchRow>(
     }
     const earlier = seen.get(id.id);
     if (earlier !== undefined) {
-      problems.push({ line: cell.line, what: `the same ${what} as line ${earlier}` });
+      const at = flags.file === undefined ? 'argument' : 'line';
+      problems.push({ line: cell.line, what: `the same ${what} as ${at} ${earlier}` });
+      repeats.add(cell.line);
       continue;
     }
     seen.set(id.id, cell.line);
     rows.push(rowOf(id.id, rows.length, cell.line));
   }
+  // A repeated id is no badly written one: the hint says each is given once.
+  const once = `give each ${what} once${twice ? `; ${twice}` : ''}`;
   if (problems.length > 0 && flags.file === undefined) {
     const [first] = problems.sort((a, b) => a.line - b.line) as [Problem];
-    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, { hint: rules });
+    // An invoice id names one order alone (../order-arg.ts); among several, the ids are numbers.
+    const text = args[first.line - 1];
+    const invoice =
+      what === 'order' && isInvoiceText(text)
+        ? `an invoice id is taken alone; among several, give order ids (billing orders get ${text} shows its id)`
+        : undefined;
+    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, {
+      hint: repeats.has(first.line) ? once : (invoice ?? rules),
+    });
   }
-  if (problems.length > 0) refuse(name, problems, rules);
+  if (problems.length > 0) refuse(name, problems, repeats.size > 0 ? `${once}; ${rules}` : rules);
   if (rows.length === 0) throw new UsageError(`${name} has no ${what}s; nothing was sent`);
   return { rows, name };
 }
@@ -172,7 +195,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient);
   const journalPath = await journalFor(rt, flags, action.name, rows);
-  const plural = (n: number) => `${n} ${command.what}${n === 1 ? '' : 's'}`;
+  const many = (n: number) => plural(n, command.what);
   if (flags.dryRun) {
     const journal = await readJournal(journalPath);
     const planned = rows.filter((row) => journal.history.get(row.key)?.last.state !== action.done);
@@ -183,7 +206,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     await writePreviews(rt, previews, false);
     const skipped = rows.length - planned.length;
     rt.info(
-      `Dry run: would ${command.verb} ${plural(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
+      `Dry run: would ${command.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
     );
     return;
   }
@@ -202,7 +225,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
       const skipped = rows.length - planned;
       await confirmInProduction(
         rt,
-        `${command.verb} ${plural(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
+        `${command.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
       );
     },
   });
@@ -216,11 +239,11 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     results: (outcomes) => results(outcomes, action, command),
     words: {
       head: name,
-      rows: plural(rows.length),
+      rows: many(rows.length),
       done: command.doneWord,
       what: command.what,
       inFlight: 'rows',
-      failed: (n) => `${n} of ${plural(rows.length)} failed (see the error column)`,
+      failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
     },
   });
 }

@@ -11,11 +11,12 @@
 // `kind`), or a change to an order (a link sent, a pause, a resume, a cancel) whose "landed"
 // check reads the order (src/commands/actions.ts says what "done" means for each).
 
-import { UnconfirmedMoveError } from '../../api/errors.js';
+import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/moves.js';
 import { OutcomeUnknownError, unexplainedMove } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
 import { BillingError, InDoubtError } from '../../errors.js';
+import { plural } from '../../format/text.js';
 import {
   isUnsettled,
   type Journal,
@@ -80,6 +81,12 @@ export interface MoveAction<
   send(state: S, plan: P): Promise<{ payment?: T; recovered: boolean }>;
   /** A row's error as the results show it ("unknown payment 12"). */
   describeError?(err: BillingError, row: R): string;
+  /**
+   * What a row whose answer was lost after sending says happened and what the next run does
+   * ("the link may have been sent; the next run sends it again"); the default says the next
+   * run checks first, as a `landed` check does.
+   */
+  afterLostAnswer?: string;
 }
 
 export type OutcomeStatus = 'done' | 'skipped' | 'failed' | 'in_doubt';
@@ -274,7 +281,12 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
   } catch (err) {
     // Anything that is not an answer about this row is a bug: it stops the run.
     if (!(err instanceof BillingError)) throw err;
-    const error = action.describeError?.(err, row) ?? err.message;
+    // Sent, and the connection broke: not "could not reach", the service may have acted.
+    const lost = sent ? lostAnswerReason(err) : undefined;
+    const error =
+      lost === undefined
+        ? (action.describeError?.(err, row) ?? err.message)
+        : `the answer was lost (${lost}): ${action.afterLostAnswer ?? `it may be ${action.done} already; the next run checks before sending again`}`;
     // Sent here: in doubt when the answer did not settle it. Started by an earlier run and not
     // settled since: in doubt whatever stopped this run's check (an unreadable answer, a 503),
     // since as far as anyone can tell it was sent.
@@ -321,14 +333,14 @@ export function inDoubtError(o: {
     'run the same command again: it checks each row in doubt against its order’s payments before anything is sent again';
   if (o.stopped) {
     return new InDoubtError(
-      `stopped: ${o.stopped.message}; ${o.doubtful} row${o.doubtful === 1 ? '' : 's'} in doubt, ${o.notStarted} not started`,
+      `stopped: ${o.stopped.message}; ${plural(o.doubtful, 'row')} in doubt, ${o.notStarted} not started`,
       {
         hint: `free the disk (or bring back the journal's directory with the journal in it), then ${settle}; a journal that is lost cannot be settled: the results above say what this run did`,
       },
     );
   }
   return new InDoubtError(
-    `${o.doubtful} of ${o.total} row${o.total === 1 ? '' : 's'} in doubt (the service's answer did not confirm the move)`,
+    `${o.doubtful} of ${plural(o.total, 'row')} in doubt (the service's answer did not confirm the move)`,
     { hint: settle },
   );
 }

@@ -10,9 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { JsonTextError, numberText, parseExactJson } from '../../domain/exact-json.js';
 import { UsageError } from '../../errors.js';
-import { singleLine } from '../../format/text.js';
+import { plural, singleLine } from '../../format/text.js';
 import { readStream } from '../body.js';
 import type { Runtime } from '../runtime.js';
+import { type IdOf, otherRecord, whereIdsAre } from './records.js';
 
 export interface InputShape {
   /** The columns (CSV) and keys (NDJSON) a row may have. */
@@ -23,6 +24,11 @@ export interface InputShape {
   requiredKeys?: readonly { keys: readonly string[]; missing: string }[];
   /** Other columns and keys are ignored (rows that are records a list printed), not refused. */
   ignoreOthers?: boolean;
+  /**
+   * The ids the rows give and the column that names them: a line without that column that is
+   * another kind of record (./records.ts) is refused, its "id" not being one of these ids.
+   */
+  takes?: { what: IdOf; column: string };
   /** What the header must be, for the hint. */
   rules: string;
   /** What each JSON line must be, for the hint. */
@@ -32,6 +38,8 @@ export interface InputShape {
 export interface Problem {
   line: number;
   what: string;
+  /** The line is another kind of record than the rows must be. */
+  other?: boolean;
 }
 
 /** A row as read: its line (where it ends) and its cells by column, not yet checked. */
@@ -46,6 +54,8 @@ export interface RawInput {
   /** "refunds.csv" or "stdin", for messages. */
   name: string;
   ndjson: boolean;
+  /** When a line was another kind of record: the list that gives the records wanted, for the hint. */
+  whereIds?: string;
 }
 
 export async function readRawInput(rt: Runtime, path: string, shape: InputShape): Promise<RawInput> {
@@ -59,7 +69,13 @@ export async function readRawInput(rt: Runtime, path: string, shape: InputShape)
   }
   const ndjson = isNdjson(path, text);
   const parsed = ndjson ? parseNdjson(text, shape) : await parseCsv(text, name, shape);
-  return { ...parsed, name, ndjson };
+  const other = parsed.problems.some((p) => p.other);
+  return {
+    ...parsed,
+    name,
+    ndjson,
+    ...(other && shape.takes ? { whereIds: whereIdsAre(shape.takes.what) } : {}),
+  };
 }
 
 /** The whole file is refused: the first problem in the message, where the others are in the hint. */
@@ -69,7 +85,7 @@ export function refuse(name: string, problems: Problem[], rules: string): never 
   const more =
     others.length === 0
       ? ''
-      : `${others.length} more problem${others.length === 1 ? '' : 's'} (${others
+      : `${plural(others.length, 'more problem', 'more problems')} (${others
           .slice(0, 5)
           .map((p) => `line ${p.line}: ${p.what}`)
           .join('; ')}${others.length > 5 ? '; …' : ''}); `;
@@ -131,6 +147,8 @@ async function parseCsv(
     }
     seen.add(column);
   }
+  const other = otherLine(header, shape);
+  if (other) return { rows: [], problems: [{ line: head.info.lines, what: other, other: true }] };
   for (const alternatives of shape.required) {
     if (!alternatives.some((c) => seen.has(c)))
       problems.push({ line: head.info.lines, what: `no ${quoted(alternatives)} column` });
@@ -139,7 +157,7 @@ async function parseCsv(
   const rows: RawRow[] = [];
   for (const { record, info } of body) {
     if (record.length !== header.length) {
-      const fields = `${record.length} field${record.length === 1 ? '' : 's'}`;
+      const fields = plural(record.length, 'field');
       problems.push({ line: info.lines, what: `${fields} where the header has ${header.length}` });
       continue;
     }
@@ -180,6 +198,11 @@ function parseNdjson(text: string, shape: InputShape): { rows: RawRow[]; problem
         problems.push({ line, what: 'a key appears twice' });
         return;
       }
+      const other = otherLine(Object.keys(record), shape);
+      if (other) {
+        problems.push({ line, what: other, other: true });
+        return;
+      }
       const unknown = Object.keys(record).filter((k) => !shape.columns.includes(k));
       if (unknown.length > 0 && !shape.ignoreOthers) {
         const keys = unknown.map((k) => `"${singleLine(k)}"`).join(', ');
@@ -196,6 +219,12 @@ function parseNdjson(text: string, shape: InputShape): { rows: RawRow[]; problem
       rows.push({ line, cells });
     });
   return { rows, problems };
+}
+
+/** What is wrong with a line (its keys, or a CSV's header) that is another kind of record. */
+function otherLine(keys: readonly string[], shape: InputShape): string | undefined {
+  if (!shape.takes || keys.includes(shape.takes.column)) return undefined;
+  return otherRecord(keys, shape.takes.what);
 }
 
 /** How many keys the (valid JSON) object on this line has, repeats included. */

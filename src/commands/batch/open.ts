@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime.js';
 import { type BatchEntry, batchesWith, claimIndex, remember } from './batches.js';
 import {
@@ -102,7 +103,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   if (journal.unreadable.length > 0 && !spec.newBatch) {
     const lines = journal.unreadable;
     throw new UsageError(
-      `the journal ${path} has ${lines.length} unreadable line${lines.length === 1 ? '' : 's'} (line ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}); nothing was sent`,
+      `the journal ${path} has ${plural(lines.length, 'unreadable line')} (line ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''}); nothing was sent`,
       {
         hint: `only a crash's torn last line is cut; a damaged line in the middle may be a row's record. Restore the journal, or start a new batch with --new-batch (the journal is moved aside, and what it shows ${spec.done} is named first)`,
       },
@@ -145,7 +146,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       rt.info(...describeChanges(spec, journal, changes));
       nameDone(rt, spec, journal, 'the journal');
       throw new UsageError(
-        `${spec.input} does not match its journal ${path} (batch of ${header.created}): ${changes.length} row${changes.length === 1 ? '' : 's'} differ${changes.length === 1 ? 's' : ''}; nothing was sent`,
+        `${spec.input} does not match its journal ${path} (batch of ${header.created}): ${plural(changes.length, 'row differs', 'rows differ')}; nothing was sent`,
         { hint: WAYS_ON },
       );
     }

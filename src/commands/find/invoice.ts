@@ -1,18 +1,21 @@
-// `orders get INV-7001`: an order named by its invoice id, found by reading the pages of
+// An order named by its invoice id (`orders get INV-7001`), found by reading the pages of
 // orders. The interface document makes an invoice id unique per order, so an exact match
 // ends the reading at once. Otherwise every page is read for candidates: invoice ids that
-// start with the text (when it ends with *) or hold it, in any case.
+// start with the text (when it ends with *) or hold it, in any case. What is found is the
+// order's id: the command then reads and shows it as it does for a numeric id
+// (../order-arg.ts).
 
 import { iterateOrders } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
 import { BillingError, EXIT, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
-import { writeRecord } from '../result.js';
+import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime.js';
 import { invoiceOf, invoicePattern, matchesInvoice } from './match.js';
 import { SCAN_CONCURRENCY, scan, tallyLine } from './scan.js';
 
-export async function getByInvoice(rt: Runtime, text: string): Promise<void> {
+/** The order whose invoice id is `text`; the candidates are printed (exit 2), none is exit 5. */
+export async function findByInvoice(rt: Runtime, text: string): Promise<Order> {
   const pattern = invoicePattern(text);
   const needle = pattern.text.toLowerCase();
   const exact = (o: Order) => !pattern.prefix && matchesInvoice(o, pattern);
@@ -39,15 +42,14 @@ export async function getByInvoice(rt: Runtime, text: string): Promise<void> {
     (only && (pattern.prefix || invoiceOf(only)?.toLowerCase() === needle) ? only : undefined);
   if (hit) {
     rt.info(searched);
-    await writeRecord(rt, hit, 'order');
-    return;
+    return hit;
   }
   const what = pattern.prefix ? `an invoice id starting with "${pattern.text}"` : `the invoice id "${text}"`;
   if (found.length === 0) {
     throw new BillingError(
       'not_found',
       EXIT.notFound,
-      `no order has ${what}: read every page of orders (${tally.pages} pages, ${tally.records} orders)`,
+      `no order has ${what}: read every page of orders (${plural(tally.pages, 'page')}, ${plural(tally.records, 'order')})`,
       { hint: 'billing search TEXT looks in invoice ids, emails, names and phones' },
     );
   }
@@ -56,7 +58,7 @@ export async function getByInvoice(rt: Runtime, text: string): Promise<void> {
   throw new UsageError(
     pattern.prefix
       ? `${found.length} orders have ${what}`
-      : `no order has the invoice id "${text}" exactly; ${found.length} have one holding it`,
+      : `no order has the invoice id "${text}" exactly; ${found.length === 1 ? '1 has' : `${found.length} have`} one holding it`,
     { hint: 'name one by its id: billing orders get ID (the candidates are printed above)' },
   );
 }

@@ -49,10 +49,17 @@ export function invoiceOf(order: unknown): string | undefined {
   return str(field(order, 'merchant_invoice_id')) ?? str(field(order, 'invoice_id'));
 }
 
-export function matchesInvoice(order: unknown, p: InvoicePattern): boolean {
-  const invoice = invoiceOf(order);
-  if (invoice === undefined) return false;
-  return p.prefix ? invoice.startsWith(p.text) : invoice === p.text;
+/**
+ * Whether the order's invoice id is the pattern's (or starts with it). `anyCase`: in any case,
+ * as `orders list --invoice` and the lookup of `orders get` take it; without it, exactly (the
+ * lookup stops reading at an exact match only, the one the service's uniqueness vouches for).
+ */
+export function matchesInvoice(order: unknown, p: InvoicePattern, anyCase = false): boolean {
+  const found = invoiceOf(order);
+  if (found === undefined) return false;
+  const invoice = anyCase ? found.toLowerCase() : found;
+  const text = anyCase ? p.text.toLowerCase() : p.text;
+  return p.prefix ? invoice.startsWith(text) : invoice === text;
 }
 
 /** What `orders list` may be asked to keep; every field given must match (AND). */
@@ -66,6 +73,7 @@ export interface OrderCriteria {
   email?: string;
   /** A case-insensitive part of the customer's name. */
   name?: string;
+  /** The invoice id, or its start with `*`, in any case. */
   invoice?: InvoicePattern;
   /** Instants in ms: since inclusive, until exclusive. */
   since?: number;
@@ -108,7 +116,7 @@ export function matchesOrder(order: unknown, c: OrderCriteria): boolean {
   const customer = customerOf(order);
   if (c.email !== undefined && !sameEmail(str(customer.email), c.email)) return false;
   if (c.name !== undefined && !fullName(customer).toLowerCase().includes(c.name.toLowerCase())) return false;
-  if (c.invoice && !matchesInvoice(order, c.invoice)) return false;
+  if (c.invoice && !matchesInvoice(order, c.invoice, true)) return false;
   if (!inRange(timeOf(order, c.dateField ?? 'created_at'), c.since, c.until)) return false;
   if (c.minAmount !== undefined || c.maxAmount !== undefined) {
     const amount = amountOf(order);

@@ -7,6 +7,7 @@ import { iterateOrders, listOrderPayments } from '../../api/orders.js';
 import type { Order, Payment } from '../../api/types.js';
 import { BillingError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
+import { plural } from '../../format/text.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
 import { dateRange } from './filters.js';
@@ -63,9 +64,9 @@ export async function listAcrossOrders(rt: Runtime, flags: AcrossFlags): Promise
     },
     false,
   );
-  const pages = `${tally.pages} ${tally.pages === 1 ? 'page' : 'pages'}`;
+  const pages = plural(tally.pages, 'page');
   rt.info(
-    `Read ${pages} of orders (${tally.records}) and the payments of ${orders} orders; ${matched} payments matched.`,
+    `Read ${pages} of orders (${tally.records}) and the payments of ${plural(orders, 'order')}; ${plural(matched, 'payment')} matched.`,
   );
 
   async function* kept(perOrder: AsyncGenerator<Payment[]>): AsyncGenerator<Payment> {

@@ -9,6 +9,7 @@
 import type { ApiClient } from '../../api/client.js';
 import type { IterateOptions } from '../../api/listing.js';
 import { MAX_PER_PAGE } from '../../api/listing.js';
+import { plural } from '../../format/text.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 
@@ -67,7 +68,7 @@ export async function scan<T>(
       tally.pages += 1;
       tally.records += records;
       const kept = tally.matched < tally.records ? `, ${tally.matched} matched` : '';
-      progress.update(`Read ${tally.records} records (${tally.pages} pages)${kept}…`);
+      progress.update(`Read ${plural(tally.records, 'record')} (${plural(tally.pages, 'page')})${kept}…`);
     },
   });
   try {
@@ -95,9 +96,7 @@ async function* matches<T>(pages: AsyncGenerator<T>, o: ScanOptions<T>, tally: S
 
 /** "Read 11 pages (205 orders); 3 matched." — or several tallies in one line. */
 export function tallyLine(tallies: readonly ScanTally[]): string {
-  const read = tallies
-    .map((t) => `${t.pages} ${t.pages === 1 ? 'page' : 'pages'} of ${t.plural} (${t.records})`)
-    .join(' and ');
+  const read = tallies.map((t) => `${plural(t.pages, 'page')} of ${t.plural} (${t.records})`).join(' and ');
   const matched = tallies.reduce((n, t) => n + t.matched, 0);
   const early = tallies.some((t) => t.stoppedEarly) ? ', then stopped: the answer was complete' : '';
   return `Read ${read}; ${matched} matched${early}.`;

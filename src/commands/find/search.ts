@@ -78,20 +78,28 @@ const field = (record: unknown, key: string): unknown =>
 const textOf = (value: unknown) =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
-/** One line a hit: what it is, what it matched on, and what a person looks for next. */
+/**
+ * One line a hit: what it is, what it matched on, and what a person looks for next. On a
+ * narrow terminal the ids, the email and the invoice id are cut last (what a person looks
+ * things up by, as in every list); the amount gives up first (`orders get` shows it), then
+ * what matched (the same for every hit of an email).
+ */
 const SEARCH_COLUMNS: Column[] = [
   textColumn('kind', 'Kind', (h) => of(h).kind),
-  textColumn('id', 'ID', (h) => of(h).id),
-  textColumn('matched', 'Matched on', (h) => of(h).matched),
+  textColumn('id', 'ID', (h) => of(h).id, { keep: true }),
+  textColumn('matched', 'Matched on', (h) => of(h).matched, { giveUp: 2 }),
   textColumn('name', 'Name', (h) => fullName(person(h))),
-  textColumn('email', 'Email', (h) => textOf(field(person(h), 'email'))),
-  textColumn('invoice_id', 'Invoice ID', (h) => (isOrder(h) ? (invoiceOf(of(h).record) ?? '') : '')),
+  textColumn('email', 'Email', (h) => textOf(field(person(h), 'email')), { keep: true }),
+  textColumn('invoice_id', 'Invoice ID', (h) => (isOrder(h) ? (invoiceOf(of(h).record) ?? '') : ''), {
+    keep: true,
+  }),
   textColumn('status', 'Status', (h) => (isOrder(h) ? (codeOf(field(of(h).record, 'status')) ?? '') : '')),
   {
     key: 'amount',
     header: 'Amount',
     value: (h) => (isOrder(h) ? formatAmount(field(of(h).record, 'initial_amount')) : ''),
     display: (h) => (isOrder(h) ? formatAmount(field(of(h).record, 'initial_amount'), currencyOf(h)) : ''),
+    giveUp: 1,
   },
   { key: 'currency', header: 'Currency', value: currencyOf, machineOnly: true },
 ];

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
 import { routes } from '../../api/routes.js';
 import { BillingError, UsageError } from '../../errors.js';
+import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
 import type { Outcome } from '../batch/engine.js';
@@ -59,16 +60,23 @@ export async function bulkRefund(rt: Runtime, flags: RefundFlags, ids: string[] 
   });
 }
 
+/** How one payment is refunded twice on purpose: two partial refunds, the second a new batch. */
+const TWICE =
+  'to refund one payment twice on purpose, refund part of it (billing payments refund ID --amount AMOUNT), then run that again with --new-batch';
+
 /** Several payment ids, each refunded in full; the journal as every batch of ids has it. */
 async function refundIds(rt: Runtime, flags: RefundFlags, ids: string[]): Promise<void> {
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency);
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
-  const { rows, name } = await readBatchRows(rt, ids, {}, 'payment', (id, index, line) => ({
-    ...commandRow(id, undefined),
-    index,
-    line,
-  }));
+  const { rows, name } = await readBatchRows(
+    rt,
+    ids,
+    {},
+    'payment',
+    (id, index, line) => ({ ...commandRow(id, undefined), index, line }),
+    TWICE,
+  );
   const journalPath = await journalFor(rt, flags, 'refund', rows);
   return refundRows(rt, flags, { rows, name, path: name, journalPath, concurrency });
 }
@@ -106,7 +114,7 @@ async function refundRows(
       await confirmMoneyMove(rt, {
         action: 'refund',
         subject:
-          `${input.rows.length} rows of ${input.name} (${describeTotals(planned, currencies)}` +
+          `${plural(input.rows.length, 'row')} of ${input.name} (${describeTotals(planned, currencies)}` +
           `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})`,
       });
     },
@@ -122,11 +130,11 @@ async function refundRows(
     results: mapResults,
     words: {
       head: `Refunds from ${input.name}`,
-      rows: `${total} rows`,
+      rows: plural(total, 'row'),
       done: 'refunded',
       what: 'payment',
       inFlight: 'refunds',
-      failed: (n) => `${n} of ${total} refunds failed (see the error column)`,
+      failed: (n) => `${n} of ${plural(total, 'refund')} failed (see the error column)`,
     },
   });
 }

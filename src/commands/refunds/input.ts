@@ -40,6 +40,7 @@ export interface RefundInput {
 const SHAPE: InputShape = {
   columns: ['payment_id', 'amount'],
   required: [['payment_id'], ['amount']],
+  takes: { what: 'payment', column: 'payment_id' },
   requiredKeys: [{ keys: ['amount'], missing: 'no "amount" key (use "amount": null for a full refund)' }],
   rules: 'the header must be payment_id,amount (in any order; amount empty for a full refund)',
   ndjsonRules:
@@ -50,7 +51,9 @@ export async function readRefundInput(rt: Runtime, path: string): Promise<Refund
   const input = await readRawInput(rt, path, SHAPE);
   const problems: Problem[] = [...input.problems];
   const rows = checkRows(input.rows, problems);
-  if (problems.length > 0) refuse(input.name, problems, input.ndjson ? SHAPE.ndjsonRules : SHAPE.rules);
+  const rules = input.ndjson ? SHAPE.ndjsonRules : SHAPE.rules;
+  if (problems.length > 0)
+    refuse(input.name, problems, input.whereIds ? `${input.whereIds}; ${rules}` : rules);
   return { rows, name: input.name };
 }
 

@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/client.js';
 import { getPayment } from '../../api/payments.js';
 import { fromMinor, toMinor } from '../../domain/money.js';
 import { InterruptedError } from '../../errors.js';
-import { singleLine } from '../../format/text.js';
+import { plural, singleLine } from '../../format/text.js';
 import { runInOrder } from '../batch/runner.js';
 import type { RefundRow } from './input.js';
 
@@ -62,8 +62,4 @@ export function describeTotals(
     .map(([currency, { count, minor }]) => `${plural(count, 'refund')}, ${fromMinor(minor)} ${currency}`);
   if (full > 0) parts.push(`${plural(full, 'full refund')} whose amount is read at send time`);
   return parts.length === 0 ? 'no refunds' : parts.join('; ');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
