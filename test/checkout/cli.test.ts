@@ -72,8 +72,11 @@ describe('billing checkout renew', () => {
     );
   });
 
-  it('exits 2 without an order id', async () => {
-    expect((await billing('checkout', 'renew', 'abc')).code).toBe(2);
+  it('exits 2 without an order id; a text that is no invoice id is exit 5, saying what was searched', async () => {
+    expect((await billing('checkout', 'renew')).code).toBe(2);
+    const unknown = await billing('checkout', 'renew', 'abc');
+    expect(unknown.code).toBe(5);
+    expect(unknown.stderr).toContain('invoice id');
   });
 });
 
