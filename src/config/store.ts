@@ -7,7 +7,7 @@
 
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError, SystemError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
@@ -93,14 +93,7 @@ export class ConfigStore {
    * exit-codes`), in one line, the same for every command that opens the config.
    */
   refuseFileAsDir(): void {
-    let inTheWay: boolean;
-    try {
-      const stat = statSync(this.dir, { throwIfNoEntry: false });
-      inTheWay = stat !== undefined && !stat.isDirectory();
-    } catch (error) {
-      inTheWay = (error as NodeJS.ErrnoException).code === 'ENOTDIR';
-    }
-    if (inTheWay) {
+    if (fileInTheWay(this.dir)) {
       throw new SystemError(
         `the config directory ${this.dir} is not a directory: a file is in the way (point BILLING_CONFIG_DIR at a directory)`,
       );
@@ -503,5 +496,23 @@ function normalise(env: string, key: SettableKey, value: string): string | numbe
       throw new UsageError(`unknown key "${key as string}"`, {
         hint: `use one of: ${SETTABLE_KEYS.join(', ')}`,
       });
+  }
+}
+
+/**
+ * Whether the directory, or the nearest of its parents that exists, is not a directory. Node 20
+ * reports a path through a file as ENOTDIR; Node 22 and 24 report it as absent with
+ * throwIfNoEntry false, so the parents are looked at rather than the error.
+ */
+function fileInTheWay(dir: string): boolean {
+  for (let path = resolve(dir); ; path = dirname(path)) {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOTDIR';
+    }
+    if (stat !== undefined) return !stat.isDirectory();
+    if (dirname(path) === path) return false;
   }
 }
