@@ -2,7 +2,6 @@
 // calls process.exit: main() returns the code and bin/billing sets it (wrangler's rule).
 
 import type { Command } from 'commander';
-import { refuseEmptyVariables } from '../config/variables.js';
 import { BillingError, EXIT, SystemError, UnreportedError, UsageError } from '../errors.js';
 import { isOutputError, outputError, outputFailure } from '../format/sink.js';
 import type { GlobalOptions, Runtime, Streams } from './runtime.js';
@@ -29,8 +28,8 @@ export function action(session: Session, load: () => Promise<Handler>) {
     const args = positional.flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a]));
     const globals = cmd.optsWithGlobals<GlobalOptions & Record<string, unknown>>();
     refuseEmptyNames(cmd);
-    refuseEmptyVariables(session.env);
-    // Loaded here, not at the top: `billing --help` never builds a runtime.
+    // Loaded here, not at the top: `billing --help` never checks variables nor builds a runtime.
+    (await import('../config/variables.js')).refuseEmptyVariables(session.env);
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
     session.runtime = rt;
