@@ -3,12 +3,7 @@
 import { builtinEnvironment } from '../config/builtins.js';
 import { effectiveKind } from '../config/kind.js';
 import { canonicalEnvName, maskToken, storedEnvironment } from '../config/resolve.js';
-import {
-  type EnvironmentConfig,
-  leftOnOrigin,
-  SETTABLE_KEYS as SETTABLE,
-  type SettableKey,
-} from '../config/store.js';
+import { type EnvironmentConfig, SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
@@ -62,11 +57,8 @@ export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
   }
   const settable = checkKey(key);
   const { store, envName } = await selected(rt);
-  const follower = settable === 'base_url_v1' || settable === 'gateway_url' ? settable : undefined;
-  const before = follower ? store.read().environments[envName] : undefined;
-  const moved = await store.setValue(envName, settable, value ?? '');
+  const { moved, left } = await store.setValue(envName, settable, value ?? '');
   // Addresses that move together (docs/decisions.md): said, never silent; so is what stays.
-  const left = follower && before ? leftOnOrigin(before, follower, value ?? '') : undefined;
   rt.info(
     `Set ${settable} for ${envName}.`,
     ...moved.map((m) => `${m.key} moved with it to ${m.value} (set it on its own afterwards if it differs).`),

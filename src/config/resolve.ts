@@ -7,7 +7,7 @@ import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV, isBuiltin } from './bui
 import { effectiveKind, type KindSource } from './kind.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 import { moveOrigin, parseHttpUrl, parseProfileId, unknownEnvironment } from './values.js';
-import { emptyVariable, type Variable, variable } from './variables.js';
+import { type Variable, variable } from './variables.js';
 
 export type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 
@@ -163,8 +163,9 @@ export function resolveContext(
 }
 
 /**
- * The first value that is set. A flag or variable that is set but blank names nothing: it is
- * refused (exit 2), never passed over for the next layer. A blank value in the file is unset.
+ * The first value that is set. A flag that is set but blank names nothing: it is refused
+ * (exit 2), never passed over for the next layer (a blank variable is refused as it is read,
+ * by variables.ts). A blank value in the file is unset.
  */
 function pick(
   candidates: [Source, string | undefined, string][],
@@ -172,7 +173,6 @@ function pick(
   for (const [source, value, where] of candidates) {
     if (value === undefined) continue;
     if (value.trim() !== '') return { value, source };
-    if (source === 'env') throw emptyVariable(where);
     if (source !== 'config')
       throw new UsageError(`${where} is empty`, { hint: 'give it a value, or leave it out' });
   }

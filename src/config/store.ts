@@ -131,18 +131,30 @@ export class ConfigStore {
    * Sets one value. A new base_url takes base_url_v1 and gateway_url along when they shared
    * the old one's origin (addresses that move together); those moved are returned.
    */
-  async setValue(env: string, key: SettableKey, value: string): Promise<Moved[]> {
+  /**
+   * Sets one value. Addresses move together (docs/decisions.md): setting base_url moves the
+   * others that had its origin (`moved`); setting base_url_v1 or gateway_url alone moves
+   * nothing, and `left` names the addresses that stay on the origin it had.
+   */
+  async setValue(
+    env: string,
+    key: SettableKey,
+    value: string,
+  ): Promise<{ moved: Moved[]; left?: LeftOnOrigin }> {
     checkEnvName(env);
     const normalised = normalise(env, key, value);
     let moved: Moved[] = [];
+    let left: LeftOnOrigin | undefined;
     await this.#update((raw) => {
       const entry = entryFor(raw, env);
       moved = key === 'base_url' ? moveWithBase(env, entry, String(normalised), []) : [];
+      if (key === 'base_url_v1' || key === 'gateway_url')
+        left = leftOnOrigin(env, entry, key, String(normalised));
       if (entry[key] === normalised && moved.length === 0) return false;
       entry[key] = normalised;
       return true;
     });
-    return moved;
+    return left ? { moved, left } : { moved };
   }
 
   async unsetValue(env: string, key: SettableKey): Promise<void> {
@@ -427,9 +439,7 @@ export interface Moved {
  * had the origin of the current v2 base; `given` are keys the caller sets itself.
  */
 function moveWithBase(env: string, entry: Record<string, unknown>, next: string, given: string[]): Moved[] {
-  const builtin = builtinEnvironment(env);
-  const current = (key: 'base_url' | 'base_url_v1' | 'gateway_url') =>
-    typeof entry[key] === 'string' ? (entry[key] as string) : builtin?.[key];
+  const current = addressOf(env, entry);
   const before = current('base_url');
   if (before === undefined || before === next) return [];
   const moved: Moved[] = [];
@@ -447,19 +457,30 @@ function moveWithBase(env: string, entry: Record<string, unknown>, next: string,
 
 type Address = 'base_url' | 'base_url_v1' | 'gateway_url';
 
-/**
- * Setting `key` (base_url_v1 or gateway_url) to `next`: the other addresses that shared its
- * old origin and stay there (only base_url leads; docs/decisions.md), and that origin.
- */
-export function leftOnOrigin(
-  env: Partial<Record<Address, string>>,
+/** The addresses that stay on an origin when one that shared it is set alone, and that origin. */
+export interface LeftOnOrigin {
+  keys: Address[];
+  origin: string;
+}
+
+/** An environment's address as it is now: stored, else built in. */
+function addressOf(env: string, entry: Record<string, unknown>): (key: Address) => string | undefined {
+  const builtin = builtinEnvironment(env);
+  return (key) => (typeof entry[key] === 'string' ? (entry[key] as string) : builtin?.[key]);
+}
+
+/** Setting `key` (base_url_v1 or gateway_url) to `next`: what stays on its old origin (only base_url leads). */
+function leftOnOrigin(
+  env: string,
+  entry: Record<string, unknown>,
   key: 'base_url_v1' | 'gateway_url',
   next: string,
-): { keys: Address[]; origin: string } | undefined {
-  const origin = originOf(env[key]);
+): LeftOnOrigin | undefined {
+  const current = addressOf(env, entry);
+  const origin = originOf(current(key));
   if (origin === undefined || origin === originOf(next)) return undefined;
   const keys = (['base_url', 'base_url_v1', 'gateway_url'] as const).filter(
-    (k) => k !== key && originOf(env[k]) === origin,
+    (k) => k !== key && originOf(current(k)) === origin,
   );
   return keys.length > 0 ? { keys, origin } : undefined;
 }

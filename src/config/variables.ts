@@ -21,7 +21,7 @@ export const VARIABLES = [
 ] as const;
 export type Variable = (typeof VARIABLES)[number];
 
-export function emptyVariable(name: string): UsageError {
+function emptyVariable(name: string): UsageError {
   return new UsageError(`${name} is empty`, { hint: `give it a value, or leave it out (unset ${name})` });
 }
 
