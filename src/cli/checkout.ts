@@ -1,7 +1,7 @@
 // Declarations of `billing checkout` commands; their code is in src/commands/checkout.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { examples, ORDER_ARG, type Run } from './shared.js';
 
 const TEST_CARDS =
   "\nTest cards of the emulator's gateway (any future expiry MM/YY, any 3-digit CVV):\n" +
@@ -37,7 +37,7 @@ export function defineCheckout(program: Command, run: Run, full = true): void {
     .description(
       'make a new checkout for the order (a checkout is valid 25 minutes); prints its id and expiry',
     )
-    .argument('<order>', 'order id, or its invoice id (INV-000123)')
+    .argument('<order>', ORDER_ARG)
     .addHelpText(
       'after',
       examples(['billing checkout renew 1042', 'billing checkout renew 1042 --json | jq -r .checkout.id']),
@@ -46,7 +46,7 @@ export function defineCheckout(program: Command, run: Run, full = true): void {
   checkout
     .command('snippet')
     .description("the HTML to put on the merchant's page: the widget script (with integrity) and the form")
-    .argument('<order>', 'order id, or its invoice id (INV-000123)')
+    .argument('<order>', ORDER_ARG)
     .option(...BRANDS)
     .option('--renew', 'make a new checkout first (else the current one is used)')
     .addHelpText(
@@ -64,7 +64,7 @@ export function defineCheckout(program: Command, run: Run, full = true): void {
     .description(
       'serve a local page holding the snippet, open it in the browser, and keep the checkout fresh until Ctrl-C',
     )
-    .argument('<order>', 'order id, or its invoice id (INV-000123)')
+    .argument('<order>', ORDER_ARG)
     .option('--port <port>', 'port of the local page on 127.0.0.1 (0 picks a free one)', '4243')
     .option('--no-browser', 'do not open a browser; just print the address')
     .option(...BRANDS)

@@ -1,7 +1,7 @@
 // Declarations of `billing links` commands; their code is in src/commands/links.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { batchHelp, batchOptions, examples, type Run } from './shared.js';
+import { batchHelp, batchOptions, examples, ORDER_ARG, ORDERS_ARG, type Run } from './shared.js';
 
 const LINK_DONE =
   'A link is done once the service answered the send: a re-run never sends it\n' +
@@ -29,7 +29,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   links
     .command('email')
     .description("send the payment link to the customer's email address (a draft order becomes pending)")
-    .argument('[orders...]', 'order id or invoice id (INV-000123); several order ids for a batch')
+    .argument('[orders...]', ORDERS_ARG)
     .addHelpText(
       'after',
       examples([
@@ -46,7 +46,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   links
     .command('sms')
     .description("send the payment link to the customer's phone by SMS (a draft order becomes pending)")
-    .argument('[orders...]', 'order id or invoice id (INV-000123); several order ids for a batch')
+    .argument('[orders...]', ORDERS_ARG)
     .addHelpText(
       'after',
       examples([
@@ -65,7 +65,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
     .description(
       'make and print the payment link (a draft order becomes pending); --qr draws it as a QR code, --png writes it to a file',
     )
-    .argument('<order>', 'order id, or its invoice id (INV-000123)')
+    .argument('<order>', ORDER_ARG)
     .option('--qr', 'draw the QR code in the terminal (plain text blocks when stdout is not a terminal)')
     .option('--png <file>', 'write the QR code as a PNG image')
     .option('--force', 'with --png, replace an existing file')

@@ -8,6 +8,8 @@ import {
   DATE_FORMS,
   examples,
   gather,
+  ORDER_ARG,
+  ORDERS_ARG,
   PRODUCTION_GUARD,
   type Run,
 } from './shared.js';
@@ -89,7 +91,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .description(
       'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
     )
-    .argument('<id>', 'order id, or its invoice id (INV-000123)')
+    .argument('<id>', ORDER_ARG)
     .addHelpText(
       'after',
       examples(['billing orders timeline 1042', 'billing orders timeline 1042 -o ndjson | jq -r .event']) +
@@ -166,7 +168,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('payments')
     .description('payments taken on an order (pre-authorisations, debits, captures, refunds, reversals)')
-    .argument('<id>', 'order id, or its invoice id (INV-000123)')
+    .argument('<id>', ORDER_ARG)
     .addHelpText('after', examples(['billing orders payments 1042', 'billing orders payments 1042 -o json']))
     .action(run(async () => (await payments()).orderPayments));
   orders
@@ -187,7 +189,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('schedule')
     .description("an order's scheduled payments: due date, amount, status; the next payment highlighted")
-    .argument('<id>', 'order id, or its invoice id (INV-000123)')
+    .argument('<id>', ORDER_ARG)
     .addHelpText(
       'after',
       examples(['billing orders schedule 1042', 'billing orders schedule 1042 -o json | jq ".[0]"']),
@@ -196,7 +198,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('pause')
     .description('pause an active order: payments that fall due while paused are never charged')
-    .argument('[ids...]', 'order id or invoice id (INV-000123); several order ids for a batch')
+    .argument('[ids...]', ORDERS_ARG)
     .addHelpText(
       'after',
       examples([
@@ -212,7 +214,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('resume')
     .description('resume a paused order on its billing cycle, now or on a restart date')
-    .argument('[ids...]', 'order id or invoice id (INV-000123); several order ids for a batch')
+    .argument('[ids...]', ORDERS_ARG)
     .option(
       '--restart-date <date>',
       'resume on this day or time instead (2027-04-01, 2027-04-01T09:00, "01/04/2027 09:00"; UTC unless a zone is given); the order stays paused until then',
@@ -233,7 +235,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('cancel')
     .description('cancel an order: nothing more is collected')
-    .argument('[ids...]', 'order id or invoice id (INV-000123); several order ids for a batch')
+    .argument('[ids...]', ORDERS_ARG)
     .addHelpText(
       'after',
       examples([
@@ -249,7 +251,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
   orders
     .command('watch')
     .description("follow an order's status: prints it, then each change, by polling the order")
-    .argument('<id>', 'order id, or its invoice id (INV-000123)')
+    .argument('<id>', ORDER_ARG)
     .option(
       '--until <status>',
       'stop (exit 0) when the order reaches this status (default: complete, cancelled or rejected)',

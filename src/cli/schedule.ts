@@ -1,7 +1,7 @@
 // Declarations of `billing schedule` commands; their code is in src/commands/schedule.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, type Run } from './shared.js';
+import { examples, ORDER_ARG, type Run } from './shared.js';
 
 const ASSUMED =
   '\nThe interface document does not show these paths or payloads; the tool assumes them\n' +
@@ -61,7 +61,7 @@ export function defineSchedule(program: Command, run: Run, full = true): void {
     .description(
       'merge payments of one order (a failed one and the one scheduled) into the earliest, for their sum',
     )
-    .argument('<order>', 'order id, or its invoice id (INV-000123)')
+    .argument('<order>', ORDER_ARG)
     .argument('<ids...>', 'scheduled payment ids (two or more)')
     .addHelpText('after', examples(['billing schedule merge 1042 312 313']))
     .action(run(async () => (await load()).merge));
@@ -70,7 +70,7 @@ export function defineSchedule(program: Command, run: Run, full = true): void {
     .description(
       "change the billing cycle and/or the amount of an order's future payments (Update scheduled payment)",
     )
-    .argument('<order>', 'order id, or its invoice id (INV-000123)')
+    .argument('<order>', ORDER_ARG)
     .option('--amount <amount>', 'new amount of every future payment')
     .option(
       '--interval <code>',

@@ -23,6 +23,15 @@ export function gather(value: string, previous: string[] | undefined): string[] 
 export const PRODUCTION_GUARD =
   '\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n';
 
+/**
+ * The argument of a command that takes one order: its id or its invoice id, turned into an id
+ * by src/commands/order-arg.ts.
+ */
+export const ORDER_ARG = 'order id, or its invoice id (INV-000123)';
+
+/** The argument of a command that takes one order, or several order ids for a batch. */
+export const ORDERS_ARG = 'order id or invoice id (INV-000123); several order ids for a batch';
+
 /** The forms every date flag takes (src/domain/dates.ts), for an option's help. */
 export const DATE_FORMS = '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00"; UTC unless a zone is given';
 
