@@ -6,6 +6,7 @@
 
 import { getOrder, listOrderPayments, listScheduledPayments } from '../api/orders.js';
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
+import { noticeName } from '../domain/notices.js';
 import { BillingError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import { plural } from '../format/text.js';
@@ -106,23 +107,9 @@ interface Message {
   sent_at: string;
 }
 
-/** What each kind of message in the emulator's outbox is, for people (absent: a payment link). */
-const MESSAGE_KINDS: Record<string, string> = {
-  pending_reminder: 'payment reminder',
-  renewal_notice: 'renewal notice',
-  paused: 'pause notice',
-  resumed: 'resume notice',
-  card_expiring: 'card expiry warning',
-  card_expired: 'card expired notice',
-  soft_decline: 'decline notice',
-  hard_decline: 'decline notice (final)',
-};
-
 /** "pause notice to james@…: Your subscription INV-000149 is paused"; a kind not known by its name. */
 export function messageDetail(m: Pick<Message, 'kind' | 'to' | 'subject'>): string {
-  const kind = text(m.kind);
-  const known = Object.hasOwn(MESSAGE_KINDS, kind) ? MESSAGE_KINDS[kind] : undefined;
-  const what = kind === '' ? 'payment link' : (known ?? kind.replaceAll('_', ' '));
+  const what = noticeName(text(m.kind));
   const subject = text(m.subject);
   return `${what} to ${text(m.to)}${subject ? `: ${subject}` : ''}`;
 }

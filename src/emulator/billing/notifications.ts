@@ -10,6 +10,7 @@
 // A customer without an email address gets nothing (the notice is still marked as done).
 
 import { randomBytes } from 'node:crypto';
+import type { NoticeKind } from '../../domain/notices.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order, ScheduledPayment } from '../model/types.js';
 import { deliverToOutbox, type OutboxMessage } from '../outbox/outbox.js';
@@ -19,15 +20,7 @@ export const PENDING_REMINDER_AFTER_MS = 3 * DAY;
 export const RENEWAL_NOTICE_BEFORE_MS = 7 * DAY;
 export const CARD_EXPIRY_NOTICE_BEFORE_MS = 30 * DAY;
 
-export type NoticeKind =
-  | 'pending_reminder'
-  | 'renewal_notice'
-  | 'paused'
-  | 'resumed'
-  | 'card_expiring'
-  | 'card_expired'
-  | 'soft_decline'
-  | 'hard_decline';
+export type { NoticeKind } from '../../domain/notices.js';
 
 export interface NoticeFacts {
   entry?: ScheduledPayment;
