@@ -98,9 +98,9 @@ interface UrlFlags {
 }
 
 export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise<void> {
-  const orderId = await orderIdOf(rt, id);
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
+  const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const current = await payableOrder(rt, orderId);
   const before = statusOf(current);

@@ -68,9 +68,9 @@ export async function resume(
   const batch = await import('./many.js');
   if (await batch.batchOf(rt, 'resume', args, flags, { '--restart-date': flags.restartDate })) return;
   const [id] = args;
-  const orderId = await orderIdOf(rt, id);
   const restartDate =
     flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
+  const orderId = await orderIdOf(rt, id);
   await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
   const result = await resumeOrder(await rt.client(), orderId, { restartDate, signal: rt.signal });
   const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
@@ -115,7 +115,6 @@ function seconds(flag: string, value: string, min: number): number {
  * --timeout passes first. Changes between two polls are seen as one.
  */
 export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Promise<void> {
-  const orderId = await orderIdOf(rt, id);
   const until = flags.until?.trim().toLowerCase();
   if (until !== undefined && !isOrderStatus(until)) {
     throw new UsageError(`unknown status "${flags.until}"`, {
@@ -124,6 +123,8 @@ export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Pro
   }
   const timeoutMs = flags.timeout === undefined ? undefined : seconds('--timeout', flags.timeout, 0.1);
   const intervalMs = seconds('--interval', flags.interval, 0.05);
+  // After the checks of the command line: an invoice id is looked up by reading pages.
+  const orderId = await orderIdOf(rt, id);
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   const client = await rt.client();
   // A timeout or Ctrl-C ends the list first (a JSON array stays whole), then is reported.

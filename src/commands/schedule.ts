@@ -156,10 +156,11 @@ export async function reschedule(rt: Runtime, [id, date]: string[]): Promise<voi
 }
 
 export async function merge(rt: Runtime, [order, ...ids]: string[]): Promise<void> {
-  const orderId = await orderIdOf(rt, order);
   const entryIds = ids.map((id) => parse.recordId('scheduled payment', id));
   if (entryIds.length < 2)
     throw new UsageError('merge needs two or more scheduled payment ids after the order id');
+  // After the checks of the command line: an invoice id is looked up by reading pages.
+  const orderId = await orderIdOf(rt, order);
   const result = await mergeScheduledPayments(await rt.client(), orderId, entryIds, { signal: rt.signal });
   const kept = result.scheduledPayment;
   await writeEntry(
@@ -176,13 +177,13 @@ export async function update(
   [order]: string[],
   flags: { amount?: string; interval?: string },
 ): Promise<void> {
-  const orderId = await orderIdOf(rt, order);
   const changes: { amount?: string; interval?: string } = {};
   if (flags.amount !== undefined) changes.amount = parse.amount('--amount', flags.amount);
   if (flags.interval !== undefined) changes.interval = intervalCode(flags.interval);
   if (Object.keys(changes).length === 0) {
     throw new UsageError('nothing to update: give --amount, --interval or both');
   }
+  const orderId = await orderIdOf(rt, order);
   const result = await updateScheduledPayments(await rt.client(), orderId, changes, { signal: rt.signal });
   await writeSchedule(rt, result.scheduledPayments ?? []);
   rt.info(`Order ${orderId}: future payments updated.`);
