@@ -15,8 +15,9 @@ export default defineConfig({
     globalSetup: ['test/setup/fresh-build.ts'],
     // Every emulator answer is checked against docs/openapi.yaml (test/helpers/openapi.ts).
     setupFiles: ['test/setup/openapi-check.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Deadlines, not speed: generous, so that a loaded machine (two suites at once) only takes longer.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // End-to-end files spawn the CLI many times; two workers match the 2-core machines.
     maxWorkers: 2,
     reporters: ['default', 'json'],

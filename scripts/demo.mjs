@@ -1,12 +1,22 @@
 // npm run demo: start an emulator in the background with demo data, then show
 // `billing orders list` working against it. It never resets or stops an emulator it did not
-// start: when the usual port (4010) is taken, by anyone's emulator or anything else, it starts
-// its own on a free port and says how to reach it.
+// start: when the port it tries first (4010, the local environment's; `npm run demo -- --port N`
+// for another) is taken, by anyone's emulator or anything else, it starts its own on a free
+// port and says how to reach it.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const DEFAULT_PORT = 4010;
+import { parseArgs } from 'node:util';
+
+/** The local environment's port (src/domain/local.ts): there, `--env local` reaches it. */
+const LOCAL_PORT = 4010;
+const { values } = parseArgs({ options: { port: { type: 'string', default: String(LOCAL_PORT) } } });
+const DEFAULT_PORT = Number(values.port);
+if (!Number.isInteger(DEFAULT_PORT) || DEFAULT_PORT < 1 || DEFAULT_PORT > 65535) {
+  console.error(`error: --port takes a port number from 1 to 65535, not ${values.port}`);
+  process.exit(2);
+}
 const bin = fileURLToPath(new URL('../bin/billing', import.meta.url));
 const billing = (args, stdio = 'inherit') =>
   spawnSync(process.execPath, [bin, ...args], { stdio, encoding: 'utf8' });
@@ -36,7 +46,7 @@ if (started.status !== 0) process.exit(started.status ?? 1);
 
 const origin = `http://127.0.0.1:${port}`;
 const reach =
-  port === DEFAULT_PORT
+  port === LOCAL_PORT
     ? ['--env', 'local']
     : ['--env', 'local', '--base-url', `${origin}/api/v2`, '--base-url-v1', `${origin}/api/v1`];
 console.error(`\n$ billing ${reach.join(' ')} orders list --items 10`);

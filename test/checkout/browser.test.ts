@@ -8,12 +8,11 @@ import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
+import { chromium, launchChromium } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
 
-const SKIP = SKIP_WITHOUT_CHROMIUM;
 const SHOTS = resolve(import.meta.dirname, '../artifacts/checkout');
 
 let t: TestEmulator;
@@ -29,7 +28,7 @@ const running: RunningCli[] = [];
 let invoice = 0;
 
 beforeAll(async () => {
-  if (!browserTests) return;
+  if (chromium.skip) return;
   mkdirSync(SHOTS, { recursive: true });
   t = await startTestEmulator();
   env = t.env({ BILLING_GATEWAY_URL: `${t.url}/gateway` });
@@ -51,7 +50,7 @@ beforeAll(async () => {
   const address = merchant.address();
   merchantUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const cli of running) cli.kill();
@@ -104,8 +103,8 @@ async function fillCard(page: Page, number: string): Promise<void> {
   await page.fill('input[name="card.cvv"]', '123');
 }
 
-describe(`the payment form in headless Chromium${SKIP}`, () => {
-  it.skipIf(!browserTests)('approves 4200… and lands on redirect_url; the order is active', async () => {
+describe.skipIf(chromium.skip)(`the payment form in headless Chromium${chromium.label}`, () => {
+  it('approves 4200… and lands on redirect_url; the order is active', async () => {
     const orderId = await cliOrder();
     const { cli, url } = await openCheckout(orderId);
     const page = await browser.newPage();
@@ -128,7 +127,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!browserTests)('a form error clears when the field it names changes, and only then', async () => {
+  it('a form error clears when the field it names changes, and only then', async () => {
     const orderId = await cliOrder();
     const { cli, url } = await openCheckout(orderId);
     const page = await browser.newPage();
@@ -158,24 +157,21 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!browserTests)(
-    'soft-declines 4000…0002 to failed_redirect_url; the order is failed',
-    async () => {
-      const orderId = await cliOrder();
-      const { cli, url } = await openCheckout(orderId);
-      const page = await browser.newPage();
-      await page.goto(url);
-      await page.waitForSelector('input[name="card.number"]');
-      await fillCard(page, CARDS.soft);
-      await Promise.all([page.waitForURL(`${merchantUrl}/failed?**`), page.click('button.pw-pay')]);
-      await shot(page, '03-failed-redirect-url-soft-decline');
-      expect(await statusOf(orderId)).toBe('failed');
-      expect(await cli.interrupt()).toBe(0);
-      await page.close();
-    },
-  );
+  it('soft-declines 4000…0002 to failed_redirect_url; the order is failed', async () => {
+    const orderId = await cliOrder();
+    const { cli, url } = await openCheckout(orderId);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForSelector('input[name="card.number"]');
+    await fillCard(page, CARDS.soft);
+    await Promise.all([page.waitForURL(`${merchantUrl}/failed?**`), page.click('button.pw-pay')]);
+    await shot(page, '03-failed-redirect-url-soft-decline');
+    expect(await statusOf(orderId)).toBe('failed');
+    expect(await cli.interrupt()).toBe(0);
+    await page.close();
+  });
 
-  it.skipIf(!browserTests)('asks 4000…3220 for 3-D Secure, then approves', async () => {
+  it('asks 4000…3220 for 3-D Secure, then approves', async () => {
     const orderId = await cliOrder();
     const { cli, url } = await openCheckout(orderId);
     const page = await browser.newPage();
@@ -192,7 +188,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!browserTests)("pays a draft order's link from the outbox through the portal", async () => {
+  it("pays a draft order's link from the outbox through the portal", async () => {
     const orderId = await cliOrder({ checkout: false, redirects: false });
     const sent = await billing('links', 'email', String(orderId));
     expect(sent.code, sent.stderr).toBe(0);
@@ -226,7 +222,7 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
     await page.close();
   });
 
-  it.skipIf(!browserTests)('refuses the script when its integrity was tampered with', async () => {
+  it('refuses the script when its integrity was tampered with', async () => {
     const orderId = await cliOrder();
     const snippet = await billing('checkout', 'snippet', String(orderId));
     expect(snippet.code, snippet.stderr).toBe(0);
@@ -250,42 +246,38 @@ describe(`the payment form in headless Chromium${SKIP}`, () => {
   });
 
   // Last: it moves the emulator's clock, which expires every checkout.
-  it.skipIf(!browserTests)(
-    'refuses an expired checkout; checkout open renews it and its page picks up the new one',
-    async () => {
-      const opened = await cliOrder();
-      const stale = await cliOrder();
-      const { cli, url } = await openCheckout(opened);
-      const snippet = await billing('checkout', 'snippet', String(stale));
-      merchantPages.set('/stale', snippet.stdout);
-      const openPage = await browser.newPage();
-      await openPage.goto(url);
-      await openPage.waitForSelector('input[name="card.number"]');
-      const before = await openPage.getAttribute('form.paymentWidgets', 'data-checkout-id');
-      const stalePage = await browser.newPage();
-      await stalePage.goto(`${merchantUrl}/stale`);
-      await stalePage.waitForSelector('input[name="card.number"]');
+  it('refuses an expired checkout; checkout open renews it and its page picks up the new one', async () => {
+    const opened = await cliOrder();
+    const stale = await cliOrder();
+    const { cli, url } = await openCheckout(opened);
+    const snippet = await billing('checkout', 'snippet', String(stale));
+    merchantPages.set('/stale', snippet.stdout);
+    const openPage = await browser.newPage();
+    await openPage.goto(url);
+    await openPage.waitForSelector('input[name="card.number"]');
+    const before = await openPage.getAttribute('form.paymentWidgets', 'data-checkout-id');
+    const stalePage = await browser.newPage();
+    await stalePage.goto(`${merchantUrl}/stale`);
+    await stalePage.waitForSelector('input[name="card.number"]');
 
-      t.emulator.state.advanceClock(25 * 60 * 1000);
-      await fillCard(stalePage, CARDS.approve);
-      await Promise.all([stalePage.waitForSelector('#message'), stalePage.click('button.pw-pay')]);
-      expect(await stalePage.textContent('h1')).toBe('Checkout expired');
-      await shot(stalePage, '11-expired-checkout-refused');
-      expect(await statusOf(stale)).toBe('draft');
+    t.emulator.state.advanceClock(25 * 60 * 1000);
+    await fillCard(stalePage, CARDS.approve);
+    await Promise.all([stalePage.waitForSelector('#message'), stalePage.click('button.pw-pay')]);
+    expect(await stalePage.textContent('h1')).toBe('Checkout expired');
+    await shot(stalePage, '11-expired-checkout-refused');
+    expect(await statusOf(stale)).toBe('draft');
 
-      await cli.waitFor('stderr', new RegExp(`Checkout ${before} expired; renewed`));
-      // The page polls checkout open and reloads with the new checkout (a browser-side expression).
-      await openPage.waitForFunction(
-        `(document.querySelector('form.paymentWidgets')?.getAttribute('data-checkout-id') ?? ${JSON.stringify(before)}) !== ${JSON.stringify(before)}`,
-        undefined,
-        { timeout: 10_000 },
-      );
-      await shot(openPage, '12-checkout-open-renewed');
-      await fillCard(openPage, CARDS.approve);
-      await Promise.all([openPage.waitForURL(`${merchantUrl}/done?**`), openPage.click('button.pw-pay')]);
-      expect(await statusOf(opened)).toBe('active');
-      expect(await cli.interrupt()).toBe(0);
-    },
-    45_000,
-  );
+    await cli.waitFor('stderr', new RegExp(`Checkout ${before} expired; renewed`));
+    // The page polls checkout open and reloads with the new checkout (a browser-side expression).
+    await openPage.waitForFunction(
+      `(document.querySelector('form.paymentWidgets')?.getAttribute('data-checkout-id') ?? ${JSON.stringify(before)}) !== ${JSON.stringify(before)}`,
+      undefined,
+      { timeout: 10_000 },
+    );
+    await shot(openPage, '12-checkout-open-renewed');
+    await fillCard(openPage, CARDS.approve);
+    await Promise.all([openPage.waitForURL(`${merchantUrl}/done?**`), openPage.click('button.pw-pay')]);
+    expect(await statusOf(opened)).toBe('active');
+    expect(await cli.interrupt()).toBe(0);
+  }, 45_000);
 });

@@ -18,7 +18,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { need } from '../helpers/needs.js';
 import { type RemoteEmulator, startRemoteEmulator } from '../helpers/netns.js';
+
+const netns = need('netns');
 
 let emu: TestEmulator;
 
@@ -197,121 +200,124 @@ describe('§1 kinds are read without regard to case', () => {
   });
 });
 
-describe('§1 a new environment away from this machine is guarded like production unless saved as a sandbox', () => {
-  // Another host: an emulator in a network namespace of the test's own (test/helpers/netns.ts).
-  let remote: RemoteEmulator;
-  let base: string;
-  beforeAll(async () => {
-    remote = await startRemoteEmulator();
-    base = `${remote.url}/api/v2`;
-    expect(new URL(base).hostname).toMatch(/^10\.213\./);
-  }, 30_000);
-  afterAll(async () => {
-    await remote?.close();
-  });
-
-  it('status over plain http:// to another host: the v1 check applies the token rule too, not "ok"', async () => {
-    const env = baseEnv({
-      BILLING_BASE_URL: base,
-      BILLING_BASE_URL_V1: `${remote.url}/api/v1`,
-      BILLING_GATEWAY_URL: `${remote.url}/gateway`,
-      BILLING_API_TOKEN: LOCAL_EMULATOR.token,
-      BILLING_PROFILE_ID: '1',
+describe.skipIf(netns.skip)(
+  `§1 a new environment away from this machine is guarded like production unless saved as a sandbox${netns.label}`,
+  () => {
+    // Another host: an emulator in a network namespace of the test's own (test/helpers/netns.ts).
+    let remote: RemoteEmulator;
+    let base: string;
+    beforeAll(async () => {
+      remote = await startRemoteEmulator();
+      base = `${remote.url}/api/v2`;
+      expect(new URL(base).hostname).toMatch(/^10\.213\./);
     });
-    const r = await runCli(['status', '-o', 'json'], { env, timeoutMs: 15_000 });
-    expect(r.code).toBe(2);
-    const report = JSON.parse(r.stdout);
-    expect(report.service.ok).toBe(false);
-    expect(report.service_v1).toEqual({
-      ok: false,
-      status: null,
-      error: `refusing to send the token over plain http:// to ${remote.url}/api/v1`,
+    afterAll(async () => {
+      await remote?.close();
     });
-    // The gateway gets no token: it is checked for an answer, as before.
-    expect(report.gateway.ok).toBe(true);
-    const text = await runCli(['status'], { env, timeoutMs: 15_000 });
-    expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/service_v1\trefusing to send the token over plain http:\/\//);
-    expect(text.stderr).toContain('base_url_v1 failed too');
-  });
 
-  const customer = async () =>
-    String(
-      (
-        await emulatorApi(remote.url, 'POST', '/api/v2/profiles/1/customers', {
-          customer: { first_name: 'Far', last_name: 'Away' },
-        })
-      ).body.customer.id,
-    );
-
-  it('login --env staging: kind production by address; a delete in a script needs --yes', async () => {
-    const env = baseEnv();
-    const login = await runCli(
-      ['login', '--env', 'staging', '--with-token', '--allow-http', '--base-url', base, '--profile', '1'],
-      { env, input: LOCAL_EMULATOR.token },
-    );
-    expect(login.code, login.stderr).toBe(0);
-    expect(login.stderr).toContain('guarded like production');
-    expect(login.stderr).toContain('billing login --env staging --kind sandbox');
-    const list = await runCli(['config', 'list', '-o', 'json'], { env });
-    expect(JSON.parse(list.stdout).find((e: { name: string }) => e.name === 'staging')).toMatchObject({
-      kind: 'production',
-      kind_source: 'address',
+    it('status over plain http:// to another host: the v1 check applies the token rule too, not "ok"', async () => {
+      const env = baseEnv({
+        BILLING_BASE_URL: base,
+        BILLING_BASE_URL_V1: `${remote.url}/api/v1`,
+        BILLING_GATEWAY_URL: `${remote.url}/gateway`,
+        BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+        BILLING_PROFILE_ID: '1',
+      });
+      const r = await runCli(['status', '-o', 'json'], { env, timeoutMs: 15_000 });
+      expect(r.code).toBe(2);
+      const report = JSON.parse(r.stdout);
+      expect(report.service.ok).toBe(false);
+      expect(report.service_v1).toEqual({
+        ok: false,
+        status: null,
+        error: `refusing to send the token over plain http:// to ${remote.url}/api/v1`,
+      });
+      // The gateway gets no token: it is checked for an answer, as before.
+      expect(report.gateway.ok).toBe(true);
+      const text = await runCli(['status'], { env, timeoutMs: 15_000 });
+      expect(text.code).toBe(2);
+      expect(text.stdout).toMatch(/service_v1\trefusing to send the token over plain http:\/\//);
+      expect(text.stderr).toContain('base_url_v1 failed too');
     });
-    const table = await runCli(['config', 'list', '-o', 'table'], { env });
-    expect(table.stdout).toMatch(/staging\s+production \(by address\)/);
-    const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'address' });
 
-    const id = await customer();
-    const refused = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('guarded like production');
-    expect((await emulatorApi(remote.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).status).toBe(200);
-    const confirmed = await runCli(['customers', 'delete', id, '--env', 'staging', '--yes'], { env });
-    expect(confirmed.code, confirmed.stderr).toBe(0);
-  });
+    const customer = async () =>
+      String(
+        (
+          await emulatorApi(remote.url, 'POST', '/api/v2/profiles/1/customers', {
+            customer: { first_name: 'Far', last_name: 'Away' },
+          })
+        ).body.customer.id,
+      );
 
-  it('login --kind sandbox says it on purpose: no confirmation, and list and status say sandbox', async () => {
-    const env = baseEnv();
-    const login = await runCli(
-      [
-        'login',
-        '--env',
-        'staging',
-        '--kind',
-        'sandbox',
-        '--with-token',
-        '--allow-http',
-        '--base-url',
-        base,
-        '--profile',
-        '1',
-      ],
-      { env, input: LOCAL_EMULATOR.token },
-    );
-    expect(login.code, login.stderr).toBe(0);
-    expect(readConfig(env).environments.staging.kind).toBe('sandbox');
-    const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
-    expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'sandbox', kind_source: 'saved' });
-    const id = await customer();
-    const r = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
-    expect(r.code, r.stderr).toBe(0);
-  });
+    it('login --env staging: kind production by address; a delete in a script needs --yes', async () => {
+      const env = baseEnv();
+      const login = await runCli(
+        ['login', '--env', 'staging', '--with-token', '--allow-http', '--base-url', base, '--profile', '1'],
+        { env, input: LOCAL_EMULATOR.token },
+      );
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('guarded like production');
+      expect(login.stderr).toContain('billing login --env staging --kind sandbox');
+      const list = await runCli(['config', 'list', '-o', 'json'], { env });
+      expect(JSON.parse(list.stdout).find((e: { name: string }) => e.name === 'staging')).toMatchObject({
+        kind: 'production',
+        kind_source: 'address',
+      });
+      const table = await runCli(['config', 'list', '-o', 'table'], { env });
+      expect(table.stdout).toMatch(/staging\s+production \(by address\)/);
+      const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'address' });
 
-  it('the local environment pointed away from this machine is guarded too', async () => {
-    const env = baseEnv({
-      BILLING_ENV: 'local',
-      BILLING_BASE_URL: base,
-      BILLING_API_TOKEN: LOCAL_EMULATOR.token,
-      BILLING_PROFILE_ID: String(LOCAL_EMULATOR.profileId),
+      const id = await customer();
+      const refused = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('guarded like production');
+      expect((await emulatorApi(remote.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).status).toBe(200);
+      const confirmed = await runCli(['customers', 'delete', id, '--env', 'staging', '--yes'], { env });
+      expect(confirmed.code, confirmed.stderr).toBe(0);
     });
-    const id = await customer();
-    const r = await runCli(['customers', 'delete', id], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('guarded like production');
-  });
-});
+
+    it('login --kind sandbox says it on purpose: no confirmation, and list and status say sandbox', async () => {
+      const env = baseEnv();
+      const login = await runCli(
+        [
+          'login',
+          '--env',
+          'staging',
+          '--kind',
+          'sandbox',
+          '--with-token',
+          '--allow-http',
+          '--base-url',
+          base,
+          '--profile',
+          '1',
+        ],
+        { env, input: LOCAL_EMULATOR.token },
+      );
+      expect(login.code, login.stderr).toBe(0);
+      expect(readConfig(env).environments.staging.kind).toBe('sandbox');
+      const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'sandbox', kind_source: 'saved' });
+      const id = await customer();
+      const r = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
+      expect(r.code, r.stderr).toBe(0);
+    });
+
+    it('the local environment pointed away from this machine is guarded too', async () => {
+      const env = baseEnv({
+        BILLING_ENV: 'local',
+        BILLING_BASE_URL: base,
+        BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+        BILLING_PROFILE_ID: String(LOCAL_EMULATOR.profileId),
+      });
+      const id = await customer();
+      const r = await runCli(['customers', 'delete', id], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('guarded like production');
+    });
+  },
+);
 
 describe('§4 addresses that move together', () => {
   it('config set base_url moves base_url_v1 and gateway_url that shared its origin, and says so', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { CARDS, type RunningCli, startCli } from '../checkout/helpers.js';
-import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
+import { chromium, launchChromium } from '../helpers/browser.js';
 import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from '../webhooks/helpers.js';
 
@@ -24,7 +24,7 @@ let browser: Browser;
 const running: RunningCli[] = [];
 
 beforeAll(async () => {
-  if (!browserTests) return;
+  if (chromium.skip) return;
   env = baseEnv({ BILLING_ENV: 'local' });
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
@@ -46,7 +46,7 @@ beforeAll(async () => {
   await emulator.waitFor('stderr', /Environment local now uses it/);
   app = await startApp('/hooks');
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const cli of running) cli.kill();
@@ -70,10 +70,10 @@ async function statusOf(id: number): Promise<string> {
   return JSON.parse(res.stdout).status.value;
 }
 
-describe(`the integration loop: emulator, listen, checkout, trigger, inspector${SKIP_WITHOUT_CHROMIUM}`, () => {
-  it.skipIf(!browserTests)(
-    'pays a checkout, sees pending → active reach the app, triggers failed, replays from the inspector',
-    async () => {
+describe.skipIf(chromium.skip)(
+  `the integration loop: emulator, listen, checkout, trigger, inspector${chromium.label}`,
+  () => {
+    it('pays a checkout, sees pending → active reach the app, triggers failed, replays from the inspector', async () => {
       listen = await startListen(['--forward-to', app.url, '--inspect'], env);
       expect(listen.stderr()).toContain(`Registered ${listen.url} with the emulator at ${origin}`);
       expect(listen.stderr()).toContain(`Your webhook signing secret is ${LOCAL_EMULATOR.webhookSecret}\n`);
@@ -184,6 +184,6 @@ describe(`the integration loop: emulator, listen, checkout, trigger, inspector${
       expect(stopped.code).toBe(0);
       const left = await billing('emulator', 'webhooks', 'list', '--json');
       expect(JSON.parse(left.stdout)).toEqual([]);
-    },
-  );
-});
+    });
+  },
+);

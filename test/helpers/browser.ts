@@ -1,25 +1,20 @@
 // Debian's headless Chromium through playwright-core, launched the one way every browser test does.
 
-import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { need } from './needs.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const installed = existsSync(CHROMIUM);
 /**
- * Whether the browser tests run: where Chromium is installed, and always in CI (CI=true), where
- * a missing Chromium fails them rather than skipping the proof they give.
+ * A browser test's block: `describe.skipIf(chromium.skip)(\`title${chromium.label}\`, …)`. npm
+ * test installs Chromium where it can (as root); elsewhere the block is skipped and named.
  */
-export const browserTests = installed || process.env.CI === 'true';
-/** Appended to a describe's name when the browser tests are skipped. */
-export const SKIP_WITHOUT_CHROMIUM = browserTests
-  ? ''
-  : ` (skipped: ${CHROMIUM} is missing; apt-get install chromium — .ci/run does)`;
+export const chromium = need('chromium');
 
 /** Launches Chromium; throws (never skips) when it is not installed. */
 export async function launchChromium(): Promise<Browser> {
-  if (!installed) throw new Error(`${CHROMIUM} is needed (apt-get install chromium)`);
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
+  if (chromium.skip) throw new Error(`${CHROMIUM} is needed${chromium.label}`);
+  const playwright = await import('playwright-core');
+  return playwright.chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',

@@ -53,6 +53,23 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   };
 }
 
+/** An address on this machine where nothing listens (the discard port): connections are refused. */
+export const NOWHERE = 'http://127.0.0.1:9';
+
+/**
+ * The built-in `local` environment with its addresses moved to NOWHERE (unless given): a test
+ * never reaches 127.0.0.1:4010, where the user's own emulator (the demo's) may be running.
+ */
+export function localEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return baseEnv({
+    BILLING_ENV: 'local',
+    BILLING_BASE_URL: `${NOWHERE}/api/v2`,
+    BILLING_BASE_URL_V1: `${NOWHERE}/api/v1`,
+    BILLING_GATEWAY_URL: `${NOWHERE}/gateway`,
+    ...extra,
+  });
+}
+
 export function tempDir(prefix = 'billing-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -81,7 +98,7 @@ export function runFile(file: string, args: string[], options: RunOptions = {}):
     child.stderr?.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -107,7 +124,7 @@ export interface StartedCli {
 export function spawnCli(
   args: string[],
   env: Record<string, string | undefined>,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): StartedCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     env,

@@ -58,7 +58,7 @@ export function runOnPty(args: string[], options: PtyOptions = {}): Terminal {
     raw += chunk;
     for (const check of waiters) check();
   });
-  const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 20_000);
+  const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 60_000);
   const exited = new Promise<PtyResult>((resolvePromise, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
@@ -74,7 +74,7 @@ export function runOnPty(args: string[], options: PtyOptions = {}): Terminal {
     type: (keys) => {
       child.stdin.write(keys);
     },
-    waitFor: (pattern, timeoutMs = 10_000) =>
+    waitFor: (pattern, timeoutMs = 30_000) =>
       new Promise<void>((resolvePromise, reject) => {
         const matches = () => (typeof pattern === 'string' ? text().includes(pattern) : pattern.test(text()));
         const check = () => {

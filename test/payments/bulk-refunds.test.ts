@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { mountTmpfs } from '../helpers/mounts.js';
+import { need } from '../helpers/needs.js';
 import { allRefunds, journalHeader, journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
+
+const mounts = need('mounts');
 
 let emu: TestEmulator;
 
@@ -405,7 +408,7 @@ describe('exactly once', () => {
     } finally {
       await chaos.close();
     }
-  }, 90_000);
+  });
 
   for (const signal of ['SIGINT', 'SIGKILL'] as const) {
     it(`stopped by ${signal} midway, a re-run from the journal finishes with the same records`, async () => {
@@ -454,121 +457,124 @@ describe('exactly once', () => {
       } finally {
         await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
       }
-    }, 60_000);
+    });
   }
 
-  it('200 rows under a cron loop of overlapping runs, kill -9, a journal disk that fills, and refund:after: each exactly once', async () => {
-    const chaos = await startTestEmulator({
-      faults: [
-        { route: 'refund', mode: 'after', rate: 0.1 },
-        { route: 'refund', mode: 'slow', latency_ms: 40 },
-        { mode: 'slow', rate: 1, jitter_ms: 5 },
-      ] as never,
-    });
-    const disk = mountTmpfs(128);
-    try {
-      const { payments } = await seedPayments(chaos.url, 150, { amount: '20.00' });
-      const asks = mixedAsks(payments);
-      expect(asks).toHaveLength(200);
-      const file = writeInput(csv(asks));
-      const journal = join(disk.dir, 'refunds.journal');
-      const env = chaos.env({ BILLING_STATE_DIR: tempDir('billing-state-') });
-      const args = ['payments', 'refund', '--file', file, '--journal', journal, '--concurrency', '4'];
-      interface Run {
-        started: number;
-        ended?: number;
-        code: number | null;
-        signal: NodeJS.Signals | null;
-        killed: boolean;
-        stderr: string;
-      }
-      const runs: Run[] = [];
-      let full: { from: number; round: number; to?: number } | undefined;
-      const random = seededRandom(16);
-      const live: Promise<void>[] = [];
-      const children: { run: Run; child: ReturnType<typeof spawn> }[] = [];
-      let finished = false;
-      for (let round = 0; round < 40 && !(finished && full?.to); round++) {
-        // The disk fills under a run in the middle of its work, and is freed four rounds later.
-        const working = children.some((c) => c.run.ended === undefined && Date.now() - c.run.started > 500);
-        if (round >= 2 && !full && working) {
-          disk.fill();
-          full = { from: Date.now(), round };
+  it.skipIf(mounts.skip)(
+    `200 rows under a cron loop of overlapping runs, kill -9, a journal disk that fills, and refund:after: each exactly once${mounts.label}`,
+    async () => {
+      const chaos = await startTestEmulator({
+        faults: [
+          { route: 'refund', mode: 'after', rate: 0.1 },
+          { route: 'refund', mode: 'slow', latency_ms: 40 },
+          { mode: 'slow', rate: 1, jitter_ms: 5 },
+        ] as never,
+      });
+      const disk = mountTmpfs(128);
+      try {
+        const { payments } = await seedPayments(chaos.url, 150, { amount: '20.00' });
+        const asks = mixedAsks(payments);
+        expect(asks).toHaveLength(200);
+        const file = writeInput(csv(asks));
+        const journal = join(disk.dir, 'refunds.journal');
+        const env = chaos.env({ BILLING_STATE_DIR: tempDir('billing-state-') });
+        const args = ['payments', 'refund', '--file', file, '--journal', journal, '--concurrency', '4'];
+        interface Run {
+          started: number;
+          ended?: number;
+          code: number | null;
+          signal: NodeJS.Signals | null;
+          killed: boolean;
+          stderr: string;
         }
-        if (full && round === full.round + 4) {
-          disk.free();
-          full.to = Date.now();
-        }
-        const run: Run = { started: Date.now(), code: null, signal: null, killed: false, stderr: '' };
-        runs.push(run);
-        const child = spawn(process.execPath, [BIN, ...args], {
-          env,
-          stdio: ['ignore', 'ignore', 'pipe'],
-          timeout: 60_000,
-          killSignal: 'SIGKILL',
-        });
-        child.stderr.setEncoding('utf8').on('data', (d: string) => {
-          run.stderr += d;
-        });
-        const exited = new Promise<void>((resolve) =>
-          child.on('close', (code, signal) => {
-            Object.assign(run, { code, signal, ended: Date.now() });
-            if (code === 0) finished = true;
-            resolve();
-          }),
-        );
-        live.push(exited);
-        children.push({ run, child });
-        // Often the run in the middle of the work (the oldest still running) is killed with kill -9
-        const oldest = children.find((c) => c.run.ended === undefined && Date.now() - c.run.started > 300);
-        // (not while the disk is full: the run the full disk stops must be left to say so)
-        if (round < 30 && oldest && (!full || full.to) && random() < 0.4) {
-          oldest.run.killed = true;
-          oldest.child.kill('SIGKILL');
-        }
-        // The next "cron" start comes before this one has finished, mostly.
-        await new Promise((r) => setTimeout(r, 150 + random() * 350));
-      }
-      await Promise.all(live);
-      expect(finished, runs.map((r) => `${r.code} ${r.signal} ${r.stderr}`).join('\n')).toBe(true);
-      const overlapped = (run: Run) =>
-        runs.some((o) => o !== run && o.started <= (run.ended ?? 0) && (o.ended ?? 0) >= run.started);
-      const diskFullDuring = (run: Run) =>
-        full !== undefined &&
-        full.from <= (run.ended ?? 0) &&
-        (full.to ?? Number.MAX_SAFE_INTEGER) >= run.started;
-      for (const run of runs) {
-        const what = `${run.code} ${run.signal} ${run.stderr}`;
-        if (run.killed && run.signal === 'SIGKILL') continue;
-        expect(run.signal, what).toBeNull();
-        if (run.code === 13) expect(overlapped(run), what).toBe(true);
-        else if (run.code === 10 || run.code === 12) expect(diskFullDuring(run), what).toBe(true);
-        else {
-          expect(run.code, what).toBe(0);
-          expect(run.stderr, what).toMatch(
-            /Refunds from .*: \d+ refunded, \d+ skipped .*, 0 failed, of 200 rows/,
+        const runs: Run[] = [];
+        let full: { from: number; round: number; to?: number } | undefined;
+        const random = seededRandom(16);
+        const live: Promise<void>[] = [];
+        const children: { run: Run; child: ReturnType<typeof spawn> }[] = [];
+        let finished = false;
+        for (let round = 0; round < 40 && !(finished && full?.to); round++) {
+          // The disk fills under a run in the middle of its work, and is freed four rounds later.
+          const working = children.some((c) => c.run.ended === undefined && Date.now() - c.run.started > 500);
+          if (round >= 2 && !full && working) {
+            disk.fill();
+            full = { from: Date.now(), round };
+          }
+          if (full && round === full.round + 4) {
+            disk.free();
+            full.to = Date.now();
+          }
+          const run: Run = { started: Date.now(), code: null, signal: null, killed: false, stderr: '' };
+          runs.push(run);
+          const child = spawn(process.execPath, [BIN, ...args], {
+            env,
+            stdio: ['ignore', 'ignore', 'pipe'],
+            timeout: 60_000,
+            killSignal: 'SIGKILL',
+          });
+          child.stderr.setEncoding('utf8').on('data', (d: string) => {
+            run.stderr += d;
+          });
+          const exited = new Promise<void>((resolve) =>
+            child.on('close', (code, signal) => {
+              Object.assign(run, { code, signal, ended: Date.now() });
+              if (code === 0) finished = true;
+              resolve();
+            }),
           );
+          live.push(exited);
+          children.push({ run, child });
+          // Often the run in the middle of the work (the oldest still running) is killed with kill -9
+          const oldest = children.find((c) => c.run.ended === undefined && Date.now() - c.run.started > 300);
+          // (not while the disk is full: the run the full disk stops must be left to say so)
+          if (round < 30 && oldest && (!full || full.to) && random() < 0.4) {
+            oldest.run.killed = true;
+            oldest.child.kill('SIGKILL');
+          }
+          // The next "cron" start comes before this one has finished, mostly.
+          await new Promise((r) => setTimeout(r, 150 + random() * 350));
         }
+        await Promise.all(live);
+        expect(finished, runs.map((r) => `${r.code} ${r.signal} ${r.stderr}`).join('\n')).toBe(true);
+        const overlapped = (run: Run) =>
+          runs.some((o) => o !== run && o.started <= (run.ended ?? 0) && (o.ended ?? 0) >= run.started);
+        const diskFullDuring = (run: Run) =>
+          full !== undefined &&
+          full.from <= (run.ended ?? 0) &&
+          (full.to ?? Number.MAX_SAFE_INTEGER) >= run.started;
+        for (const run of runs) {
+          const what = `${run.code} ${run.signal} ${run.stderr}`;
+          if (run.killed && run.signal === 'SIGKILL') continue;
+          expect(run.signal, what).toBeNull();
+          if (run.code === 13) expect(overlapped(run), what).toBe(true);
+          else if (run.code === 10 || run.code === 12) expect(diskFullDuring(run), what).toBe(true);
+          else {
+            expect(run.code, what).toBe(0);
+            expect(run.stderr, what).toMatch(
+              /Refunds from .*: \d+ refunded, \d+ skipped .*, 0 failed, of 200 rows/,
+            );
+          }
+        }
+        expect(runs.filter((r) => r.code === 13).length).toBeGreaterThan(0);
+        expect(runs.filter((r) => r.killed && r.signal === 'SIGKILL').length).toBeGreaterThan(0);
+        // A run met the full disk: mid-run (10) or, when the timing puts the fill first, at its
+        // header (12, nothing sent); each such code was checked above against when it happened.
+        expect(runs.filter((r) => r.code === 10 || r.code === 12).length).toBeGreaterThan(0);
+        const state = chaos.emulator.state;
+        const wanted = new Map<number, string[]>();
+        for (const ask of asks)
+          wanted.set(ask.payment, [...(wanted.get(ask.payment) ?? []), ask.amount || '20.00']);
+        for (const [payment, amounts] of wanted) {
+          expect(refundsOf(state, payment), `payment ${payment}`).toEqual(amounts.sort());
+        }
+        const { injected } = (await emulatorApi(chaos.url, 'GET', '/__emulator/faults')).body;
+        expect(injected.after).toBeGreaterThan(0);
+      } finally {
+        disk.close();
+        await chaos.close();
       }
-      expect(runs.filter((r) => r.code === 13).length).toBeGreaterThan(0);
-      expect(runs.filter((r) => r.killed && r.signal === 'SIGKILL').length).toBeGreaterThan(0);
-      // A run met the full disk: mid-run (10) or, when the timing puts the fill first, at its
-      // header (12, nothing sent); each such code was checked above against when it happened.
-      expect(runs.filter((r) => r.code === 10 || r.code === 12).length).toBeGreaterThan(0);
-      const state = chaos.emulator.state;
-      const wanted = new Map<number, string[]>();
-      for (const ask of asks)
-        wanted.set(ask.payment, [...(wanted.get(ask.payment) ?? []), ask.amount || '20.00']);
-      for (const [payment, amounts] of wanted) {
-        expect(refundsOf(state, payment), `payment ${payment}`).toEqual(amounts.sort());
-      }
-      const { injected } = (await emulatorApi(chaos.url, 'GET', '/__emulator/faults')).body;
-      expect(injected.after).toBeGreaterThan(0);
-    } finally {
-      disk.close();
-      await chaos.close();
-    }
-  }, 90_000);
+    },
+  );
 });
 
 /** A small deterministic random source (mulberry32), so that a failing run can be replayed. */

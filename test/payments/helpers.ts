@@ -49,7 +49,7 @@ export function journalLines(path: string): Record<string, unknown>[] {
     });
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out waiting');

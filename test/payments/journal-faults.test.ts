@@ -19,7 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, type StartedCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { mountExt4, mountTmpfs } from '../helpers/mounts.js';
+import { need } from '../helpers/needs.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
+
+const mounts = need('mounts');
+const namespaces = need('namespaces');
 
 let emu: TestEmulator;
 
@@ -88,50 +92,56 @@ const slowRefunds = (ms: number) =>
   });
 
 describe('a journal that cannot be written stops the run: exit 10, the rows in doubt named', () => {
-  it('on a tmpfs that fills mid-run; the re-run refunds each payment exactly once', async () => {
-    const disk = mountTmpfs(128);
-    try {
-      const { file, asks } = await batch(120);
-      const journal = join(disk.dir, 'refunds.journal');
-      await slowRefunds(15);
-      const args = ['payments', 'refund', '--file', file, '--journal', journal, '-o', 'ndjson'];
-      const run = start(args, emu.env());
-      await waitFor(() => journalLines(journal).filter((l) => l.state === 'refunded').length >= 10);
-      disk.fill();
-      const stopped = await run.done;
-      expectStoppedTruthfully(stopped, journal, asks, /no space left on device|ENOSPC/);
-      disk.free();
-      const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-      expect(rerun.code, rerun.stderr).toBe(0);
-      expectEachOnce(asks);
-    } finally {
-      await slowRefunds(0);
-      disk.close();
-    }
-  }, 60_000);
+  it.skipIf(mounts.skip)(
+    `on a tmpfs that fills mid-run; the re-run refunds each payment exactly once${mounts.label}`,
+    async () => {
+      const disk = mountTmpfs(128);
+      try {
+        const { file, asks } = await batch(120);
+        const journal = join(disk.dir, 'refunds.journal');
+        await slowRefunds(15);
+        const args = ['payments', 'refund', '--file', file, '--journal', journal, '-o', 'ndjson'];
+        const run = start(args, emu.env());
+        await waitFor(() => journalLines(journal).filter((l) => l.state === 'refunded').length >= 10);
+        disk.fill();
+        const stopped = await run.done;
+        expectStoppedTruthfully(stopped, journal, asks, /no space left on device|ENOSPC/);
+        disk.free();
+        const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
+        expect(rerun.code, rerun.stderr).toBe(0);
+        expectEachOnce(asks);
+      } finally {
+        await slowRefunds(0);
+        disk.close();
+      }
+    },
+  );
 
-  it('when the kernel turns the journal filesystem read-only; after a remount the re-run finishes, once each', async () => {
-    const disk = mountExt4();
-    try {
-      const { file, asks } = await batch(60);
-      const journal = join(disk.dir, 'refunds.journal');
-      await slowRefunds(15);
-      const args = ['payments', 'refund', '--file', file, '--journal', journal, '-o', 'ndjson'];
-      const run = start(args, emu.env());
-      await waitFor(() => journalLines(journal).filter((l) => l.state === 'refunded').length >= 10);
-      disk.turnReadOnly();
-      const stopped = await run.done;
-      // The kernel answers the write EROFS, or the sync EIO when its journal aborted mid-commit.
-      expectStoppedTruthfully(stopped, journal, asks, /read-only file system|EROFS|EIO/);
-      disk.remount();
-      const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-      expect(rerun.code, rerun.stderr).toBe(0);
-      expectEachOnce(asks);
-    } finally {
-      await slowRefunds(0);
-      disk.close();
-    }
-  }, 60_000);
+  it.skipIf(mounts.skip)(
+    `when the kernel turns the journal filesystem read-only; after a remount the re-run finishes, once each${mounts.label}`,
+    async () => {
+      const disk = mountExt4();
+      try {
+        const { file, asks } = await batch(60);
+        const journal = join(disk.dir, 'refunds.journal');
+        await slowRefunds(15);
+        const args = ['payments', 'refund', '--file', file, '--journal', journal, '-o', 'ndjson'];
+        const run = start(args, emu.env());
+        await waitFor(() => journalLines(journal).filter((l) => l.state === 'refunded').length >= 10);
+        disk.turnReadOnly();
+        const stopped = await run.done;
+        // The kernel answers the write EROFS, or the sync EIO when its journal aborted mid-commit.
+        expectStoppedTruthfully(stopped, journal, asks, /read-only file system|EROFS|EIO/);
+        disk.remount();
+        const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
+        expect(rerun.code, rerun.stderr).toBe(0);
+        expectEachOnce(asks);
+      } finally {
+        await slowRefunds(0);
+        disk.close();
+      }
+    },
+  );
 
   it("when the journal's directory is removed mid-run; the re-run without it is refused, not sent again", async () => {
     const { file, asks } = await batch(60);
@@ -164,7 +174,7 @@ describe('a journal that cannot be written stops the run: exit 10, the rows in d
     } finally {
       await slowRefunds(0);
     }
-  }, 60_000);
+  });
 });
 
 describe('a row whose outcome cannot be confirmed is journaled in doubt, never done', () => {
@@ -205,7 +215,7 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
     expect(rerun.stderr).toContain('1 refunded, 0 skipped');
     expect(journalLines(journal).map((l) => l.state)).toEqual(['started', 'in_doubt', 'refunded']);
     expectEachOnce(asks);
-  }, 30_000);
+  });
 
   // Without --journal a single move's journal is STATE/journals/refund-DIGEST.journal: the same.
   it.each([
@@ -249,48 +259,53 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
 });
 
 describe('one run at a time', () => {
-  it('a run in another pid namespace (a container sharing the folder) holds its lock: the host run exits 13, refunds nothing', async () => {
-    const { file, asks } = await batch(2);
-    await slowRefunds(1500);
-    try {
-      // A real second pid namespace: the run inside sees itself as pid 1 or 2.
-      const inside = spawn(
-        'unshare',
-        [
-          '--pid',
-          '--fork',
-          '--mount-proc',
-          process.execPath,
-          BIN,
-          'payments',
-          'refund',
-          '--file',
-          file,
-          '--concurrency',
-          '1',
-        ],
-        { env: emu.env(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
-      );
-      let insideErr = '';
-      inside.stderr.setEncoding('utf8').on('data', (d: string) => {
-        insideErr += d;
-      });
-      const insideDone = new Promise<number | null>((resolve) => inside.on('close', (code) => resolve(code)));
-      await waitFor(() => journalLines(`${file}.journal`).some((l) => l.state === 'started'));
-      const host = await runCli(['payments', 'refund', '--file', file], {
-        env: emu.env(),
-        timeoutMs: 30_000,
-      });
-      expect(host.code, host.stderr).toBe(13);
-      expect(host.stderr).toContain('is locked by a run on another host or pid namespace');
-      expect(host.stderr).toContain('--break-lock');
-      await slowRefunds(0);
-      expect(await insideDone, `unshare: ${insideErr}`).toBe(0);
-      expectEachOnce(asks);
-    } finally {
-      await slowRefunds(0);
-    }
-  }, 60_000);
+  it.skipIf(namespaces.skip)(
+    `a run in another pid namespace (a container sharing the folder) holds its lock: the host run exits 13, refunds nothing${namespaces.label}`,
+    async () => {
+      const { file, asks } = await batch(2);
+      await slowRefunds(1500);
+      try {
+        // A real second pid namespace: the run inside sees itself as pid 1 or 2.
+        const inside = spawn(
+          'unshare',
+          [
+            '--pid',
+            '--fork',
+            '--mount-proc',
+            process.execPath,
+            BIN,
+            'payments',
+            'refund',
+            '--file',
+            file,
+            '--concurrency',
+            '1',
+          ],
+          { env: emu.env(), stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
+        );
+        let insideErr = '';
+        inside.stderr.setEncoding('utf8').on('data', (d: string) => {
+          insideErr += d;
+        });
+        const insideDone = new Promise<number | null>((resolve) =>
+          inside.on('close', (code) => resolve(code)),
+        );
+        await waitFor(() => journalLines(`${file}.journal`).some((l) => l.state === 'started'));
+        const host = await runCli(['payments', 'refund', '--file', file], {
+          env: emu.env(),
+          timeoutMs: 30_000,
+        });
+        expect(host.code, host.stderr).toBe(13);
+        expect(host.stderr).toContain('is locked by a run on another host or pid namespace');
+        expect(host.stderr).toContain('--break-lock');
+        await slowRefunds(0);
+        expect(await insideDone, `unshare: ${insideErr}`).toBe(0);
+        expectEachOnce(asks);
+      } finally {
+        await slowRefunds(0);
+      }
+    },
+  );
 
   it('50 runs started together on a stale lock: each payment refunded once, every loser exits 13 with one line', async () => {
     const { file, asks } = await batch(8);
@@ -338,5 +353,5 @@ describe('one run at a time', () => {
     } finally {
       await slowRefunds(0);
     }
-  }, 90_000);
+  });
 });

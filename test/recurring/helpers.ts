@@ -5,7 +5,7 @@ import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { outboxOf } from '../../src/emulator/outbox/outbox.js';
 import { call, createCustomer, createProduct, v2 } from '../emulator/helpers.js';
-import { baseEnv } from '../helpers/cli.js';
+import { baseEnv, localEnv } from '../helpers/cli.js';
 import { type Listener, startListen, waitFor } from '../webhooks/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the emulator answered
@@ -25,7 +25,7 @@ const listeners = new WeakMap<RunningEmulator, Listener>();
 
 export async function startBilling(at = START): Promise<Billing> {
   // --env local: the listener verifies with the secret the emulator signs with by default.
-  const listen = await startListen(['--json'], baseEnv({ BILLING_ENV: 'local' }));
+  const listen = await startListen(['--json'], localEnv());
   const emulator = await startEmulator({
     port: 0,
     webhookUrls: [listen.url],

@@ -3,7 +3,7 @@
 
 import { afterEach, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { baseEnv } from '../helpers/cli.js';
+import { localEnv } from '../helpers/cli.js';
 import { type Listener, startListen } from '../webhooks/helpers.js';
 import { advance, emails, liveSubscription, START, setCard } from './helpers.js';
 
@@ -14,7 +14,7 @@ afterEach(async () => {
 
 async function chain(): Promise<{ listen: Listener; emulator: RunningEmulator }> {
   // --env local: the listener verifies with the secret the emulator signs with by default.
-  const listen = await startListen(['--json'], baseEnv({ BILLING_ENV: 'local' }));
+  const listen = await startListen(['--json'], localEnv());
   cleanup.push(async () => {
     if (listen.child.exitCode === null) await listen.stop();
   });

@@ -6,39 +6,42 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { startEmulator } from '../../src/emulator/index.js';
 import { BIN, baseEnv, runCli, runFile, tempDir } from '../helpers/cli.js';
 import { emulatorApi } from '../helpers/emulator.js';
+import { need } from '../helpers/needs.js';
+import { runnableByOthers } from '../helpers/other-user.js';
 import { runOnPty } from '../helpers/pty.js';
+
+const users = need('users');
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const countOrders = async (url: string) =>
   (await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.orders;
 
-describe('npm run demo with an emulator already on 4010', () => {
+describe('npm run demo with an emulator already on the port it tries first', () => {
+  // The demo tries 4010 first; `--port` makes that a parameter, so that this test holds a port
+  // of its own (a user's emulator may be on 4010 while the suite runs).
   it('leaves that one alone and starts its own on a free port', async () => {
-    let theirs: RunningEmulator;
-    try {
-      theirs = await startEmulator({ port: 4010, seed: 'empty' });
-    } catch (err) {
-      throw new Error(
-        `this test needs port 4010 for its duration, and another process holds it (${(err as Error).message})`,
-      );
-    }
+    const theirs = await startEmulator({ port: 0, seed: 'empty' });
+    const taken = Number(new URL(theirs.url).port);
     let demoPort: number | undefined;
     try {
       // Someone's work: one order of their own.
       await emulatorApi(theirs.url, 'POST', '/__emulator/bulk-orders', { count: 1 });
       expect(await countOrders(theirs.url)).toBe(1);
-      const demo = await runFile(process.execPath, [join(ROOT, 'scripts/demo.mjs')], {
-        env: baseEnv(),
-        timeoutMs: 40_000,
-      });
+      const demo = await runFile(
+        process.execPath,
+        [join(ROOT, 'scripts/demo.mjs'), '--port', String(taken)],
+        {
+          env: baseEnv(),
+        },
+      );
       expect(demo.code, demo.stderr).toBe(0);
-      expect(demo.stderr).toContain('Port 4010 is taken');
+      expect(demo.stderr).toContain(`Port ${taken} is taken`);
       demoPort = Number(/Starting the demo's own emulator on port (\d+)/.exec(demo.stderr)?.[1]);
       expect(demoPort).toBeGreaterThan(0);
-      expect(demoPort).not.toBe(4010);
+      expect(demoPort).not.toBe(taken);
       // Said how to reach it, and how to stop it (its own port).
       expect(demo.stderr).toContain(`--base-url http://127.0.0.1:${demoPort}/api/v2`);
       expect(demo.stderr).toContain(`billing emulator stop --port ${demoPort}`);
@@ -51,54 +54,6 @@ describe('npm run demo with an emulator already on 4010', () => {
       if (demoPort) await runCli(['emulator', 'stop', '--port', String(demoPort), '--yes']);
       await theirs.close();
     }
-  }, 60_000);
-});
-
-describe('emulator reset of an emulator with a --data file', () => {
-  it('asks on a terminal; in a script needs --yes (exit 2, nothing done)', async () => {
-    const data = join(tempDir(), 'state.json');
-    const emulator = await startEmulator({ port: 0, seed: 'demo', dataFile: data });
-    try {
-      const port = String(emulator.port);
-      const before = await countOrders(emulator.url);
-      const script = await runCli(['emulator', 'reset', '--port', port, '--seed', 'empty']);
-      expect(script.code).toBe(2);
-      expect(script.stderr).toContain(`it keeps its data in ${data}`);
-      expect(script.stderr).toContain('--yes');
-      expect(await countOrders(emulator.url)).toBe(before);
-
-      const no = runOnPty(['emulator', 'reset', '--port', port, '--seed', 'empty']);
-      await no.waitFor(`Reset the emulator at http://127.0.0.1:${port}?`);
-      no.type('n\r');
-      const refused = await no.exited;
-      expect(refused.code).toBe(2);
-      expect(refused.text).toContain('was left as it is');
-      expect(await countOrders(emulator.url)).toBe(before);
-
-      const yes = runOnPty(['emulator', 'reset', '--port', port, '--seed', 'empty']);
-      await yes.waitFor('Reset the emulator');
-      yes.type('y\r');
-      expect((await yes.exited).code).toBe(0);
-      expect(await countOrders(emulator.url)).toBe(0);
-
-      await emulatorApi(emulator.url, 'POST', '/__emulator/reset', { seed: 'demo' });
-      const forced = await runCli(['emulator', 'reset', '--port', port, '--seed', 'empty', '--yes']);
-      expect(forced.code).toBe(0);
-      expect(await countOrders(emulator.url)).toBe(0);
-    } finally {
-      await emulator.close();
-    }
-  }, 40_000);
-
-  it('an emulator without --data, of this checkout and user, is reset without a question', async () => {
-    const emulator = await startEmulator({ port: 0, seed: 'demo' });
-    try {
-      const result = await runCli(['emulator', 'reset', '--port', String(emulator.port), '--seed', 'empty']);
-      expect(result.code, result.stderr).toBe(0);
-      expect(await countOrders(emulator.url)).toBe(0);
-    } finally {
-      await emulator.close();
-    }
   });
 });
 
@@ -109,7 +64,9 @@ async function foreignEmulator(o: {
 }): Promise<{ child: ChildProcess; port: number }> {
   const config = tempDir();
   chmodSync(config, 0o777);
-  const child = spawn(process.execPath, [BIN, 'emulator', 'start', '--port', '0'], {
+  // Another user runs a copy it can read; this checkout may be private.
+  const { node, bin } = o.uid === undefined ? { node: process.execPath, bin: BIN } : runnableByOthers();
+  const child = spawn(node, [bin, 'emulator', 'start', '--port', '0'], {
     env: baseEnv({ BILLING_CONFIG_DIR: config, HOME: config }),
     cwd: o.cwd,
     uid: o.uid,
@@ -136,24 +93,27 @@ const stopped = (child: ChildProcess) =>
   child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
 
 describe('emulator stop of an emulator someone else started', () => {
-  it('another user: asks on a terminal, needs --yes in a script', async () => {
-    const { child, port } = await foreignEmulator({ uid: 65534 });
-    try {
-      const script = await runCli(['emulator', 'stop', '--port', String(port)]);
-      expect(script.code).toBe(2);
-      expect(script.stderr).toContain('another user (uid 65534) started it');
-      expect(child.exitCode).toBeNull();
-      expect((await emulatorApi(`http://127.0.0.1:${port}`, 'GET', '/__emulator/status')).status).toBe(200);
+  it.skipIf(users.skip)(
+    `another user: asks on a terminal, needs --yes in a script${users.label}`,
+    async () => {
+      const { child, port } = await foreignEmulator({ uid: 65534 });
+      try {
+        const script = await runCli(['emulator', 'stop', '--port', String(port)]);
+        expect(script.code).toBe(2);
+        expect(script.stderr).toContain('another user (uid 65534) started it');
+        expect(child.exitCode).toBeNull();
+        expect((await emulatorApi(`http://127.0.0.1:${port}`, 'GET', '/__emulator/status')).status).toBe(200);
 
-      const term = runOnPty(['emulator', 'stop', '--port', String(port)]);
-      await term.waitFor(`Stop the emulator at http://127.0.0.1:${port}?`);
-      term.type('y\r');
-      expect((await term.exited).code).toBe(0);
-      await stopped(child);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  }, 40_000);
+        const term = runOnPty(['emulator', 'stop', '--port', String(port)]);
+        await term.waitFor(`Stop the emulator at http://127.0.0.1:${port}?`);
+        term.type('y\r');
+        expect((await term.exited).code).toBe(0);
+        await stopped(child);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+  );
 
   it('another checkout: needs --yes in a script; with it, stops', async () => {
     const { child, port } = await foreignEmulator({ cwd: ROOT });
@@ -171,7 +131,7 @@ describe('emulator stop of an emulator someone else started', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 40_000);
+  });
 
   it('with --yes in a script, another checkout is stopped', async () => {
     const { child, port } = await foreignEmulator({ cwd: ROOT });
@@ -182,5 +142,5 @@ describe('emulator stop of an emulator someone else started', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 40_000);
+  });
 });

@@ -83,7 +83,7 @@ describe('a link from the service that is not https is exit 8, naming the field'
       expect(created.stderr).toContain('order 12 was created');
       // One line each, the link shown escaped: no raw control character reaches the terminal.
       for (const r of [snippet, qr, email, created]) expect(r.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
-    }, 30_000);
+    });
   }
 });
 

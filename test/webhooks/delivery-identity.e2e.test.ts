@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
-import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { localEnv, runCli, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
-const env = baseEnv({ BILLING_ENV: 'local' });
+const env = localEnv();
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();

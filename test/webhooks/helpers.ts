@@ -90,7 +90,7 @@ export async function startListen(
       );
       return ready?.[1] ?? ready?.[2];
     },
-    15_000,
+    30_000,
     () => `listen did not get ready: ${started.stderr()}`,
     closed,
   );
@@ -104,7 +104,7 @@ export async function startListen(
     child,
     stdout: started.stdout,
     stderr: started.stderr,
-    lines: (n, timeoutMs = 10_000) =>
+    lines: (n, timeoutMs = 30_000) =>
       waitFor(
         () => (stdoutLines().length >= n ? stdoutLines() : undefined),
         timeoutMs,
@@ -121,7 +121,7 @@ export async function startListen(
 /** Polls until `probe` gives a value; fails with `message()` after `timeoutMs` or when `gone` settles first. */
 export async function waitFor<T>(
   probe: () => T | undefined,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
   message: () => string = () => 'timed out',
   gone?: Promise<unknown>,
 ): Promise<T> {

@@ -9,7 +9,7 @@ import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
 import { createOrder } from '../emulator/helpers.js';
-import { baseEnv, tempDir } from '../helpers/cli.js';
+import { baseEnv, localEnv, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -22,10 +22,7 @@ afterEach(async () => {
 async function chain(listenArgs: string[] = [], emulatorOptions: EmulatorOptions = {}) {
   const app = await startApp('/hooks');
   cleanup.push(() => app.close());
-  const listen = await startListen(
-    ['--forward-to', app.url, ...listenArgs],
-    baseEnv({ BILLING_ENV: 'local' }),
-  );
+  const listen = await startListen(['--forward-to', app.url, ...listenArgs], localEnv());
   cleanup.push(() => stopQuietly(listen));
   const emulator = await startEmulator({
     port: 0,
@@ -152,10 +149,7 @@ describe('emulator → listen --forward-to → app', () => {
   it('answers 400 to a tampered body, a wrong secret, a stale or future timestamp, a missing or malformed header; never forwards them', async () => {
     const app = await startApp('/hooks');
     cleanup.push(() => app.close());
-    const listen = await startListen(
-      ['--forward-to', app.url, '--tolerance', '300'],
-      baseEnv({ BILLING_ENV: 'local' }),
-    );
+    const listen = await startListen(['--forward-to', app.url, '--tolerance', '300'], localEnv());
     cleanup.push(() => stopQuietly(listen));
     const body = JSON.stringify({
       id: 'evt_x',
@@ -200,7 +194,7 @@ describe('listen options', () => {
   it('records deliveries with --record, and replay re-sends them re-signed with their delivery ids', async () => {
     const { runCli, tempDir } = await import('../helpers/cli.js');
     const file = `${tempDir()}/deliveries.ndjson`;
-    const env = baseEnv({ BILLING_ENV: 'local' });
+    const env = localEnv();
     const listen = await startListen(['--record', file], env);
     cleanup.push(() => stopQuietly(listen));
     for (const event of ['order.active', 'order.test']) {
@@ -258,8 +252,7 @@ describe('listen options', () => {
     /** The text of every file of dist/ a listen run loaded (Node's own loader, kept by --enable-source-maps). */
     const loaded = async (args: string[], extra: Record<string, string>) => {
       const out = join(dir, `loaded-${args.length}.txt`);
-      const env = baseEnv({
-        BILLING_ENV: 'local',
+      const env = localEnv({
         NODE_OPTIONS: `--enable-source-maps --require ${hook}`,
         LOADED_OUT: out,
         ...extra,
@@ -300,7 +293,7 @@ describe('listen options', () => {
     const { runCli } = await import('../helpers/cli.js');
     const listen = await startListen(
       ['--tunnel', 'ngrok'],
-      baseEnv({ BILLING_ENV: 'local', BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test' }),
+      localEnv({ BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test' }),
     );
     cleanup.push(() => stopQuietly(listen));
     expect(listen.url).toBe('https://abc123.ngrok.test/webhooks');

@@ -1,0 +1,46 @@
+// What another local user runs: a copy of the built CLI (and of the Node running the tests, when
+// others cannot reach it) in a folder everyone may read, since the checkout itself may be private
+// (a clone made under a 0700 folder). Made once per test process.
+
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Whether a user who is neither owner nor in the group can execute PATH (every folder on the way searchable). */
+function othersCanRun(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    return false;
+  }
+  for (let p = path; ; p = dirname(p)) {
+    const mode = statSync(p).mode;
+    const needed = p === path ? 0o005 : 0o001;
+    if ((mode & needed) !== needed) return false;
+    if (dirname(p) === p) return true;
+  }
+}
+
+let made: { node: string; bin: string } | undefined;
+
+/** `node` and `bin/billing` that another user can run: `spawn(node, [bin, …], { uid, gid })`. */
+export function runnableByOthers(): { node: string; bin: string } {
+  if (made) return made;
+  const dir = mkdtempSync(join(tmpdir(), 'billing-shared-'));
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) {
+    cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  }
+  let node = process.execPath;
+  if (!othersCanRun(node)) {
+    node = join(dir, 'node');
+    copyFileSync(process.execPath, node);
+  }
+  // Readable and searchable by everyone (whatever the umask the checkout was made with),
+  // writable by none but the owner.
+  execFileSync('chmod', ['-R', 'a+rX,go-w', dir]);
+  made = { node, bin: join(dir, 'bin', 'billing') };
+  return made;
+}
