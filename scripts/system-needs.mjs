@@ -25,8 +25,8 @@ export const isRoot = () => process.getuid?.() === 0;
  */
 export const NEEDS = {
   chromium: { for: 'the browser tests', programs: ['/usr/bin/chromium'], packages: ['chromium'] },
-  zsh: { for: 'the zsh completion test', programs: ['zsh'], packages: ['zsh'] },
-  fish: { for: 'the fish completion test', programs: ['fish'], packages: ['fish'] },
+  zsh: { for: 'the zsh completion tests', programs: ['zsh'], packages: ['zsh'] },
+  fish: { for: 'the fish completion tests', programs: ['fish'], packages: ['fish'] },
   netns: {
     for: 'tests against a test host in a network namespace',
     programs: ['ip'],
@@ -40,7 +40,7 @@ export const NEEDS = {
     root: true,
   },
   namespaces: {
-    for: 'the test of a run in another pid namespace',
+    for: 'the tests of a run in another pid namespace',
     programs: ['unshare'],
     packages: ['util-linux'],
     root: true,
@@ -53,12 +53,14 @@ export const NEEDS = {
   },
 };
 
+const absentPrograms = (need) => need.programs.filter((p) => !onPath(p));
+
 /** Why NAME cannot be used here, or undefined when it can. */
 export function missing(name) {
   const need = NEEDS[name];
   if (!need) throw new Error(`no such system need: ${name}`);
   if (need.root && !isRoot()) return 'needs root';
-  const absent = need.programs.filter((p) => !onPath(p));
+  const absent = absentPrograms(need);
   return absent.length === 0 ? undefined : `${absent.join(', ')} missing`;
 }
 
@@ -66,6 +68,10 @@ export function missing(name) {
 export function remedy(name) {
   const need = NEEDS[name];
   const install = `apt-get install ${need.packages.join(' ')}`;
-  if (need.root && !isRoot()) return `run npm test as root, which installs ${need.packages.join(' ')}`;
+  if (need.root && !isRoot()) {
+    return absentPrograms(need).length === 0
+      ? 'run npm test as root'
+      : `run npm test as root, which runs ${install}`;
+  }
   return isRoot() ? install : `sudo ${install}`;
 }
