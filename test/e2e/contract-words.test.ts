@@ -119,7 +119,8 @@ describe('§2 every date flag takes ISO 8601 and the service’s DD/MM/YYYY HH:M
       // The emulator's clock keeps running from where it was set: a few ms may pass before it answers.
       const ahead = Date.parse(JSON.parse(r.stdout).now) - Date.parse('2032-01-01T06:00:00.000Z');
       expect(ahead).toBeGreaterThanOrEqual(0);
-      expect(ahead).toBeLessThan(5_000);
+      // A minute at most: the clock was set to that moment, not a day or an hour off it.
+      expect(ahead).toBeLessThan(60_000);
       const bad = await run(['emulator', 'clock', 'advance', '--to', 'next week', '--port', port]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--to must be a date like');

@@ -27,7 +27,9 @@ describe('latency', () => {
     ).toBeGreaterThanOrEqual(190);
     const admin = await timed(() => call(running, 'GET', '/__emulator/status'));
     expect(admin.result.body.latency_ms).toBe(200);
-    expect(admin.ms).toBeLessThan(150);
+    // The admin API is not slowed: it answers before the 200 ms an API request waits, even on a busy machine
+    // the two differ (the request above took at least 190).
+    expect(admin.ms).toBeLessThan(api.ms);
   });
 });
 

@@ -26,7 +26,7 @@ function othersCanRun(path: string): boolean {
 
 let made: { node: string; bin: string } | undefined;
 
-/** `node` and `bin/billing` that another user can run: `spawn(node, [bin, …], { uid, gid })`. */
+/** `node` and `bin/billing` that another user can run, given as the spawned file and its first argument with that user's uid and gid. */
 export function runnableByOthers(): { node: string; bin: string } {
   if (made) return made;
   const dir = mkdtempSync(join(tmpdir(), 'billing-shared-'));
@@ -40,7 +40,7 @@ export function runnableByOthers(): { node: string; bin: string } {
   }
   // Readable and searchable by everyone (whatever the umask the checkout was made with),
   // writable by none but the owner.
-  execFileSync('chmod', ['-R', 'a+rX,go-w', dir]);
+  execFileSync('chmod', ['-R', 'a+rX,go-w', dir], { timeout: 30_000 });
   made = { node, bin: join(dir, 'bin', 'billing') };
   return made;
 }

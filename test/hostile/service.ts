@@ -12,7 +12,7 @@ export const TOKEN = 'tok7Hq2ZxW9pLm4Rv';
 export interface Hostile {
   service: FakeService;
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
-  /** The built CLI against the service; killed after `timeoutMs` (default 15 s). */
+  /** The built CLI against the service; killed after `timeoutMs` (default 60 s). */
   cli(
     args: string[],
     o?: { env?: Record<string, string | undefined>; timeoutMs?: number; input?: string },
@@ -36,7 +36,7 @@ export async function hostile(handler: Handler): Promise<Hostile> {
     service,
     env,
     cli: (args, o = {}) =>
-      runCli(args, { env: o.env ?? env(), timeoutMs: o.timeoutMs ?? 15_000, input: o.input }),
+      runCli(args, { env: o.env ?? env(), timeoutMs: o.timeoutMs ?? 60_000, input: o.input }),
     close: () => service.close(),
   };
 }

@@ -145,10 +145,8 @@ describe('webhooks listen against an emulator', () => {
     const waiting = JSON.parse(trig.stdout).deliveries;
     expect(waiting.map((d: { state: string }) => d.state)).toEqual(['retrying', 'retrying']);
 
-    const started = Date.now();
     const l = await listen(['--port', String(listenPort), '--forward-to', app.url], env);
     await got(app, 2);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(events(app)).toEqual(['order.pending', 'order.failed']);
     expect(l.stderr()).toMatch(/2 deliveries waiting for a retry there are sent now/);
     const stopped = await l.stop();
