@@ -12,3 +12,5 @@ export const NEEDS: Record<string, SystemNeed>;
 export function missing(name: string): string | undefined;
 /** The one command that would make its tests run. */
 export function remedy(name: string): string;
+/** Installs what is missing (as root, with apt-get), or says what will be skipped; SAY prints one line. */
+export function installMissing(say: (line: string) => void): Promise<void>;

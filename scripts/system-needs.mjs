@@ -1,6 +1,7 @@
 // What the test suite needs from the system beyond Node and the lockfile: one table, read by
 // the test command (scripts/test.mjs installs what is missing when it can) and by the tests
 // (test/helpers/needs.ts skips, naming the command that would make them run, what is missing).
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -74,4 +75,49 @@ export function remedy(name) {
       : `run npm test as root, which runs ${install}`;
   }
   return isRoot() ? install : `sudo ${install}`;
+}
+
+const lacking = () => Object.keys(NEEDS).filter((name) => missing(name) !== undefined);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** apt-get ARGS; 'locked' while another apt or dpkg (another test run) holds its lock. */
+function apt(...args) {
+  const run = spawnSync('apt-get', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (run.status === 0) return 'ok';
+  if (/Could not get lock|Unable to lock|Unable to acquire/.test(run.stderr)) return 'locked';
+  process.stderr.write(run.stderr);
+  return 'failed';
+}
+
+/**
+ * As root with apt-get: installs the packages of every need that is missing, saying so through
+ * SAY; elsewhere says which tests will be skipped and how to make them run.
+ */
+export async function installMissing(say) {
+  let wanted = lacking();
+  if (wanted.length === 0) return;
+  if (!isRoot() || !onPath('apt-get')) {
+    for (const name of wanted) say(`${NEEDS[name].for} are skipped: ${missing(name)} (${remedy(name)})`);
+    return;
+  }
+  const packages = () => [...new Set(wanted.flatMap((name) => NEEDS[name].packages))];
+  say(
+    `installing Debian packages for ${wanted.map((n) => NEEDS[n].for).join(', ')}: ${packages().join(' ')}`,
+  );
+  // Two test runs at once: the second waits for the first's apt lock, then installs what is
+  // still missing (often nothing), rather than failing on the lock.
+  const deadline = Date.now() + 10 * 60_000;
+  let result = 'locked';
+  while (result === 'locked' && Date.now() < deadline) {
+    wanted = lacking();
+    if (wanted.length === 0) return;
+    result = apt('update', '-qq');
+    if (result === 'ok') result = apt('install', '-y', '-qq', '--no-install-recommends', ...packages());
+    if (result === 'locked') await sleep(3_000);
+  }
+  if (result !== 'ok') say('apt-get could not install them; the tests that need them are skipped');
 }

@@ -9,30 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isRoot, missing, NEEDS, onPath, remedy } from './system-needs.mjs';
+import { installMissing } from './system-needs.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const say = (line) => console.error(`npm test: ${line}`);
-
-function installSystemNeeds() {
-  const wanted = Object.keys(NEEDS).filter((name) => missing(name) !== undefined);
-  const packages = [...new Set(wanted.flatMap((name) => NEEDS[name].packages))];
-  if (packages.length === 0) return;
-  if (!isRoot() || !onPath('apt-get')) {
-    for (const name of wanted) say(`${NEEDS[name].for} are skipped: ${missing(name)} (${remedy(name)})`);
-    return;
-  }
-  say(`installing Debian packages for ${wanted.map((n) => NEEDS[n].for).join(', ')}: ${packages.join(' ')}`);
-  // Two test runs at once wait for each other's dpkg lock rather than failing on it.
-  const apt = (...args) =>
-    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    }).status === 0;
-  if (!(apt('update', '-qq') && apt('install', '-y', '-qq', '--no-install-recommends', ...packages))) {
-    say('apt-get could not install them; the tests that need them are skipped');
-  }
-}
 
 function step(what, file, args) {
   const result = spawnSync(file, args, { cwd: root, stdio: 'inherit' });
@@ -58,7 +38,7 @@ function skippedByReason(report) {
   return byReason;
 }
 
-installSystemNeeds();
+await installMissing(say);
 const major = process.versions.node.split('.')[0];
 const reportFile = join(root, 'test', 'artifacts', `results-node${major}.json`);
 mkdirSync(dirname(reportFile), { recursive: true });
