@@ -17,6 +17,8 @@ export async function emulatorAnswers(origin: string, ms = 1000): Promise<boolea
   }
 }
 
+const PROBE_MS = 2000;
+
 /**
  * "an emulator answers at http://127.0.0.1:4010: billing config use local": the first
  * environment other than `current` whose v2 base is on this machine and answers.
@@ -30,12 +32,13 @@ export async function emulatorAdvice(data: ConfigData, current: string): Promise
       candidates.push({ name, origin });
     }
   }
-  const answering = await Promise.all(candidates.map((c) => emulatorAnswers(c.origin, 500)));
+  // A refused port answers at once; the bound only matters for an emulator that is there but busy.
+  const answering = await Promise.all(candidates.map((c) => emulatorAnswers(c.origin, PROBE_MS)));
   const found = candidates.find((_, i) => answering[i]);
   if (found)
     return `an emulator answers at ${found.origin}: billing config use ${found.name} (or --env ${found.name})`;
   const usual = localBaseUrls().origin;
-  if (!candidates.some((c) => c.origin === usual) && (await emulatorAnswers(usual, 500))) {
+  if (!candidates.some((c) => c.origin === usual) && (await emulatorAnswers(usual, PROBE_MS))) {
     return `an emulator answers at ${usual}: billing login --env emulator --emulator ${usual}`;
   }
   return undefined;

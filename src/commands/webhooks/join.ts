@@ -25,7 +25,8 @@ export async function findEmulator(rt: Runtime): Promise<JoinedEmulator | undefi
     return undefined;
   }
   try {
-    const status = await adminCall(origin, 'GET', 'status', { timeoutMs: 1500 });
+    // The admin call's own bound (5 s): a refused port answers at once, a busy emulator may take a moment.
+    const status = await adminCall(origin, 'GET', 'status');
     if (status.ok !== true) return undefined;
     const { secret } = await endpointsOf(origin);
     if (typeof secret !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(secret)) return undefined;
