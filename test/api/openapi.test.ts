@@ -16,16 +16,19 @@ interface Documented {
   'x-assumed'?: boolean;
   'x-decision'?: string;
   'x-root-key'?: string;
+  tags?: string[];
   requestBody?: { required: boolean };
   responses: Record<string, unknown>;
 }
 
-function documented(): Map<string, Documented> {
+/** The interface's operations, or (control) the emulator's own control API under its tag. */
+function documented(control = false): Map<string, Documented> {
   const found = new Map<string, Documented>();
   for (const [path, item] of Object.entries(openapiDoc.paths as Record<string, Record<string, Documented>>)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) found.set(`${method.toUpperCase()} ${path}`, operation);
+      if (operation && (operation.tags?.includes('emulator-control') ?? false) === control)
+        found.set(`${method.toUpperCase()} ${path}`, operation);
     }
   }
   return found;
@@ -51,6 +54,32 @@ describe('docs/openapi.yaml', () => {
       const required = route.rootKey === undefined ? undefined : !route.optionalBody;
       expect(operation.requestBody?.required, route.name).toBe(required);
     }
+  });
+
+  it('documents the control API behind startEmulator() under its own tag, without a token, each with its status codes and no catch-all', () => {
+    const control = documented(true);
+    expect([...control.keys()].sort()).toEqual(
+      [
+        'GET /__emulator/clock',
+        'POST /__emulator/clock',
+        'POST /__emulator/orders/{id}/status',
+        'GET /__emulator/deliveries',
+        'POST /__emulator/deliveries/{id}/redeliver',
+        'GET /__emulator/outbox',
+        'GET /__emulator/webhook-endpoints',
+        'POST /__emulator/webhook-endpoints',
+        'POST /__emulator/webhook-endpoints/remove',
+        'GET /__emulator/faults',
+        'POST /__emulator/faults',
+        'POST /__emulator/apply',
+        'POST /__emulator/reset',
+      ].sort(),
+    );
+    for (const [name, operation] of control) {
+      expect((operation as { security?: unknown[] }).security, name).toEqual([]);
+      expect(Object.keys(operation.responses), name).not.toContain('default');
+    }
+    expect(openapiDoc.tags.map((t: { name: string }) => t.name)).toContain('emulator-control');
   });
 
   it("gives the status codes of the interface's error table", () => {
