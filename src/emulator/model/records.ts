@@ -65,16 +65,19 @@ const STRING_FIELDS = [
   'street',
   'city',
   'postal_code',
-  'country',
-  'country_name',
 ] as const;
 
 /** The customer on an order as the interface types it: state and date_of_birth may be null, the rest are strings. */
 function orderCustomer(snapshot: CustomerSnapshot) {
   const customer: Record<string, string | null> = { ...snapshot };
   for (const field of STRING_FIELDS) customer[field] ??= '';
-  return customer as Omit<CustomerSnapshot, (typeof STRING_FIELDS)[number]> &
-    Record<(typeof STRING_FIELDS)[number], string>;
+  // A two-letter code, or absent: never "" (issue 27 §5).
+  if (!customer.country) {
+    delete customer.country;
+    delete customer.country_name;
+  }
+  return customer as Omit<CustomerSnapshot, (typeof STRING_FIELDS)[number] | 'country' | 'country_name'> &
+    Record<(typeof STRING_FIELDS)[number], string> & { country?: string; country_name?: string };
 }
 
 export function customerRecord(customer: Customer) {

@@ -37,7 +37,7 @@ export function optionalNumber(
   path = field,
 ): string | null {
   const value = body[field];
-  if (value === undefined) return null;
+  if (absent(value)) return null;
   if (typeof value === 'number' && Number.isFinite(value) && isAmount(String(value))) return String(value);
   problems.add(path, `${field} must be a number of at least 0 with at most two decimals, like 2.5`);
   return null;
@@ -56,7 +56,7 @@ export function requiredString(
   return undefined;
 }
 
-/** A field the interface types as a string: left out is absent; null, like any other non-string, is refused. */
+/** A field the interface types as a string: left out, or null (as for every optional field), is absent. */
 export function optionalString(
   body: Record<string, unknown>,
   field: string,
@@ -64,21 +64,14 @@ export function optionalString(
   path = field,
 ): string | null {
   const value = body[field];
-  if (value === undefined) return null;
+  if (absent(value)) return null;
   if (typeof value === 'string') return value;
   problems.add(path, `${field} must be a string`);
   return null;
 }
 
 /** A field whose value may be a string or null (description; the customer fields, not shown by the interface). */
-export function nullableString(
-  body: Record<string, unknown>,
-  field: string,
-  problems: Problems,
-  path = field,
-): string | null {
-  return body[field] === null ? null : optionalString(body, field, problems, path);
-}
+export const nullableString = optionalString;
 
 export function optionalBoolean(
   body: Record<string, unknown>,
@@ -93,6 +86,13 @@ export function optionalBoolean(
   return false;
 }
 
+/** ISO 4217 codes, as the runtime's Intl knows them (EUR, USD, GBP, …). */
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+export function isCurrencyCode(code: string): boolean {
+  return CURRENCIES.has(code);
+}
+
 export function currency(
   body: Record<string, unknown>,
   problems: Problems,
@@ -103,8 +103,8 @@ export function currency(
     problems.add(path, 'currency is required');
     return undefined;
   }
-  if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value)) {
-    problems.add(path, 'currency must be a three-letter currency code, like EUR');
+  if (typeof value !== 'string' || !isCurrencyCode(value.toUpperCase())) {
+    problems.add(path, 'currency must be an ISO 4217 currency code, like EUR');
     return undefined;
   }
   return value.toUpperCase();
