@@ -154,21 +154,25 @@ describe('values as the interface gives them', () => {
     expect(both.body.error.details[0].field).toBe('redirect_uri');
   });
 
-  it('null is read as left out, for every optional field alike (note, create_checkout, restart_date)', async () => {
-    const made = await emulatorApi(
-      t.url,
-      'POST',
-      SUB,
-      subscription({ note: null, create_checkout: null, redirect_url: null }),
-    );
-    expect(made.status).toBe(201);
-    expect(made.body.payload.checkout ?? null).toBeNull();
+  it('null is refused alike for every field not typed "or null" (note, create_checkout, redirect_url, restart_date), and nothing changes', async () => {
+    const before = t.emulator.state.orders.size;
+    for (const field of ['note', 'create_checkout', 'redirect_url', 'scheduled_duration']) {
+      const res = await emulatorApi(t.url, 'POST', SUB, subscription({ [field]: null }));
+      expect(res.status, field).toBe(422);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([field]);
+    }
+    expect(t.emulator.state.orders.size).toBe(before);
     const id = await activeSubscription();
     expect((await emulatorApi(t.url, 'POST', `${P}/orders/${id}/pause`)).status).toBe(200);
     const resumed = await emulatorApi(t.url, 'POST', `${P}/orders/${id}/resume`, {
       order: { restart_date: null },
     });
-    expect(resumed.status).toBe(200);
-    expect(t.emulator.state.orders.get(id)?.status).toBe('active');
+    expect(resumed.status).toBe(422);
+    expect(t.emulator.state.orders.get(id)?.status).toBe('paused');
+    // A field typed "or null" takes it: a product's description.
+    const product = await emulatorApi(t.url, 'POST', `${P}/products`, {
+      product: { name: 'N', price: '1.00', currency: 'EUR', description: null },
+    });
+    expect(product.status).toBe(201);
   });
 });

@@ -289,7 +289,12 @@ function unknownField(path: string, takes: string): never {
 }
 
 /** The first field of `value` (at `where`) that `fields` does not name; nested records and lists of records are looked into. */
-function unknownIn(value: unknown, fields: readonly string[], where: string, prefix: string): string | undefined {
+function unknownIn(
+  value: unknown,
+  fields: readonly string[],
+  where: string,
+  prefix: string,
+): string | undefined {
   if (Array.isArray(value)) {
     for (const [n, item] of value.entries()) {
       const found = unknownIn(item, fields, `${where}[${n}]`, `${prefix}[]`);

@@ -51,7 +51,12 @@ export function createSubscriptionOrder({ state, profileId, rawBody, runtime }: 
     );
   }
   const unix = body.start_date_unix;
-  if (unix !== undefined && unix !== null && unix !== '' && !/^\d+$/.test(String(unix))) {
+  if (
+    unix !== undefined &&
+    unix !== '' &&
+    !(typeof unix === 'string' && /^\d+$/.test(unix)) &&
+    !(typeof unix === 'number' && Number.isSafeInteger(unix) && unix >= 0)
+  ) {
     problems.add('start_date_unix', 'start_date_unix must be empty or a Unix time in seconds');
   }
   const redirectUrl = aliased(body, 'redirect_url', 'redirect_uri', problems);
@@ -161,7 +166,7 @@ function recurringLine(line: LineInput): LineInput {
 export const MAX_INSTALMENTS = 120;
 
 function durationField(value: unknown, problems: Problems): number | null {
-  if (value === undefined || value === null || value === '') return null;
+  if (value === undefined) return null;
   const count = positiveInteger(value);
   if (count === null || count > MAX_INSTALMENTS) {
     problems.add(
@@ -194,11 +199,19 @@ export function paymentLink(origin: string, order: Order): string {
  * A redirect the interface names two ways (its table: redirect_url; its prose: redirect_uri):
  * either is read; both, differing, is refused rather than one silently winning.
  */
-function aliased(body: Record<string, unknown>, field: string, alias: string, problems: Problems): string | null {
+function aliased(
+  body: Record<string, unknown>,
+  field: string,
+  alias: string,
+  problems: Problems,
+): string | null {
   const value = optionalUrl(body, field, problems);
   const other = optionalUrl(body, alias, problems, alias);
   if (value !== null && other !== null && value !== other) {
-    problems.add(alias, `${alias} and ${field} name the same redirect: give one, or the same address in both`);
+    problems.add(
+      alias,
+      `${alias} and ${field} name the same redirect: give one, or the same address in both`,
+    );
   }
   return value ?? other;
 }

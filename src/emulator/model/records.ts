@@ -58,14 +58,7 @@ export function customerSnapshot(customer: Customer): CustomerSnapshot {
 }
 
 /** Fields of the order's customer that the interface types as strings (not "or null"): "" when the customer has none. */
-const STRING_FIELDS = [
-  'merchant_customer_id',
-  'email',
-  'phone',
-  'street',
-  'city',
-  'postal_code',
-] as const;
+const STRING_FIELDS = ['merchant_customer_id', 'email', 'phone', 'street', 'city', 'postal_code'] as const;
 
 /** The customer on an order as the interface types it: state and date_of_birth may be null, the rest are strings. */
 function orderCustomer(snapshot: CustomerSnapshot) {

@@ -37,7 +37,7 @@ export function optionalNumber(
   path = field,
 ): string | null {
   const value = body[field];
-  if (absent(value)) return null;
+  if (value === undefined) return null;
   if (typeof value === 'number' && Number.isFinite(value) && isAmount(String(value))) return String(value);
   problems.add(path, `${field} must be a number of at least 0 with at most two decimals, like 2.5`);
   return null;
@@ -56,7 +56,10 @@ export function requiredString(
   return undefined;
 }
 
-/** A field the interface types as a string: left out, or null (as for every optional field), is absent. */
+/**
+ * A field the interface types as a string: left out is absent; null, like any other
+ * non-string, is refused — for every field not typed "or null" alike (docs/decisions.md).
+ */
 export function optionalString(
   body: Record<string, unknown>,
   field: string,
@@ -64,14 +67,21 @@ export function optionalString(
   path = field,
 ): string | null {
   const value = body[field];
-  if (absent(value)) return null;
+  if (value === undefined) return null;
   if (typeof value === 'string') return value;
   problems.add(path, `${field} must be a string`);
   return null;
 }
 
 /** A field whose value may be a string or null (description; the customer fields, not shown by the interface). */
-export const nullableString = optionalString;
+export function nullableString(
+  body: Record<string, unknown>,
+  field: string,
+  problems: Problems,
+  path = field,
+): string | null {
+  return body[field] === null ? null : optionalString(body, field, problems, path);
+}
 
 export function optionalBoolean(
   body: Record<string, unknown>,
@@ -80,7 +90,7 @@ export function optionalBoolean(
   path = field,
 ): boolean {
   const value = body[field];
-  if (absent(value)) return false;
+  if (value === undefined) return false;
   if (typeof value === 'boolean') return value;
   problems.add(path, `${field} must be true or false`);
   return false;
