@@ -27,6 +27,7 @@ beforeAll(async () => {
         mug: { name: 'Mug', price: '12.00' },
         plan: { name: 'Plan', price: '9.00', product_type: 'subscription' },
       },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a fixture's reference, not a template
       orders: { draft: { customer: '${customers.ada.id}', lines: [{ product: '${products.mug.id}' }] } },
     },
   });

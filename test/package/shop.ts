@@ -4,7 +4,7 @@
 
 import { execFile } from 'node:child_process';
 import { cpSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
