@@ -97,6 +97,10 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       '--order <id>',
       'the order: changed for real on an emulator (default: a new one); else the event is built from it',
     )
+    .option(
+      '--customer <id>',
+      'against an emulator: the customer of the new order (default: one made now, with a card that suits the event)',
+    )
     .option('--synthetic', 'send a made-up event even against an emulator (no order changes)')
     .option(...secretOption)
     .addHelpText(
@@ -104,12 +108,15 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       examples([
         'billing --env local webhooks trigger order.active',
         'billing --env local webhooks trigger order.failed --order 206',
+        'billing --env local webhooks trigger order.active --customer 12',
         'billing --env local webhooks trigger order.paused --synthetic',
         'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
         'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
       ]) +
         '\nAgainst an emulator, order.<status> happens for real: on --order, or on a new order made through\n' +
-        "the API (a subscription for paused, suspended, review, complete), moved by the emulator's own rules\n" +
+        'the API (a subscription for paused, suspended, review, complete) for --customer or a customer and\n' +
+        'product made now and marked "made by billing webhooks trigger" (a card that approves; 0002 for\n' +
+        "failed and suspended, 0069 for rejected), so nothing it leaves sends further events; moved by the emulator's own rules\n" +
         '(a first payment approved or declined, a scheduled payment charged, pause, resume, cancel), each\n' +
         'step an event; it delivers to its endpoints (webhooks listen registers one). A status its rules do\n' +
         "not reach from the order's, or the one it has, is refused (exit 2). --synthetic, --to, and any\n" +

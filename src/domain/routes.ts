@@ -36,7 +36,47 @@ export interface Route {
    * that is sent must still have its root key: `{}` is answered 400, as the interface says.
    */
   optionalBody?: boolean;
+  /**
+   * The fields the record under rootKey may have (`a.b` a field of object a, `a[].b` of each
+   * item of array a); any other is answered 400, naming it.
+   */
+  fields?: readonly string[];
 }
+
+const ORDER_FIELDS = [
+  'currency',
+  'customer_id',
+  'invoice_id',
+  'create_checkout',
+  'order_products',
+  'order_products[].product_id',
+  'order_products[].qty',
+  'redirect_url',
+  'failed_redirect_url',
+  'description',
+] as const;
+
+const SUBSCRIPTION_FIELDS = [
+  'currency',
+  'customer_id',
+  'recurring_collection_interval',
+  'start_date',
+  'start_date_unix',
+  'redirect_url',
+  'failed_redirect_url',
+  // The interface's prose names the redirects so too: read as the same fields.
+  'redirect_uri',
+  'failed_redirect_uri',
+  'note',
+  'create_checkout',
+  'scheduled_duration',
+  'order_product',
+  'order_product.product_id',
+  'order_product.qty',
+  'order_product.amount',
+  'order_product.discount_amount',
+  'order_product.fee_amount',
+] as const;
 
 const P = '/profiles/{profile_id}';
 
@@ -45,6 +85,7 @@ interface Extra {
   assumed?: Decision;
   rootKey?: string;
   optionalBody?: true;
+  fields?: readonly string[];
 }
 
 function v2(name: string, method: HttpMethod, path: string, extra: Extra = {}): Route {
@@ -64,6 +105,7 @@ function route(name: string, method: HttpMethod, version: 'v1' | 'v2', path: str
     assumed: extra.assumed !== undefined,
     ...(extra.assumed === undefined ? {} : { decision: extra.assumed }),
     ...(extra.rootKey === undefined ? {} : { rootKey: extra.rootKey }),
+    ...(extra.fields === undefined ? {} : { fields: extra.fields }),
     ...(extra.optionalBody ? { optionalBody: true } : {}),
   };
 }
@@ -72,7 +114,7 @@ export const routes = {
   // Orders and collecting the first payment (shown).
   listOrders: v2('listOrders', 'GET', '/orders'),
   getOrder: v2('getOrder', 'GET', '/orders/{id}'),
-  createOrder: v2('createOrder', 'POST', '/orders', { rootKey: 'order' }),
+  createOrder: v2('createOrder', 'POST', '/orders', { rootKey: 'order', fields: ORDER_FIELDS }),
   renewCheckout: v2('renewCheckout', 'POST', '/orders/{id}/custom_checkout'),
   /** Reading the current checkout: the document shows only POST (renew) on this path. */
   getCheckout: v2('getCheckout', 'GET', '/orders/{id}/custom_checkout', { assumed: 'the current checkout' }),
@@ -87,30 +129,56 @@ export const routes = {
   // Payments (shown; the optional amount's body shape is not, so it goes under the root key).
   capturePayment: v2('capturePayment', 'POST', '/payments/{id}/capture', {
     rootKey: 'payment',
+    fields: ['amount'],
     optionalBody: true,
   }),
   reversePayment: v2('reversePayment', 'POST', '/payments/{id}/reverse'),
   refundPayment: v2('refundPayment', 'POST', '/payments/{id}/refund', {
     rootKey: 'payment',
+    fields: ['amount'],
     optionalBody: true,
   }),
   /** Used to find a payment's order before retrying a refund. */
   getPayment: v2('getPayment', 'GET', '/payments/{id}', { assumed: 'one payment' }),
 
   // Version 1 order creation (shown).
-  createSingleOrderV1: v1('createSingleOrderV1', 'POST', '/orders/create_single_order', { rootKey: 'order' }),
+  createSingleOrderV1: v1('createSingleOrderV1', 'POST', '/orders/create_single_order', {
+    rootKey: 'order',
+    fields: ORDER_FIELDS,
+  }),
   createSubscriptionOrderV1: v1('createSubscriptionOrderV1', 'POST', '/orders/create_subscription_order', {
     rootKey: 'order',
+    fields: SUBSCRIPTION_FIELDS,
   }),
 
   // Customers and products (not shown).
   listCustomers: v2('listCustomers', 'GET', '/customers', { assumed: 'customers' }),
   getCustomer: v2('getCustomer', 'GET', '/customers/{id}', { assumed: 'customers' }),
-  createCustomer: v2('createCustomer', 'POST', '/customers', { assumed: 'customers', rootKey: 'customer' }),
+  createCustomer: v2('createCustomer', 'POST', '/customers', {
+    assumed: 'customers',
+    rootKey: 'customer',
+    fields: [
+      'first_name',
+      'last_name',
+      'email',
+      'phone',
+      'date_of_birth',
+      'street',
+      'city',
+      'state',
+      'postal_code',
+      'country',
+      'merchant_customer_id',
+    ],
+  }),
   deleteCustomer: v2('deleteCustomer', 'DELETE', '/customers/{id}', { assumed: 'customers' }),
   listProducts: v2('listProducts', 'GET', '/products', { assumed: 'products' }),
   getProduct: v2('getProduct', 'GET', '/products/{id}', { assumed: 'products' }),
-  createProduct: v2('createProduct', 'POST', '/products', { assumed: 'products', rootKey: 'product' }),
+  createProduct: v2('createProduct', 'POST', '/products', {
+    assumed: 'products',
+    rootKey: 'product',
+    fields: ['name', 'price', 'currency', 'product_type', 'description', 'price_locked', 'tax_percentage'],
+  }),
   deleteProduct: v2('deleteProduct', 'DELETE', '/products/{id}', { assumed: 'products' }),
 
   // Order lifecycle (not shown). Resume takes an optional {order: {restart_date}}.
@@ -118,6 +186,7 @@ export const routes = {
   resumeOrder: v2('resumeOrder', 'POST', '/orders/{id}/resume', {
     assumed: 'lifecycle',
     rootKey: 'order',
+    fields: ['restart_date'],
     optionalBody: true,
   }),
   cancelOrder: v2('cancelOrder', 'POST', '/orders/{id}/cancel', { assumed: 'lifecycle' }),
@@ -126,6 +195,7 @@ export const routes = {
   executeScheduledPayment: v2('executeScheduledPayment', 'POST', '/scheduled_payments/{id}/execute', {
     assumed: 'scheduled payments',
     rootKey: 'scheduled_payment',
+    fields: ['amount'],
     optionalBody: true,
   }),
   skipScheduledPayment: v2('skipScheduledPayment', 'POST', '/scheduled_payments/{id}/skip', {
@@ -138,15 +208,18 @@ export const routes = {
     {
       assumed: 'scheduled payments',
       rootKey: 'scheduled_payment',
+      fields: ['due_date'],
     },
   ),
   mergeScheduledPayments: v2('mergeScheduledPayments', 'POST', '/orders/{id}/scheduled_payments/merge', {
     assumed: 'scheduled payments',
     rootKey: 'scheduled_payment',
+    fields: ['ids'],
   }),
   updateScheduledPayments: v2('updateScheduledPayments', 'PATCH', '/orders/{id}/scheduled_payments', {
     assumed: 'scheduled payments',
     rootKey: 'scheduled_payment',
+    fields: ['amount', 'interval'],
   }),
 } as const satisfies Record<string, Route>;
 

@@ -16,16 +16,19 @@ interface Documented {
   'x-assumed'?: boolean;
   'x-decision'?: string;
   'x-root-key'?: string;
+  tags?: string[];
   requestBody?: { required: boolean };
   responses: Record<string, unknown>;
 }
 
-function documented(): Map<string, Documented> {
+/** The interface's operations, or (control) the emulator's own control API under its tag. */
+function documented(control = false): Map<string, Documented> {
   const found = new Map<string, Documented>();
   for (const [path, item] of Object.entries(openapiDoc.paths as Record<string, Record<string, Documented>>)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (operation) found.set(`${method.toUpperCase()} ${path}`, operation);
+      if (operation && (operation.tags?.includes('emulator-control') ?? false) === control)
+        found.set(`${method.toUpperCase()} ${path}`, operation);
     }
   }
   return found;
@@ -50,6 +53,68 @@ describe('docs/openapi.yaml', () => {
       // A body route's body is required unless the table says it is optional.
       const required = route.rootKey === undefined ? undefined : !route.optionalBody;
       expect(operation.requestBody?.required, route.name).toBe(required);
+    }
+  });
+
+  it('documents the control API behind startEmulator() under its own tag, without a token, each with its status codes and no catch-all', () => {
+    const control = documented(true);
+    expect([...control.keys()].sort()).toEqual(
+      [
+        'GET /__emulator/clock',
+        'POST /__emulator/clock',
+        'POST /__emulator/orders/{id}/status',
+        'GET /__emulator/deliveries',
+        'POST /__emulator/deliveries/{id}/redeliver',
+        'GET /__emulator/outbox',
+        'GET /__emulator/webhook-endpoints',
+        'POST /__emulator/webhook-endpoints',
+        'POST /__emulator/webhook-endpoints/remove',
+        'GET /__emulator/faults',
+        'POST /__emulator/faults',
+        'POST /__emulator/apply',
+        'POST /__emulator/reset',
+      ].sort(),
+    );
+    for (const [name, operation] of control) {
+      expect((operation as { security?: unknown[] }).security, name).toEqual([]);
+      expect(Object.keys(operation.responses), name).not.toContain('default');
+    }
+    expect(openapiDoc.tags.map((t: { name: string }) => t.name)).toContain('emulator-control');
+  });
+
+  it('gives each body route the fields of the route table, no others (additionalProperties false), and no default answer', () => {
+    const resolve = (schema: Record<string, unknown>): Record<string, unknown> =>
+      typeof schema.$ref === 'string'
+        ? openapiDoc.components.schemas[(schema.$ref as string).split('/').pop() as string]
+        : schema;
+    const names = (schema: Record<string, unknown>, prefix = ''): string[] => {
+      const record = resolve(schema);
+      expect(record.additionalProperties, prefix || 'record').toBe(false);
+      return Object.entries(record.properties as Record<string, Record<string, unknown>>).flatMap(
+        ([name, inner]) => {
+          const path = prefix === '' ? name : `${prefix}.${name}`;
+          const target = resolve(inner);
+          if (target.type === 'object' && target.properties) return [path, ...names(target, path)];
+          const items = target.items as Record<string, unknown> | undefined;
+          if (target.type === 'array' && items && resolve(items).properties)
+            return [path, ...names(items, `${path}[]`)];
+          return [path];
+        },
+      );
+    };
+    for (const route of Object.values(routes)) {
+      const operation = doc.get(`${route.method} ${fullPath(route)}`) as Documented & {
+        requestBody?: { content: Record<string, { schema: Record<string, Record<string, unknown>> }> };
+      };
+      expect(Object.keys(operation.responses), route.name).not.toContain('default');
+      if (!route.rootKey) continue;
+      const schema = operation.requestBody?.content['application/json']?.schema as Record<string, unknown>;
+      expect(schema.additionalProperties, route.name).toBe(false);
+      const record = (schema.properties as Record<string, Record<string, unknown>>)[route.rootKey] as Record<
+        string,
+        unknown
+      >;
+      expect(names(record).sort(), route.name).toEqual([...(route.fields ?? [])].sort());
     }
   });
 
@@ -164,7 +229,7 @@ describe('the emulator and docs/openapi.yaml', () => {
     expect(made.status).toBe(201);
   });
 
-  it('gives strings, never null, where the interface types the order customer fields as strings', async () => {
+  it('gives strings, never null, where the interface types the order customer fields as strings; no country but a code', async () => {
     const customer = await emulatorApi(t.url, 'POST', `${P}/customers`, {
       customer: { first_name: 'No', last_name: 'Address', email: 'no@example.com' },
     });
@@ -178,8 +243,9 @@ describe('the emulator and docs/openapi.yaml', () => {
     });
     const onOrder = made.body.order.customer;
     expect(onOrder.merchant_customer_id).toBe('');
-    expect(onOrder.country).toBe('');
-    expect(onOrder.country_name).toBe('');
+    // A country is a two-letter code or absent, never "" (issue 27 §5).
+    expect(onOrder).not.toHaveProperty('country');
+    expect(onOrder).not.toHaveProperty('country_name');
     expect(onOrder.state).toBeNull();
   });
 

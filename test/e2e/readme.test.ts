@@ -13,11 +13,13 @@ import {
   placeholders,
   type ReadmeCommand,
   readmeCommands,
+  readmeTestFiles,
   runsUntilStopped,
   shellWords,
 } from '../helpers/readme.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const ROOT = resolve(import.meta.dirname, '../..');
 
 interface Run {
   code: number | null;
@@ -112,6 +114,46 @@ describe('the repo stands alone', () => {
       expect(existsSync(join(root, 'docs', doc)), doc).toBe(true);
     }
   });
+});
+
+describe('the test files of "Test your integration" run', () => {
+  // As a merchant's project would: billing/emulator resolved through the package's exports (the
+  // built dist/), vitest from this repository.
+  const files = readmeTestFiles(README);
+
+  it('shows a node:test and a vitest example', () => {
+    expect(files.map((f) => f.name)).toEqual(['checkout.test.mjs', 'renewal.test.ts']);
+  });
+
+  it.each(files)(
+    '$name (README.md:$line) passes',
+    async ({ name, code }) => {
+      const project = tempDir('billing-readme-tests-');
+      const { mkdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(ROOT, join(project, 'node_modules', 'billing'));
+      symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'shop', type: 'module', private: true }),
+      );
+      writeFileSync(join(project, name), code);
+      const args = name.endsWith('.mjs')
+        ? ['--test', name]
+        : [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project, name];
+      const result = await new Promise<Run>((ok) => {
+        const child = spawn(process.execPath, args, { cwd: project, env: baseEnv({ CI: 'true' }) });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c) => (stdout += c));
+        child.stderr.on('data', (c) => (stderr += c));
+        child.on('close', (code) => ok({ code, stdout, stderr }));
+      });
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+      expect(result.stdout).toMatch(name.endsWith('.mjs') ? /^# pass 1$/m : /1 passed/);
+    },
+    90_000,
+  );
 });
 
 describe('README.md runs', () => {

@@ -40,7 +40,12 @@ beforeAll(async () => {
     tax_percentage: 10,
     description: 'monthly beans',
   });
-  locked = await createProduct(emulator, 1, { name: 'Course', price: '50.00', price_locked: true });
+  locked = await createProduct(emulator, 1, {
+    name: 'Course',
+    price: '50.00',
+    price_locked: true,
+    product_type: 'subscription',
+  });
 });
 afterAll(() => emulator.close());
 

@@ -82,6 +82,9 @@ const mismatches: string[] = [];
 
 /** The emulator's onAnswer in tests: keeps every mismatch for the test that caused it. */
 export function checkAnswer(answer: { method: string; path: string; status: number; body: unknown }): void {
+  // A fault the test injected (POST /__emulator/faults) is the test's own answer, on any route.
+  if (/\(injected fault\)$/.test((answer.body as { error?: { message?: string } })?.error?.message ?? ''))
+    return;
   const problem = answerProblem(answer.method, answer.path, answer.status, answer.body);
   if (problem) mismatches.push(problem);
 }

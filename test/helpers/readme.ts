@@ -162,3 +162,21 @@ export function shellWords(text: string): string[] {
 export function placeholders(args: readonly string[]): string[] {
   return [...new Set(args.flatMap((a) => [...a.matchAll(/<([^<>]+)>/g)].map((m) => m[1] ?? '')))];
 }
+
+/** A test file the README shows (a ```js or ```ts block whose first line is `// NAME.test.EXT…`). */
+export interface ReadmeTestFile {
+  line: number;
+  name: string;
+  code: string;
+}
+
+export function readmeTestFiles(markdown: string): ReadmeTestFile[] {
+  const found: ReadmeTestFile[] = [];
+  for (const match of markdown.matchAll(
+    /^```(?:js|ts)\n(\/\/ ([\w.-]+\.test\.(?:mjs|ts))\b[^\n]*\n[\s\S]*?)^```$/gm,
+  )) {
+    const line = markdown.slice(0, match.index).split('\n').length + 1;
+    found.push({ line, name: match[2] as string, code: match[1] as string });
+  }
+  return found;
+}

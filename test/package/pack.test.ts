@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { baseEnv, tempDir } from '../helpers/cli.js';
 import { expectProgrammaticEmulator } from './program.js';
+import { expectSampleShop } from './shop.js';
 import { expectTunnelRefused, smoke } from './smoke.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -64,4 +65,8 @@ it('packs into a tarball that installs offline with no dependencies and runs the
     timeout: 90_000,
   });
   await expectProgrammaticEmulator(project, root);
+
+  // The sample shop (examples/shop), installed from the tarball, passes its own suite.
+  const took = await expectSampleShop(join(out, tarball as string), env);
+  console.log(`examples/shop: node --test passed in ${took} ms`);
 });

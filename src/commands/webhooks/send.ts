@@ -51,6 +51,8 @@ const RESULT_COLUMNS = [
 interface TriggerFlags {
   to?: string;
   order?: string;
+  /** Against an emulator: the customer of the new order (default: one made now). */
+  customer?: string;
   secret?: string;
   /** Send a made-up event even against an emulator. */
   synthetic?: boolean;
@@ -75,7 +77,7 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
   // events go where the emulator delivers (its endpoints), not to a port nobody named.
   const emulator = flags.to === undefined ? await findEmulator(rt) : undefined;
   if (emulator && eventStatus && !flags.synthetic) {
-    return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order);
+    return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order, flags.customer);
   }
   if (emulator && event === 'order.test' && flags.order === undefined) {
     const { testEventOn } = await import('./emulator.js');

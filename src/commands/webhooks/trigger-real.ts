@@ -5,9 +5,9 @@
 // a scheduled payment charged, pause, resume, cancel), each step raising its own event; a
 // status its rules do not reach from the order's is refused (exit 2), saying what would.
 
-import { listCustomersPage } from '../../api/customers.js';
+import { createCustomer, getCustomer } from '../../api/customers.js';
 import { createOrder, createSubscriptionOrder, getOrder } from '../../api/orders.js';
-import { listProductsPage } from '../../api/products.js';
+import { createProduct } from '../../api/products.js';
 import { toDayFirst } from '../../domain/dates.js';
 import type { OrderStatus } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
@@ -26,10 +26,19 @@ export async function triggerOnEmulator(
   event: string,
   status: OrderStatus,
   orderFlag: string | undefined,
+  customerFlag?: string,
 ): Promise<void> {
   const client = await rt.client();
   const before = new Set((await deliveries(origin)).map((d) => d.id));
-  const orderId = orderFlag === undefined ? await newOrder(rt, status) : parse.recordId('--order', orderFlag);
+  if (orderFlag !== undefined && customerFlag !== undefined) {
+    throw new UsageError('--customer chooses the customer of a new order: it cannot go with --order', {
+      hint: 'leave out --order to trigger on a new order for that customer',
+    });
+  }
+  const orderId =
+    orderFlag === undefined
+      ? await newOrder(rt, origin, status, customerFlag)
+      : parse.recordId('--order', orderFlag);
   const current = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
   if (current === status) {
     throw new UsageError(
@@ -65,29 +74,64 @@ export async function triggerOnEmulator(
   }
 }
 
-/** An order for the trigger (a monthly subscription when asked): the profile's first customer and product, through the public API. */
-async function newOrder(rt: Runtime, status: OrderStatus): Promise<number> {
+/** Marks what a trigger made, so it is told apart from a developer's data. */
+export const TRIGGER_MARK = 'made by billing webhooks trigger';
+
+/**
+ * The card the trigger's own customer stores: one that approves, so that the subscription it
+ * leaves behind renews without an event; for the decline events the declining test card of
+ * that event (0002 soft, 0069 hard), so that the customer's card agrees with what happened.
+ */
+function cardFor(status: OrderStatus): string {
+  if (status === 'rejected') return '0069';
+  if (status === 'failed' || status === 'suspended') return '0002';
+  return '4242';
+}
+
+/**
+ * An order for the trigger, made through the public API: a single-payment order, or a
+ * monthly subscription when the status needs a schedule (two instalments for complete). It is
+ * for `--customer`, or for a customer made now with the card of cardFor; its product is made
+ * now. Each is marked (TRIGGER_MARK). A decline event of a subscription (suspended) ends with
+ * its retries used up, so nothing it leaves sends further events.
+ */
+async function newOrder(
+  rt: Runtime,
+  origin: string,
+  status: OrderStatus,
+  customerFlag: string | undefined,
+): Promise<number> {
   const subscription = NEEDS_SCHEDULE.includes(status);
   const client = await rt.client();
-  const [customer] = (await listCustomersPage(client, { items: 1, signal: rt.signal })).records;
-  const [product] = (await listProductsPage(client, { items: 1, signal: rt.signal })).records;
-  if (!customer || !product) {
-    throw new UsageError('the emulator has no customer or product to make an order for', {
-      hint: 'pass --order ID, or start the emulator with --seed demo',
-    });
-  }
-  const currency = String((product as { currency?: unknown }).currency ?? 'EUR');
   const o = { signal: rt.signal };
+  const customerId =
+    customerFlag === undefined
+      ? await newCustomer(rt, origin, cardFor(status))
+      : Number((await getCustomer(client, parse.recordId('--customer', customerFlag), o)).id);
+  const { product } = await createProduct(
+    client,
+    {
+      name: `Trigger ${subscription ? 'plan' : 'item'}`,
+      price: '10.00',
+      currency: 'EUR',
+      description: TRIGGER_MARK,
+      ...(subscription ? { product_type: 'subscription' } : {}),
+    },
+    o,
+  );
+  const { now } = await adminCall<{ now: string }>(origin, 'GET', 'clock');
   const id = subscription
     ? Number(
         (
           await createSubscriptionOrder(
             client,
             {
-              currency,
-              customer_id: Number(customer.id),
+              currency: 'EUR',
+              customer_id: customerId,
               recurring_collection_interval: 'MONTH',
-              start_date: toDayFirst(new Date()),
+              // The emulator's now, which may be ahead of this machine's (emulator clock advance).
+              start_date: toDayFirst(new Date(now)),
+              note: TRIGGER_MARK,
               order_product: { product_id: Number(product.id) },
               // Two instalments: the first payment settles one, the other completes it.
               ...(status === 'complete' ? { scheduled_duration: 2 } : {}),
@@ -101,9 +145,10 @@ async function newOrder(rt: Runtime, status: OrderStatus): Promise<number> {
           await createOrder(
             client,
             {
-              currency,
-              customer_id: Number(customer.id),
+              currency: 'EUR',
+              customer_id: customerId,
               invoice_id: `TRIGGER-${Date.now().toString(36)}`,
+              description: TRIGGER_MARK,
               order_products: [{ product_id: Number(product.id) }],
             },
             o,
@@ -111,8 +156,28 @@ async function newOrder(rt: Runtime, status: OrderStatus): Promise<number> {
         ).order.id,
       );
   rt.info(
-    `Created ${subscription ? 'subscription ' : ''}order ${id} for customer ${customer.id} (product ${product.id}).`,
+    `Created ${subscription ? 'subscription ' : ''}order ${id} for customer ${customerId} (product ${product.id}), ${TRIGGER_MARK}.`,
   );
+  return id;
+}
+
+/** A customer of the trigger's, with a stored card ending `last4` (the emulator's admin API stores it). */
+async function newCustomer(rt: Runtime, origin: string, last4: string): Promise<number> {
+  const client = await rt.client();
+  const { customer } = await createCustomer(
+    client,
+    {
+      first_name: 'Trigger',
+      last_name: `Card ${last4}`,
+      email: 'trigger@example.com',
+      merchant_customer_id: TRIGGER_MARK,
+    },
+    { signal: rt.signal },
+  );
+  const id = Number(customer.id);
+  await adminCall(origin, 'POST', 'cards', {
+    body: { customer_id: id, card: { brand: 'visa', last4, expiry: '12/99' } },
+  });
   return id;
 }
 

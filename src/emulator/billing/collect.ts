@@ -6,19 +6,13 @@
 //                   retry is declined too, an order that had already collected a payment is
 //                   suspended and any other stays failed
 //   hard decline    rejected: retrying does not help
-// Which answer comes (assumed, the emulator's test rules), first match wins:
-//   1. the customer's decline flag (POST /__emulator/declines), for its remaining charges;
-//   2. no stored card: approved when the order saved the card it was first paid with
-//      (checkout or payment link), else a soft decline;
-//   3. a stored card past its expiry month: soft decline (the customer can update it);
-//   4. a stored card ending like a declining test card (…0002 soft, …0069 hard);
-//   5. approved.
+// Which answer comes is the gateway's rule for a stored card (gateway/cards.ts, storedCardOutcome).
 
 import { fromMinor, toMinor } from '../../domain/money.js';
-import { TEST_CARDS } from '../gateway/cards.js';
+import { type Outcome, storedCardOutcome } from '../gateway/cards.js';
 import { addPayment } from '../model/payments.js';
 import type { EmulatorState } from '../model/state.js';
-import type { Customer, Order, Payment, ScheduledPayment, StoredCard } from '../model/types.js';
+import type { Order, Payment, ScheduledPayment } from '../model/types.js';
 import type { Notifier } from './notifications.js';
 import { completeIfDone, extendSchedule } from './plan.js';
 
@@ -26,55 +20,6 @@ const DAY = 86_400_000;
 
 /** Waits between charge attempts of a soft-declined payment: retries 1, 3 and 7 days after the first decline. */
 export const RETRY_DELAYS_MS: readonly number[] = [1 * DAY, 2 * DAY, 4 * DAY];
-
-export type Outcome = { kind: 'approve' } | { kind: 'soft' | 'hard'; reason: string };
-
-const DECLINING_CARDS = new Map<string, Outcome>(
-  TEST_CARDS.flatMap((card): [string, Outcome][] =>
-    card.outcome.kind === 'decline'
-      ? [
-          [
-            card.number.slice(-4),
-            { kind: card.outcome.status === 'failed' ? 'soft' : 'hard', reason: card.outcome.reason },
-          ],
-        ]
-      : [],
-  ),
-);
-
-const SOFT_REASON = DECLINING_CARDS.get('0002') ?? { kind: 'soft', reason: 'declined' };
-const HARD_REASON = DECLINING_CARDS.get('0069') ?? { kind: 'hard', reason: 'declined' };
-
-/** The first instant after a card's expiry month (MM/YY). */
-export function cardExpiresAt(card: StoredCard): number | null {
-  const match = /^(\d{2})\/(\d{2})$/.exec(card.expiry);
-  if (!match) return null;
-  return Date.UTC(2000 + Number(match[2]), Number(match[1]), 1);
-}
-
-/** What the gateway answers to a charge of this order's customer at `atMs`. */
-export function chargeOutcome(state: EmulatorState, order: Order, atMs: number): Outcome {
-  const customer: Customer | undefined = state.customers.get(order.customer_id);
-  const flag = customer?.decline;
-  if (customer && flag) {
-    if (flag.remaining !== null) {
-      flag.remaining -= 1;
-      if (flag.remaining <= 0) customer.decline = null;
-    }
-    return flag.kind === 'soft' ? SOFT_REASON : HARD_REASON;
-  }
-  const card = customer?.card;
-  if (!card) {
-    return order.card_details_saved
-      ? { kind: 'approve' }
-      : { kind: 'soft', reason: 'the customer has no stored card to charge' };
-  }
-  const expiresAt = cardExpiresAt(card);
-  if (expiresAt !== null && atMs >= expiresAt) {
-    return { kind: 'soft', reason: `the card ending ${card.last4} expired (${card.expiry})` };
-  }
-  return DECLINING_CARDS.get(card.last4) ?? { kind: 'approve' };
-}
 
 export interface Collected {
   outcome: Outcome;
@@ -97,7 +42,7 @@ export function collect(
 ): Collected {
   const at = new Date(atMs).toISOString();
   entry.attempts = (entry.attempts ?? 0) + 1;
-  const outcome = chargeOutcome(state, order, atMs);
+  const outcome = storedCardOutcome(state, order, atMs);
   const approved = outcome.kind === 'approve';
   const payment = addPayment(state, order, {
     kind: 'debit',

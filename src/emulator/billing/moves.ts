@@ -6,11 +6,12 @@
 
 import { fromMinor, toMinor } from '../../domain/money.js';
 import type { OrderStatus } from '../../domain/orders.js';
+import { storedCardOutcome } from '../gateway/cards.js';
 import { approveFirstPayment, declineFirstPayment } from '../gateway/payment.js';
 import { HttpError } from '../model/reply.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order, ScheduledPayment } from '../model/types.js';
-import { chargeOutcome, collect, hasCollected } from './collect.js';
+import { collect, hasCollected } from './collect.js';
 import { pause, resume } from './lifecycle.js';
 import type { Notifier } from './notifications.js';
 import { hasSchedule, isInstalment, openEntries, sortedSchedule } from './plan.js';
@@ -153,7 +154,10 @@ export function moveOrder(
   if (order.status === to) return [];
   const path = findPath(state, order, to);
   if (path === null) {
-    throw new HttpError(409, `order ${order.id} is ${order.status}: ${noWay(order, to)}`);
+    throw new HttpError(
+      409,
+      `order ${order.id} is ${order.status}: ${noWay(order, to)}; ${possibleMoves(state, order)}`,
+    );
   }
   const through: OrderStatus[] = [];
   for (const move of path) {
@@ -171,12 +175,22 @@ export function moveOrder(
   return through;
 }
 
+function factsOf(order: Order): Facts {
+  return { schedule: hasSchedule(order), instalment: isInstalment(order), collected: hasCollected(order) };
+}
+
+/** The moves the rules allow from the order's status now, for the refusal. */
+function possibleMoves(state: EmulatorState, order: Order): string {
+  const facts = factsOf(order);
+  const moves = MOVES.filter(
+    (m) => m.from.includes(order.status) && (!m.when || m.when(facts)) && ready(state, order, m, true),
+  );
+  if (moves.length === 0) return `no rule moves a ${order.status} order on`;
+  return `from ${order.status} it can become ${moves.map((m) => `${m.to} (${m.how})`).join(', ')}`;
+}
+
 function findPath(state: EmulatorState, order: Order, to: OrderStatus): Move[] | null {
-  const start: Facts = {
-    schedule: hasSchedule(order),
-    instalment: isInstalment(order),
-    collected: hasCollected(order),
-  };
+  const start = factsOf(order);
   type Node = { status: OrderStatus; facts: Facts; path: Move[] };
   const queue: Node[] = [{ status: order.status, facts: start, path: [] }];
   const seen = new Set<string>();
@@ -215,8 +229,7 @@ function noWay(order: Order, to: OrderStatus): string {
 
 /** Whether a charge now would be approved, without using up the customer's decline flag. */
 function approves(state: EmulatorState, order: Order): boolean {
-  if (state.customers.get(order.customer_id)?.decline) return false;
-  return chargeOutcome(state, order, state.now()).kind === 'approve';
+  return storedCardOutcome(state, order, state.now(), true).kind === 'approve';
 }
 
 /** The entry the next charge is of: a declined one first (its retry), else the next scheduled. */

@@ -13,9 +13,10 @@
 // next billing event, created when the last one was charged or skipped).
 
 import { FINAL_STATUSES, type OrderStatus } from '../../domain/orders.js';
+import { cardExpiresAt } from '../gateway/cards.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order, ScheduledPayment } from '../model/types.js';
-import { cardExpiresAt, collect, describeOutcome } from './collect.js';
+import { collect, describeOutcome } from './collect.js';
 import { resume } from './lifecycle.js';
 import {
   CARD_EXPIRY_NOTICE_BEFORE_MS,

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { Runtime } from '../model/runtime.js';
 import type { Order, StoredCheckout } from '../model/types.js';
 import { DEFAULT_BRANDS, widgetScript } from '../model/widget.js';
-import { brandOf, findTestCard } from './cards.js';
+import { brandOf, cardOutcome, findTestCard } from './cards.js';
 import { PageError, redirect, sendHtml, sendText } from './html.js';
 import {
   approvedPage,
@@ -144,20 +144,23 @@ function payWithCheckout(req: BrowserRequest, checkoutId: string): void {
       ),
     );
   }
-  switch (card.outcome.kind) {
-    case 'approve':
-      approved(req, order, checkoutId);
-      return;
-    case 'decline':
-      declineFirstPayment(runtime.state, order, card.outcome.status);
-      declined(req, order, checkoutId, card.outcome.reason, 1);
-      return;
-    case 'challenge': {
-      const token = openChallenge(runtime.state, { checkoutId, orderId: order.id });
-      sendHtml(res, 200, challengePage(order, checkoutId, token, number.slice(-4)));
-      return;
-    }
+  if (card.challenge) {
+    const token = openChallenge(runtime.state, { checkoutId, orderId: order.id });
+    sendHtml(res, 200, challengePage(order, checkoutId, token, number.slice(-4)));
+    return;
   }
+  charge(req, order, checkoutId, number);
+}
+
+/** The card rule answers the card posted (or confirmed at 3-D Secure). */
+function charge(req: BrowserRequest, order: Order, checkoutId: string, number: string): void {
+  const outcome = cardOutcome(number);
+  if (outcome.kind === 'approve') {
+    approved(req, order, checkoutId);
+    return;
+  }
+  declineFirstPayment(req.runtime.state, order, outcome.kind === 'soft' ? 'failed' : 'rejected');
+  declined(req, order, checkoutId, outcome.reason, 1);
 }
 
 function confirmChallenge(req: BrowserRequest, checkoutId: string): void {

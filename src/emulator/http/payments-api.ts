@@ -1,12 +1,14 @@
 // Payment endpoints: pay_with_card, GET /payments/{id} (assumed path), capture, reverse,
 // refund; and the admin helpers that set up payments and cards for tests and benchmarks.
 
+import { storedCardOutcome } from '../gateway/cards.js';
+import { approveFirstPayment, declineFirstPayment } from '../gateway/payment.js';
 import { profileExists } from '../model/access.js';
 import { addBulkCustomer, addBulkProduct, insertOrder } from '../model/orders.js';
 import {
   amountField,
+  assertPayableByCard,
   capture,
-  collectFirstPayment,
   recordFirstPayment,
   refund,
   reverse,
@@ -39,9 +41,23 @@ function requestedAmount(rawBody: string): string | undefined {
   return amountField(record.amount);
 }
 
+/** POST /orders/{id}/pay_with_card: the stored card is charged by the card rules; approved, the order goes live. */
 export function payWithCard({ state, profileId, params }: ApiRequest): Reply {
   const order = orderAt(state, profileId, params[0]);
-  const payment = collectFirstPayment(state, order, state.findCustomer(profileId, order.customer_id));
+  const customer = state.findCustomer(profileId, order.customer_id);
+  assertPayableByCard(order, customer);
+  const outcome = storedCardOutcome(state, order, state.now());
+  if (outcome.kind !== 'approve') {
+    const payment = declineFirstPayment(state, order, outcome.kind === 'soft' ? 'failed' : 'rejected');
+    // A 422 is not saved by the server as a change, but the declined attempt is one.
+    state.markChanged();
+    throw new HttpError(
+      422,
+      `the card ending ${customer.card?.last4} was declined (${outcome.kind}): ${outcome.reason}; payment ${payment.id} failed and order ${order.id} is now ${order.status}`,
+      { details: [{ field: 'payment', message: outcome.reason }] },
+    );
+  }
+  const payment = approveFirstPayment(state, order);
   return { status: 201, body: { payment: paymentRecord(payment), order: orderRecord(order) } };
 }
 

@@ -83,7 +83,7 @@ function priceField(value: unknown, problems: Problems): string | undefined {
 }
 
 function productTypeField(value: unknown, problems: Problems): ProductType {
-  if (value === undefined || value === null) return 'single';
+  if (value === undefined) return 'single';
   if (PRODUCT_TYPES.includes(value as ProductType)) return value as ProductType;
   problems.add('product_type', `product_type must be one of ${PRODUCT_TYPES.join(', ')}`);
   return 'single';

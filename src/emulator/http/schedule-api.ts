@@ -279,7 +279,7 @@ export function updateSchedule(request: ApiRequest): Reply {
       refuse((error as Error).message, 'amount', 'not an acceptable amount');
     }
   }
-  if (input.interval !== undefined && input.interval !== null) {
+  if (input.interval !== undefined) {
     const code = typeof input.interval === 'string' ? input.interval.trim().toUpperCase() : '';
     if (!isIntervalCode(code)) {
       refuse(
@@ -334,7 +334,7 @@ export function resumeOrder(request: ApiRequest): Reply {
   }
   const subscription = scheduled(order, 'resume');
   let restartAt: number | null = null;
-  if (input.restart_date !== undefined && input.restart_date !== null) {
+  if (input.restart_date !== undefined) {
     restartAt = typeof input.restart_date === 'string' ? parseDay(input.restart_date) : null;
     if (restartAt === null) {
       refuse(

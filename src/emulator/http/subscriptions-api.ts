@@ -51,11 +51,16 @@ export function createSubscriptionOrder({ state, profileId, rawBody, runtime }: 
     );
   }
   const unix = body.start_date_unix;
-  if (unix !== undefined && unix !== null && unix !== '' && !/^\d+$/.test(String(unix))) {
+  if (
+    unix !== undefined &&
+    unix !== '' &&
+    !(typeof unix === 'string' && /^\d+$/.test(unix)) &&
+    !(typeof unix === 'number' && Number.isSafeInteger(unix) && unix >= 0)
+  ) {
     problems.add('start_date_unix', 'start_date_unix must be empty or a Unix time in seconds');
   }
-  const redirectUrl = optionalUrl(body, 'redirect_url', problems);
-  const failedRedirectUrl = optionalUrl(body, 'failed_redirect_url', problems);
+  const redirectUrl = aliased(body, 'redirect_url', 'redirect_uri', problems);
+  const failedRedirectUrl = aliased(body, 'failed_redirect_url', 'failed_redirect_uri', problems);
   const note = optionalString(body, 'note', problems);
   const withCheckout = optionalBoolean(body, 'create_checkout', problems);
   const instalments = durationField(body.scheduled_duration, problems);
@@ -122,6 +127,13 @@ function orderProductField(
   const amount = optionalAmount(value, 'amount', problems, 'order_product.amount');
   const discount = optionalAmount(value, 'discount_amount', problems, 'order_product.discount_amount');
   const fee = optionalNumber(value, 'fee_amount', problems, 'order_product.fee_amount');
+  if (product && product.product_type !== 'subscription') {
+    problems.add(
+      'order_product.product_id',
+      `product ${product.id} (${product.name}) is a ${product.product_type} product: a subscription order needs a subscription product`,
+    );
+    return undefined;
+  }
   if (!product || !qty) return undefined;
   const input: LineInput = {
     product,
@@ -154,7 +166,7 @@ function recurringLine(line: LineInput): LineInput {
 export const MAX_INSTALMENTS = 120;
 
 function durationField(value: unknown, problems: Problems): number | null {
-  if (value === undefined || value === null || value === '') return null;
+  if (value === undefined) return null;
   const count = positiveInteger(value);
   if (count === null || count > MAX_INSTALMENTS) {
     problems.add(
@@ -181,4 +193,25 @@ function intervalField(value: unknown, problems: Problems): IntervalCode | undef
 /** The order portal, where the payment links of links-api.ts lead too. */
 export function paymentLink(origin: string, order: Order): string {
   return `${origin}/portal/${order.portal_token ?? ''}`;
+}
+
+/**
+ * A redirect the interface names two ways (its table: redirect_url; its prose: redirect_uri):
+ * either is read; both, differing, is refused rather than one silently winning.
+ */
+function aliased(
+  body: Record<string, unknown>,
+  field: string,
+  alias: string,
+  problems: Problems,
+): string | null {
+  const value = optionalUrl(body, field, problems);
+  const other = optionalUrl(body, alias, problems, alias);
+  if (value !== null && other !== null && value !== other) {
+    problems.add(
+      alias,
+      `${alias} and ${field} name the same redirect: give one, or the same address in both`,
+    );
+  }
+  return value ?? other;
 }

@@ -73,12 +73,11 @@ export function recordFirstPayment(
   return payment;
 }
 
-/** POST /orders/{id}/pay_with_card: charges the customer's stored card; the order goes live. */
-export function collectFirstPayment(
-  state: EmulatorState,
+/** What pay_with_card refuses before any charge: an order not payable, no stored card, nothing to pay. */
+export function assertPayableByCard(
   order: Order,
   customer: Customer | undefined,
-): Payment {
+): asserts customer is Customer {
   if (!PAYABLE_STATUSES.includes(order.status)) {
     refuse(
       `order ${order.id} is ${order.status}: only a draft, pending or failed order can be paid`,
@@ -87,11 +86,6 @@ export function collectFirstPayment(
   }
   if (!customer?.card) refuse(`customer ${order.customer_id} has no stored card`, 'customer_id');
   if (toMinor(order.summary.initial_amount) <= 0n) refuse(`order ${order.id} has nothing to pay`, 'amount');
-  const payment = recordFirstPayment(state, order);
-  // Each step is one the interface shows: the payment is requested (pending), then approved (active).
-  if (order.status === 'draft') state.setOrderStatus(order, 'pending');
-  state.setOrderStatus(order, 'active');
-  return payment;
 }
 
 function children(state: EmulatorState, payment: Payment, kind: Kind): Payment[] {

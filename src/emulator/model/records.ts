@@ -58,23 +58,19 @@ export function customerSnapshot(customer: Customer): CustomerSnapshot {
 }
 
 /** Fields of the order's customer that the interface types as strings (not "or null"): "" when the customer has none. */
-const STRING_FIELDS = [
-  'merchant_customer_id',
-  'email',
-  'phone',
-  'street',
-  'city',
-  'postal_code',
-  'country',
-  'country_name',
-] as const;
+const STRING_FIELDS = ['merchant_customer_id', 'email', 'phone', 'street', 'city', 'postal_code'] as const;
 
 /** The customer on an order as the interface types it: state and date_of_birth may be null, the rest are strings. */
 function orderCustomer(snapshot: CustomerSnapshot) {
   const customer: Record<string, string | null> = { ...snapshot };
   for (const field of STRING_FIELDS) customer[field] ??= '';
-  return customer as Omit<CustomerSnapshot, (typeof STRING_FIELDS)[number]> &
-    Record<(typeof STRING_FIELDS)[number], string>;
+  // A two-letter code, or absent: never "" (issue 27 §5).
+  if (!customer.country) {
+    delete customer.country;
+    delete customer.country_name;
+  }
+  return customer as Omit<CustomerSnapshot, (typeof STRING_FIELDS)[number] | 'country' | 'country_name'> &
+    Record<(typeof STRING_FIELDS)[number], string> & { country?: string; country_name?: string };
 }
 
 export function customerRecord(customer: Customer) {

@@ -56,7 +56,10 @@ export function requiredString(
   return undefined;
 }
 
-/** A field the interface types as a string: left out is absent; null, like any other non-string, is refused. */
+/**
+ * A field the interface types as a string: left out is absent; null, like any other
+ * non-string, is refused — for every field not typed "or null" alike (docs/decisions.md).
+ */
 export function optionalString(
   body: Record<string, unknown>,
   field: string,
@@ -87,10 +90,17 @@ export function optionalBoolean(
   path = field,
 ): boolean {
   const value = body[field];
-  if (absent(value)) return false;
+  if (value === undefined) return false;
   if (typeof value === 'boolean') return value;
   problems.add(path, `${field} must be true or false`);
   return false;
+}
+
+/** ISO 4217 codes, as the runtime's Intl knows them (EUR, USD, GBP, …). */
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
+export function isCurrencyCode(code: string): boolean {
+  return CURRENCIES.has(code);
 }
 
 export function currency(
@@ -103,8 +113,8 @@ export function currency(
     problems.add(path, 'currency is required');
     return undefined;
   }
-  if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value)) {
-    problems.add(path, 'currency must be a three-letter currency code, like EUR');
+  if (typeof value !== 'string' || !isCurrencyCode(value.toUpperCase())) {
+    problems.add(path, 'currency must be an ISO 4217 currency code, like EUR');
     return undefined;
   }
   return value.toUpperCase();

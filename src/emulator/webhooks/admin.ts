@@ -1,5 +1,6 @@
 // Emulator-only admin endpoints for webhooks:
 //   GET  /__emulator/deliveries                the delivery log, newest first, with attempts
+//   POST /__emulator/deliveries/{id}/redeliver the same delivery (id, payload) sent again now
 //   POST /__emulator/send-test-event           {profile_id?}: order.test to every endpoint
 // (POST /__emulator/orders/{id}/status, which moves an order by the rules, is in ../billing/admin.ts.)
 
@@ -25,12 +26,31 @@ export function webhooksAdmin(
       throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'GET' } });
     return { status: 200, body: { deliveries: runtime.webhooks?.deliveries() ?? [] } };
   }
+  const redeliver = REDELIVER_PATH.exec(path);
+  if (redeliver) {
+    if (method !== 'POST')
+      throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'POST' } });
+    return redeliverOne(runtime, decodeURIComponent(redeliver[1] as string));
+  }
   if (path === '/__emulator/send-test-event') {
     if (method !== 'POST')
       throw new HttpError(405, `${method} is not allowed on ${path}`, { headers: { Allow: 'POST' } });
     return sendTestEvent(runtime, body(rawBody));
   }
   return undefined;
+}
+
+const REDELIVER_PATH = /^\/__emulator\/deliveries\/([^/]+)\/redeliver$/;
+
+function redeliverOne(runtime: WebhookRuntime, id: string): AdminReply {
+  let delivery: ReturnType<WebhookDeliveries['redeliver']>;
+  try {
+    delivery = runtime.webhooks?.redeliver(id);
+  } catch (error) {
+    throw new HttpError(409, `delivery ${id} cannot be sent again: ${(error as Error).message}`);
+  }
+  if (!delivery) throw new HttpError(404, `no delivery ${id}`);
+  return { status: 202, body: { delivery } };
 }
 
 function sendTestEvent(runtime: WebhookRuntime, input: Record<string, unknown>): AdminReply {

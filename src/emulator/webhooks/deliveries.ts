@@ -158,6 +158,26 @@ export class WebhookDeliveries {
     return this.log.find((d) => d.id === id);
   }
 
+  /**
+   * Sends a delivery again now, as the dashboard's redeliver does: the same delivery id and
+   * payload, freshly signed, to its endpoint; an attempt more in its log. Undefined when there is
+   * no such delivery; an error when its endpoint was removed.
+   */
+  redeliver(id: string): Delivery | undefined {
+    const delivery = this.find(id);
+    if (!delivery) return undefined;
+    const endpoint = this.endpoints.find((e) => e.url === delivery.endpoint);
+    if (!endpoint) throw new Error(`its endpoint ${delivery.endpoint} was removed`);
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
+    delivery.state = 'pending';
+    delivery.next_attempt_at = null;
+    if (!endpoint.queue.includes(delivery)) endpoint.queue.push(delivery);
+    void this.pump(endpoint);
+    return delivery;
+  }
+
   /** Send test event: order.test to every endpoint, with previous_status null. */
   sendTestEvent(profileId: number): Delivery[] {
     const at = this.state.nowIso();
