@@ -297,6 +297,7 @@ async function moveOne<S, P extends MovePlan>(
       concurrency: 1,
       signal: rt.signal,
       laneOf: () => undefined,
+      settleMs: (await rt.client()).settleMs,
     });
     for await (const o of run.outcomes) outcome = o;
     stopped = run.stopped;

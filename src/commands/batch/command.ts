@@ -300,6 +300,8 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         concurrency: o.concurrency,
         signal: rt.signal,
         laneOf: o.laneOf,
+        settleMs: (await rt.client()).settleMs,
+        resendInDoubt: rt.flags.resendInDoubt,
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;
