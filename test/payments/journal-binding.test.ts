@@ -216,6 +216,55 @@ describe('a journal written before journals were bound to their rows', () => {
   });
 });
 
+describe('a batch is the set of moves it asks for (issue 25 §3)', () => {
+  it('the same moves reordered, with a blank line, or as NDJSON, under another journal: refused in a script, nothing sent', async () => {
+    const state = tempDir('billing-state-');
+    const { payments } = await seedPayments(emu.url, 3);
+    const [a, b, c] = payments as [number, number, number];
+    const dir = tempDir();
+    const file = writeCsv(join(dir, 'refunds.csv'), [
+      [a, '1.00'],
+      [b, '1.00'],
+      [c, ''],
+    ]);
+    expect((await cli(['payments', 'refund', '--file', file], { BILLING_STATE_DIR: state })).code).toBe(0);
+    const rewrites: [string, string][] = [
+      ['reordered.csv', `payment_id,amount\n${c},\n${b},1\n${a},1.0\n`],
+      ['blank.csv', `payment_id,amount\n\n${a},1.00\n${b},1.00\n${c},\n`],
+      [
+        'refunds.ndjson',
+        `${JSON.stringify({ payment_id: b, amount: '1.00' })}\n${JSON.stringify({ payment_id: c })}\n${JSON.stringify({ payment_id: a, amount: '1.00' })}\n`,
+      ],
+    ];
+    for (const [name, text] of rewrites) {
+      const copy = join(dir, name);
+      writeFileSync(copy, text);
+      const refused = await cli(['payments', 'refund', '--file', copy], { BILLING_STATE_DIR: state });
+      expect(refused.code, `${name}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain('the same rows were run before as a batch of');
+    }
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, c)).toEqual(['10.00']);
+  });
+
+  it('the file itself rewritten in another order is the same batch: its journal skips what is done', async () => {
+    const { payments } = await seedPayments(emu.url, 2);
+    const [a, b] = payments as [number, number];
+    const file = writeCsv(join(tempDir(), 'refunds.csv'), [
+      [a, '1.00'],
+      [b, '2.00'],
+    ]);
+    expect((await cli(['payments', 'refund', '--file', file])).code).toBe(0);
+    writeFileSync(file, `payment_id,amount\n\n${b},2\n${a},1.00\n`);
+    const again = await cli(['payments', 'refund', '--file', file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 refunded, 2 skipped');
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['2.00']);
+  });
+});
+
 describe('the same rows under a second journal', () => {
   it('a copy, a symlink or another --journal is refused in a script; --new-batch names what was refunded and goes on', async () => {
     const state = tempDir('billing-state-');
