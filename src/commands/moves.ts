@@ -51,6 +51,7 @@ export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundSt
     done: 'refunded',
     idOf: (row) => row.paymentId,
     read: (row) => readRefundState(client, row.paymentId),
+    recorded: (state, resultId) => state.orderPayments.find((p) => p.id === resultId),
     currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
     landed: (state, started) =>
       landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
@@ -95,6 +96,7 @@ function preauthAction(
       return { payment, orderId, orderPayments: await listOrderPayments(client, orderId) };
     },
     currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
+    recorded: (state, resultId) => state.orderPayments.find((p) => p.id === resultId),
     landed: (state, started) =>
       state.orderPayments.find((p) =>
         isOurs(p, state.payment.id, started.amount ?? '', started.baseline ?? []),

@@ -296,7 +296,10 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
       const run = runBatch({
         journal: opened.journal,
         action,
-        rows: o.rows,
+        rows: o.rows.map((row) => {
+          const amount = opened.toSend.get(row.key);
+          return amount === undefined ? row : { ...row, amount };
+        }),
         concurrency: o.concurrency,
         signal: rt.signal,
         laneOf: o.laneOf,

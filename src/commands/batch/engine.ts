@@ -30,7 +30,7 @@ import {
   JournalWriteError,
   type RowState,
 } from './journal.js';
-import type { BatchRow } from './rows.js';
+import { type BatchRow, describeKey } from './rows.js';
 import { runInOrder } from './runner.js';
 
 export interface MovePlan {
@@ -73,6 +73,8 @@ export interface MoveAction<
   /** Reads what the move needs (GET requests only). */
   read(row: R): Promise<S>;
   currencyOf(state: S): string | null;
+  /** The record of this id among what was read (a row journaled done names it), to check it is still that move. */
+  recorded?(state: S, resultId: number): T | undefined;
   /** After an earlier run started the row: the record that shows the move landed, if any. */
   landed(state: S, started: JournalRecord): T | undefined;
   /**
@@ -195,12 +197,46 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
   const base = { row, currency: null as string | null, resultId: null as number | null, error: null };
   if (history?.last.state === action.done) {
     const amount = history.last.amount ?? row.amount;
-    return {
+    const skipped = {
       ...base,
-      status: 'skipped',
+      status: 'skipped' as const,
       resultId: history.last.result_id ?? null,
       ...(amount ? { amount } : {}),
     };
+    // A row recorded done is trusted only when the service still shows that record as that
+    // move: ids are reused after a reset, and a journal can be edited.
+    const resultId = history.last.result_id;
+    if (action.kind === undefined || action.recorded === undefined || resultId === undefined) return skipped;
+    try {
+      const state = await action.read(row);
+      const currency = action.currencyOf(state);
+      const record = action.recorded(state, resultId);
+      const asked = `${action.kind} ${resultId} of ${amount ?? 'the full amount'} on ${describeKey(key)}`;
+      if (record === undefined) {
+        throw new BillingError(
+          'not_found',
+          EXIT.notFound,
+          `the journal shows the ${asked}, but the service does not show that record among the order's payments; nothing was sent`,
+          {
+            hint: `if the service's data was replaced (an emulator reset), run again with --new-batch to ${action.name} it now`,
+          },
+        );
+      }
+      confirmed(record, action.kind, id, { ...history.last, amount: amount ?? '' }, currency);
+      return { ...skipped, currency };
+    } catch (err) {
+      if (!(err instanceof BillingError)) throw err;
+      const error =
+        err instanceof UnconfirmedMoveError
+          ? `the journal shows the ${action.kind} ${resultId} for ${describeKey(key)}, but the service shows another move under that id (${err.message}); nothing was sent`
+          : err.message;
+      return {
+        ...base,
+        status: 'failed',
+        error,
+        cause: new BillingError(err.kind, EXIT.notFound, error, { hint: err.hint }),
+      };
+    }
   }
   /** Journals the outcome; when that fails the outcome is kept, marked unrecorded. */
   const settle = async (

@@ -20,9 +20,8 @@ import {
   type Outcome,
   runBatch,
 } from '../batch/engine.js';
-import { Journal, type JournalRecord } from '../batch/journal.js';
-import { JournalLock } from '../batch/lock.js';
-import { journalPathOf } from '../batch/open.js';
+import type { Journal, JournalRecord } from '../batch/journal.js';
+import { journalPathOf, lockJournal } from '../batch/open.js';
 import { type BatchRow, digestOf } from '../batch/rows.js';
 import { serviceOf } from '../batch/service.js';
 import type { Runtime } from '../runtime.js';
@@ -57,7 +56,7 @@ export class Session {
 
   private constructor(
     readonly journal: Journal,
-    private readonly lock: JournalLock,
+    private readonly lock: { release(): Promise<void> },
     /** The journal was opened again (--journal of an earlier session). */
     readonly resumed: boolean,
   ) {}
@@ -75,10 +74,10 @@ export class Session {
     } else {
       path = await journalPathOf(given);
     }
-    const lock = await JournalLock.take(path);
-    let journal: Journal | undefined;
+    const locked = await lockJournal(rt, path);
+    const lock = { release: locked.release };
+    const journal: Journal | undefined = locked.journal;
     try {
-      journal = await Journal.open(path);
       const header = journal.header;
       if (journal.unreadable.length > 0) {
         throw new UsageError(
