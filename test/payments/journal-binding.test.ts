@@ -105,9 +105,10 @@ describe('a journal is bound to the rows it was written for', () => {
     expect(amended.code).toBe(0);
     expect(amended.stderr).toContain(`note: the journal shows payment ${a} refunded 1.00`);
     const rows = parseNdjson(amended.stdout) as { status: string }[];
-    // Rows done stay done: b is skipped; a's new row is refunded, as asked explicitly.
+    // Rows done stay done: b is skipped; a's row is what it refunds in all (issue 25 §4): the
+    // 1.00 refunded under its earlier amount counts, and the difference, 9.00, is sent.
     expect(rows.map((r) => r.status)).toEqual(['refunded', 'skipped']);
-    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '10.00']);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '9.00']);
     expect(refundsOf(emu.emulator.state, b)).toEqual(['3.00']);
     // The same edited file again: the journal is now bound to it.
     const again = await cli(['payments', 'refund', '--file', file]);
@@ -142,7 +143,7 @@ describe('a journal is bound to the rows it was written for', () => {
     const amended = await cli(['payments', 'refund', '--file', file, '--amend']);
     expect(amended.code, amended.stderr).toBe(0);
     expect(amended.stderr).toContain(`note: the journal shows payment ${a} refunded 1.00`);
-    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '10.00']);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '9.00']);
   });
 
   it('a removed row is refused too, with what the journal recorded for it', async () => {
@@ -233,7 +234,7 @@ describe('a batch is the set of moves it asks for (issue 25 §3)', () => {
       ['blank.csv', `payment_id,amount\n\n${a},1.00\n${b},1.00\n${c},\n`],
       [
         'refunds.ndjson',
-        `${JSON.stringify({ payment_id: b, amount: '1.00' })}\n${JSON.stringify({ payment_id: c })}\n${JSON.stringify({ payment_id: a, amount: '1.00' })}\n`,
+        `${JSON.stringify({ payment_id: b, amount: '1.00' })}\n${JSON.stringify({ payment_id: c, amount: null })}\n${JSON.stringify({ payment_id: a, amount: '1.00' })}\n`,
       ],
     ];
     for (const [name, text] of rewrites) {
@@ -505,7 +506,7 @@ describe('a journal belongs to one service', () => {
       expect(stale.code).toBe(5);
       expect(stale.stderr).toMatch(
         new RegExp(
-          `the journal shows payment ${p} refunded \\(payment \\d+\\), but the service has no payment \\d+; nothing was sent`,
+          `the journal shows the refund \\d+ of 1\\.00 on payment ${p}, 1\\.00, but the service does not show that record among the order's payments; nothing was sent`,
         ),
       );
       expect(stale.stderr).not.toContain('Already refunded');
