@@ -102,7 +102,7 @@ export async function audit(rt: Runtime, given: string | undefined): Promise<voi
       // At a screen a reason is shown whole, wrapped at 80 columns under its call.
       screen: async () => {
         for (const s of sessions) {
-          rt.io.stdout.write(`Session ${safeLine(s.path)} (started ${s.created})\n`);
+          rt.io.stdout.write(`Session started ${s.created}, journal:\n  ${safeLine(s.path)}\n`);
           if (s.rows.length === 0) {
             rt.io.stdout.write('  no calls\n');
             continue;
