@@ -207,7 +207,7 @@ async function settleMove(
 }
 
 /** Waits the attempt's backoff (doubled each time, capped at 2 s, with jitter), never past `until`. */
-function pause(base: number, attempt: number, signal?: AbortSignal, until?: number): Promise<void> {
+export function pause(base: number, attempt: number, signal?: AbortSignal, until?: number): Promise<void> {
   const ceiling = Math.min(base * 2 ** (attempt - 1), 2000);
   const wait = ceiling / 2 + Math.random() * (ceiling / 2);
   const ms = until === undefined ? wait : Math.max(0, Math.min(wait, until - Date.now()));

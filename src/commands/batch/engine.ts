@@ -18,6 +18,7 @@ import {
   MoveInDoubtError,
   mayHaveApplied,
   OutcomeUnknownError,
+  pause,
   unexplainedMove,
 } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
@@ -296,7 +297,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
         const other = action.since?.(state, started)[0];
         if (other) throw unexplainedMove(other as unknown as Payment, other.order_id);
         if (action.unseen !== undefined || Date.now() >= deadline) break;
-        await pause(read, deadline, options.signal);
+        await pause(250, read, options.signal, deadline);
         state = await action.read(row);
         currency = action.currencyOf(state);
       }
@@ -383,20 +384,6 @@ function confirmed<T extends BatchRecord>(
       ...(typeof orderId === 'number' ? { foundOnOrder: orderId } : {}),
     },
   ) as unknown as T;
-}
-
-/** Waits between reads of a row's record within its settle window (doubled, at most 2 s, never past the deadline). */
-function pause(read: number, deadline: number, signal: AbortSignal): Promise<void> {
-  const ms = Math.max(0, Math.min(250 * 2 ** (read - 1), 2000, deadline - Date.now()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** Rows whose outcome the journal does not hold for sure: checked on the next run. */

@@ -12,19 +12,12 @@ import type { Runtime } from '../runtime.js';
 import { periodStart } from './guards.js';
 import { type CallEntry, callsOf, SESSION_ACTION, sessionJournals, sessionsDir } from './session.js';
 
-export interface AuditRow {
+/** A call as --audit lists it: as the log keeps it, with its session (and, from a journal, its result). */
+export interface AuditRow extends CallEntry {
   /** The session's journal. */
   session: string;
-  at: string;
-  tool: string;
-  target: string;
-  amount: string | null;
-  currency: string | null;
-  state: string;
   result_id: number | null;
   request_id: string | null;
-  /** Why a call was refused or failed, whole. */
-  why: string | null;
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
