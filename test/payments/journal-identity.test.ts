@@ -92,6 +92,52 @@ describe('one journal, two names (§2)', () => {
   });
 });
 
+describe('one journal through a bind mount (§2)', () => {
+  it('the same journal under a bind-mounted folder: the second run is refused (exit 13) while the first holds it', async () => {
+    const { payments } = await seedPayments(slow.url, 5);
+    const dir = tempDir();
+    const file = writeCsv(
+      join(dir, 'refunds.csv'),
+      payments.map((p) => [p, '1.00']),
+    );
+    const here = tempDir('billing-bind-a-');
+    const there = tempDir('billing-bind-b-');
+    execFileSync('mount', ['--bind', here, there]);
+    try {
+      const env = slow.env({ BILLING_STATE_DIR: tempDir('billing-state-') });
+      const first = spawn(
+        process.execPath,
+        [
+          BIN,
+          'payments',
+          'refund',
+          '--file',
+          file,
+          '--journal',
+          join(here, 'r.journal'),
+          '--concurrency',
+          '1',
+        ],
+        { env, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
+      await waitFor(() => journalLines(join(here, 'r.journal')).some((l) => l.state === 'started'));
+      const second = await runCli(
+        ['payments', 'refund', '--file', file, '--journal', join(there, 'r.journal')],
+        {
+          env,
+          timeoutMs: 30_000,
+        },
+      );
+      expect(second.code, second.stderr).toBe(13);
+      expect(await firstDone).toBe(0);
+      for (const p of payments) expect(refundsOf(slow.emulator.state, p), `payment ${p}`).toEqual(['1.00']);
+    } finally {
+      execFileSync('umount', ['-l', there]);
+    }
+  });
+});
+
 describe('journals that are not yours, and every way on (§4)', () => {
   const other = 'billing25other';
   beforeAll(() => {
