@@ -314,7 +314,7 @@ async function moveOne<S, P extends MovePlan>(
   }
   let record = outcome.record;
   if (outcome.status === 'skipped') {
-    if (outcome.resultId !== null)
+    if (outcome.resultId !== null && record === undefined)
       record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal }).catch((err) => {
         // The journal names a record the service does not have: its data was replaced (an
         // emulator reset, say). Nothing was sent; saying "already done" would not be true.

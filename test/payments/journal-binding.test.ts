@@ -506,7 +506,7 @@ describe('a journal belongs to one service', () => {
       expect(stale.code).toBe(5);
       expect(stale.stderr).toMatch(
         new RegExp(
-          `the journal shows the refund \\d+ of 1\\.00 on payment ${p}, 1\\.00, but the service does not show that record among the order's payments; nothing was sent`,
+          `the journal shows the refund \\d+ of 1\\.00 on payment ${p}, 1\\.00, but the service has no such record; nothing was sent`,
         ),
       );
       expect(stale.stderr).not.toContain('Already refunded');

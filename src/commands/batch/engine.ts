@@ -74,8 +74,8 @@ export interface MoveAction<
   /** Reads what the move needs (GET requests only). */
   read(row: R): Promise<S>;
   currencyOf(state: S): string | null;
-  /** The record of this id among what was read (a row journaled done names it), to check it is still that move. */
-  recorded?(state: S, resultId: number): T | undefined;
+  /** The record of this id as the service shows it now (a row journaled done names it); undefined when it has none. */
+  recorded?(resultId: number): Promise<T | undefined>;
   /** After an earlier run started the row: the record that shows the move landed, if any. */
   landed(state: S, started: JournalRecord): T | undefined;
   /**
@@ -209,22 +209,26 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
     const resultId = history.last.result_id;
     if (action.kind === undefined || action.recorded === undefined || resultId === undefined) return skipped;
     try {
-      const state = await action.read(row);
-      const currency = action.currencyOf(state);
-      const record = action.recorded(state, resultId);
+      // One read: the record itself. Its currency is the one the row started with, when known.
+      const record = await action.recorded(resultId);
+      const currency = history.started?.currency ?? null;
       const asked = `${action.kind} ${resultId} of ${amount ?? 'the full amount'} on ${describeKey(key)}`;
       if (record === undefined) {
         throw new BillingError(
           'not_found',
           EXIT.notFound,
-          `the journal shows the ${asked}, but the service does not show that record among the order's payments; nothing was sent`,
+          `the journal shows the ${asked}, but the service has no such record; nothing was sent`,
           {
             hint: `if the service's data was replaced (an emulator reset), run again with --new-batch to ${action.name} it now`,
           },
         );
       }
       confirmed(record, action.kind, id, { ...history.last, amount: amount ?? '' }, currency);
-      return { ...skipped, currency };
+      return {
+        ...skipped,
+        currency: currency ?? (typeof record.currency === 'string' ? record.currency : null),
+        record,
+      };
     } catch (err) {
       if (!(err instanceof BillingError)) throw err;
       const error =
