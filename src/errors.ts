@@ -20,6 +20,7 @@ export type ErrorKind =
   | 'unreported'
   | 'system'
   | 'in_use'
+  | 'policy'
   | 'interrupted';
 
 /** One problem listed by a 422 answer. */

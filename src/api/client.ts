@@ -28,7 +28,16 @@ export interface ClientOptions {
   userAgent?: string;
   /** The environment's name, for the hint of a missing setting. */
   envName?: string;
+  /**
+   * How long a money move whose outcome is unknown (a 5xx, a timeout, a lost answer) is looked
+   * for among the order's payments before it is called in doubt (payments.ts, sendChecked).
+   * Default SETTLE_MS.
+   */
+  settleMs?: number;
 }
+
+/** The settle window of a money move whose outcome is unknown: 10 s (docs/decisions.md). */
+export const SETTLE_MS = 10_000;
 
 export interface RequestOptions {
   /** Values for the {placeholders} of the route's path; profile_id comes from the client. */
@@ -100,6 +109,11 @@ export class ApiClient {
       maxResponseBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: o.userAgent ?? `billing/${version} (node ${process.versions.node}; ${process.platform})`,
     };
+  }
+
+  /** The settle window of a money move whose outcome is unknown (ClientOptions.settleMs). */
+  get settleMs(): number {
+    return this.#o.settleMs ?? SETTLE_MS;
   }
 
   async call<T = unknown>(route: Route, o: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -4,7 +4,7 @@
 
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { ApiError, UnconfirmedMoveError } from './errors.js';
+import { ApiError, lostAnswerReason, UnconfirmedMoveError } from './errors.js';
 import { confirmMove, type MoveAsked, type MoveKind } from './moves.js';
 import { listOrderPayments } from './orders.js';
 import { checkedOptional, checkedRecord, recordId } from './records.js';
@@ -100,7 +100,10 @@ export function mayHaveApplied(err: unknown): boolean {
   // A 2xx whose record does not show the move is an answer, not a lost one: checking the
   // order's payments and sending again could move the money twice. It goes up as it is.
   if (err instanceof UnconfirmedMoveError) return false;
-  return err instanceof ApiError && ['gateway', 'server', 'timeout', 'network'].includes(err.kind);
+  if (!(err instanceof ApiError)) return false;
+  // A request that never reached the service (connection refused, DNS) moved nothing.
+  if (err.kind === 'network') return lostAnswerReason(err) !== undefined;
+  return ['gateway', 'server', 'timeout'].includes(err.kind);
 }
 
 export interface CheckedSend {
@@ -120,10 +123,12 @@ export interface CheckedSend {
    * counts only when it shows that move (src/api/moves.ts), as an answer's record does.
    */
   asked?: MoveAsked;
-  /** Sends in all, the first included. Default 3. */
+  /** Sends in all when a request never reached the service (connection refused). Default 3. */
   attempts?: number;
-  /** First pause between attempts; doubled each time, with jitter. Default 250 ms. */
+  /** First pause between attempts and between reads of the record; doubled each time, with jitter. Default 250 ms. */
   backoffMs?: number;
+  /** How long the record is read for after an unknown outcome; default the client's (SETTLE_MS). */
+  settleMs?: number;
   signal?: AbortSignal;
 }
 
@@ -135,25 +140,50 @@ export interface CheckedResult extends PaymentActionResult {
 
 /**
  * Sends a money move so that it is applied at most once: after a failure that may hide an
- * applied change, the order's payments are read, and the request is sent again only when
- * the change is not there. Other failures are thrown as they came.
+ * applied change, the move is never sent again in this run. The order's payments are read for
+ * the settle window (the record may show only some time after the service applied it): the
+ * move found is the answer; not found by then, the move is in doubt (MoveInDoubtError, exit
+ * 10): the next run reads again before anything is sent. A request that never reached the
+ * service (connection refused) is sent again, up to `attempts`; other failures are thrown as
+ * they came.
  */
 export async function sendChecked(c: ApiClient, o: CheckedSend): Promise<CheckedResult> {
   const attempts = o.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
+    const sentAt = Date.now();
     try {
       return { ...(await o.send()), recovered: false, attempts: attempt };
     } catch (err) {
-      if (!mayHaveApplied(err)) throw err;
-      let payments: Payment[];
-      try {
-        payments = await listOrderPayments(c, o.orderId, { signal: o.signal });
-      } catch (checkErr) {
-        throw new OutcomeUnknownError(err as ApiError, checkErr, o.orderId);
+      if (mayHaveApplied(err)) {
+        const deadline = sentAt + (o.settleMs ?? c.settleMs);
+        const payment = await settleMove(c, o, err as ApiError, deadline);
+        return { payment, raw: { payment }, recovered: true, attempts: attempt };
       }
+      const neverSent = err instanceof ApiError && err.kind === 'network';
+      if (!neverSent || attempt >= attempts) throw err;
+      await pause(o.backoffMs ?? 250, attempt, o.signal);
+    }
+  }
+}
+
+/**
+ * Reads the order's payments until the move shows, or the deadline passes: then in doubt. A
+ * record of the move's kind that is not the move asked is in doubt at once (unexplainedMove).
+ */
+async function settleMove(
+  c: ApiClient,
+  o: CheckedSend,
+  failure: ApiError,
+  deadline: number,
+): Promise<Payment> {
+  let lastCheck: unknown;
+  for (let read = 1; ; read++) {
+    try {
+      const payments = await listOrderPayments(c, o.orderId, { signal: o.signal });
+      lastCheck = undefined;
       const landed = payments.find((p) => o.isOurs(p));
       if (landed) {
-        const payment = o.asked
+        return o.asked
           ? confirmMove(landed, o.asked, {
               status: 200,
               method: 'GET',
@@ -161,14 +191,54 @@ export async function sendChecked(c: ApiClient, o: CheckedSend): Promise<Checked
               foundOnOrder: o.orderId,
             })
           : landed;
-        return { payment, raw: { payment }, recovered: true, attempts: attempt };
       }
       const other = payments.find((p) => o.appeared?.(p));
       if (other) throw unexplainedMove(other, o.orderId);
-      if (attempt >= attempts) throw err;
-      const ceiling = (o.backoffMs ?? 250) * 2 ** (attempt - 1);
-      await new Promise((r) => setTimeout(r, ceiling / 2 + Math.random() * (ceiling / 2)));
+    } catch (checkErr) {
+      if (checkErr instanceof UnconfirmedMoveError || o.signal?.aborted) throw checkErr;
+      lastCheck = checkErr;
     }
+    if (Date.now() >= deadline) {
+      if (lastCheck !== undefined) throw new OutcomeUnknownError(failure, lastCheck, o.orderId);
+      throw new MoveInDoubtError(failure, o.orderId, deadline);
+    }
+    await pause(o.backoffMs ?? 250, read, o.signal, deadline);
+  }
+}
+
+/** Waits the attempt's backoff (doubled each time, capped at 2 s, with jitter), never past `until`. */
+export function pause(base: number, attempt: number, signal?: AbortSignal, until?: number): Promise<void> {
+  const ceiling = Math.min(base * 2 ** (attempt - 1), 2000);
+  const wait = ceiling / 2 + Math.random() * (ceiling / 2);
+  const ms = until === undefined ? wait : Math.max(0, Math.min(wait, until - Date.now()));
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * A move whose answer was lost (a 5xx, a timeout, a dropped connection) and that the order's
+ * payments did not show within the settle window: it may still show. Exit 10; never sent again
+ * in this run, and the next run reads again before sending.
+ */
+export class MoveInDoubtError extends BillingError {
+  override name = 'MoveInDoubtError';
+  constructor(failure: ApiError, orderId: number, deadline: number) {
+    super(
+      'gateway',
+      EXIT.inDoubt,
+      `in doubt: ${failure.message}; the service may have applied it, and the payments of order ${orderId} do not show it yet (read until ${new Date(deadline).toISOString()}); it was not sent again`,
+      {
+        hint: `see "billing orders payments ${orderId}"; the same command run again reads them first and sends only if the move still does not show`,
+        cause: failure,
+      },
+    );
   }
 }
 
@@ -193,13 +263,13 @@ export function unexplainedMove(record: Payment, orderId: unknown): UnconfirmedM
   );
 }
 
-/** A money move failed in a way that may hide an applied change, and the check failed too. */
+/** A money move failed in a way that may hide an applied change, and the check failed too: in doubt, exit 10. */
 export class OutcomeUnknownError extends BillingError {
   override name = 'OutcomeUnknownError';
   constructor(failure: ApiError, checkFailure: unknown, orderId: number) {
     super(
       'gateway',
-      EXIT.unavailable,
+      EXIT.inDoubt,
       `${failure.message}; it may have been applied, and reading the payments of order ${orderId} to check failed too (${(checkFailure as Error).message})`,
       {
         hint: `see "billing orders payments ${orderId}" before trying again`,

@@ -32,7 +32,7 @@ export function defineEmulator(program: Command, run: Run, full = true): void {
     .option('--detach', 'run in the background and return once it answers')
     .option(
       '--fault <spec>',
-      'inject a fault, ROUTE:MODE[:RATE[:MS]], e.g. refund:after:0.1 (modes: before, after, drop-after, slow; repeat for more)',
+      'inject a fault, ROUTE:MODE[:RATE[:MS]], e.g. refund:after:0.1 (modes: before, after, drop-after, late, slow; refund:late:1:2000 applies, answers 502 and shows the record 2 s later; repeat for more)',
       collect,
       [],
     )

@@ -86,6 +86,12 @@ export function defineLinks(program: Command, run: Run, full = true): void {
   // The flags of many ids (src/commands/batch/command.ts).
   for (const name of ['email', 'sms']) {
     const command = links.commands.find((c) => c.name() === name);
-    if (command) batchOptions(command, 'order');
+    if (command) {
+      batchOptions(command, 'order');
+      command.option(
+        '--resend-in-doubt',
+        'with several ids or --file: send again the links an earlier run may have sent (its answer was lost); without it they are not sent again',
+      );
+    }
   }
 }

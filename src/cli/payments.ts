@@ -1,7 +1,7 @@
 // Declarations of `billing payments` commands; their code is in src/commands/payments.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { batchHelp, batchOptions, DATE_FORMS, examples, gather, type Run } from './shared.js';
+import { batchHelp, batchOptions, DATE_FORMS, examples, gather, type Run, SETTLE_WINDOW } from './shared.js';
 
 const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
 /** The journal flags of a money move (src/commands/batch/open.ts says what each does). */
@@ -13,6 +13,7 @@ function journalOptions(command: Command, single: string): Command {
       'go on with the batch of this journal using the rows as they are now (rows done stay done)',
     )
     .option('--new-batch', 'move the journal aside and start a new batch, even of rows run before')
+    .option(...SETTLE_WINDOW)
     .option(
       '--break-lock',
       "take the journal's lock even when it may be held from another host or container",

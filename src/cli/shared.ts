@@ -35,6 +35,12 @@ export const ORDERS_ARG = 'order id or invoice id (INV-000123); several order id
 /** The forms every date flag takes (src/domain/dates.ts), for an option's help. */
 export const DATE_FORMS = '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00"; UTC unless a zone is given';
 
+/** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
+export const SETTLE_WINDOW = [
+  '--settle-window <seconds>',
+  'after an answer that may hide a move (5xx, timeout, lost connection), read the record this long for it before calling it in doubt; never sent twice meanwhile (default 10)',
+] as const;
+
 /**
  * The flags of a command that takes many ids (src/commands/batch/command.ts), added where the
  * command does not have them already; `what` is order or payment.
@@ -55,6 +61,7 @@ export function batchOptions(command: Command, what: 'order' | 'payment'): Comma
   add('--amend', 'go on with the batch of this journal using the rows as they are now (rows done stay done)');
   add('--new-batch', 'move the journal aside and start a new batch, even of rows run before');
   add('--break-lock', "take the journal's lock even when it may be held from another host or container");
+  add(SETTLE_WINDOW[0], SETTLE_WINDOW[1]);
   add('--concurrency <n>', 'rows in flight at once with several ids or --file (1 to 64)', '4');
   add('--dry-run', 'print the requests that would be sent, with counts, and send nothing');
   return command;

@@ -3,9 +3,9 @@
 // each — what the journal records, and what the next run checks when an earlier one started
 // the row and its answer was lost (docs/decisions.md, "Act on many, once"):
 // - email-link / sms-link: done when the service answered 2xx to the send ("sent"). Nothing in
-//   the order shows a sent message, so a row whose answer was lost is sent again on the next
-//   run (at most a second message about the same link, never a charge); a row journaled sent is
-//   never sent again.
+//   the order shows a sent message, so a row whose answer was lost (or was a 5xx) is in doubt,
+//   and the next run does not send it again unless told to (--resend-in-doubt): a retry-until-0
+//   loop must not send a message a run; a row journaled sent is never sent again.
 // - pay: done when a succeeded debit or pre-authorisation not in the baseline is on the order
 //   ("paid"): the same check as `orders pay` before any retry.
 // - pause / resume / cancel: done when the order is read paused / not paused / cancelled.
@@ -72,6 +72,8 @@ function orderAction(o: {
   send(orderId: number): Promise<ActionRecord>;
   /** A lost answer: what may have happened, what the next run does (default: it reads the order). */
   afterLostAnswer?: string;
+  /** MoveAction.unseen: a message, which nothing reads back. */
+  unseen?: string;
 }): (client: ApiClient) => MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
   return (client) => ({
     name: o.name,
@@ -88,6 +90,7 @@ function orderAction(o: {
     describeError,
     afterLostAnswer:
       o.afterLostAnswer ?? `the order may be ${o.done} already; the next run reads it before sending again`,
+    ...(o.unseen === undefined ? {} : { unseen: o.unseen }),
   });
 }
 
@@ -103,8 +106,12 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms') {
     name: `${channel}-link`,
     done: 'sent',
     check: refuseNothingToPay,
-    // Nothing in an order shows a sent message (docs/decisions.md, "Act on many, once").
-    afterLostAnswer: 'the link may have been sent; the next run sends it again',
+    // Nothing in an order shows a sent message (docs/decisions.md, "Act on many, once"): one
+    // that may have gone is in doubt, and a plain re-run does not send it again.
+    afterLostAnswer:
+      'the link may have been sent; the next run does not send it again unless given --resend-in-doubt',
+    unseen:
+      'an earlier run may have sent this link (its answer was lost), so it was not sent again; to send it again, run with --resend-in-doubt',
     send: async (orderId) => {
       const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId);
       const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};

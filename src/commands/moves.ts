@@ -51,6 +51,7 @@ export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundSt
     done: 'refunded',
     idOf: (row) => row.paymentId,
     read: (row) => readRefundState(client, row.paymentId),
+    recorded: (resultId) => recordOf(client, resultId),
     currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
     landed: (state, started) =>
       landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
@@ -95,6 +96,7 @@ function preauthAction(
       return { payment, orderId, orderPayments: await listOrderPayments(client, orderId) };
     },
     currencyOf: (state) => (typeof state.payment.currency === 'string' ? state.payment.currency : null),
+    recorded: (resultId) => recordOf(client, resultId),
     landed: (state, started) =>
       state.orderPayments.find((p) =>
         isOurs(p, state.payment.id, started.amount ?? '', started.baseline ?? []),
@@ -130,6 +132,16 @@ function preauthAction(
       }),
     describeError,
   };
+}
+
+/** A record by its id, as the service shows it now; undefined when it has none (404). */
+async function recordOf(client: ApiClient, id: number): Promise<Payment | undefined> {
+  try {
+    return await getPayment(client, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return undefined;
+    throw err;
+  }
 }
 
 /** The payment's currency as a move's record must show it, when the payment names one. */

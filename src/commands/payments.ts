@@ -297,6 +297,7 @@ async function moveOne<S, P extends MovePlan>(
       concurrency: 1,
       signal: rt.signal,
       laneOf: () => undefined,
+      settleMs: (await rt.client()).settleMs,
     });
     for await (const o of run.outcomes) outcome = o;
     stopped = run.stopped;
@@ -313,7 +314,7 @@ async function moveOne<S, P extends MovePlan>(
   }
   let record = outcome.record;
   if (outcome.status === 'skipped') {
-    if (outcome.resultId !== null)
+    if (outcome.resultId !== null && record === undefined)
       record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal }).catch((err) => {
         // The journal names a record the service does not have: its data was replaced (an
         // emulator reset, say). Nothing was sent; saying "already done" would not be true.

@@ -32,6 +32,10 @@ export interface GlobalOptions {
   /** --csv-raw: CSV cells as they are, without the leading ' against formulas. */
   csvRaw?: boolean;
   query?: string;
+  /** --settle-window SECONDS of a money move (src/cli/shared.ts settleOption). */
+  settleWindow?: string;
+  /** --resend-in-doubt of a batch of messages: send again the ones that may have gone. */
+  resendInDoubt?: boolean;
 }
 
 export interface Streams {
@@ -162,6 +166,7 @@ export class Runtime {
         token: ctx.token,
         timeoutMs: parseTimeout(variable(this.env, 'BILLING_TIMEOUT')),
         maxResponseBytes: parseMaxResponse(variable(this.env, 'BILLING_MAX_RESPONSE_MB')),
+        settleMs: parseSettleWindow(this.flags.settleWindow),
         debug: this.debugEnabled ? this.debug : undefined,
       });
     }
@@ -209,6 +214,18 @@ function parseTimeout(value: string | undefined): number | undefined {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new UsageError(`BILLING_TIMEOUT must be a number of seconds, got "${value}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** --settle-window is in seconds (0 to 600); the client's default applies when it is not given. */
+export function parseSettleWindow(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(seconds >= 0 && seconds <= 600)) {
+    throw new UsageError(`--settle-window must be a number of seconds from 0 to 600, got "${value}"`, {
+      hint: 'the default, 10, gives a service 10 s to show a move whose answer was lost',
+    });
   }
   return Math.round(seconds * 1000);
 }

@@ -203,8 +203,9 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
     } finally {
       await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
     }
-    expect(first.code, first.stderr).toBe(9);
-    expect((parseNdjson(first.stdout) as Any[]).every((r) => r.status === 'failed')).toBe(true);
+    // A 502 after sending may hide the change: in doubt (exit 10), never failed (issue 25 §5).
+    expect(first.code, first.stderr).toBe(10);
+    expect((parseNdjson(first.stdout) as Any[]).every((r) => r.status === 'in_doubt')).toBe(true);
     // The service applied both pauses: the orders read paused.
     for (const id of ids) expect(await statusOf(Number(id))).toBe('paused');
 
@@ -243,7 +244,7 @@ describe('orders pause | resume | cancel and payments capture | reverse with sev
 });
 
 describe('a link whose answer was lost', () => {
-  it('says the answer was lost and the link may have been sent (it was), not "could not reach"', async () => {
+  it('is in doubt (exit 10), not failed: the re-run does not send it again, --resend-in-doubt does', async () => {
     const pending = (await ordersIn('pending')).filter((o) => o.customer?.email).slice(0, 2);
     expect(pending).toHaveLength(2);
     const ids = pending.map((o) => String(o.id));
@@ -257,18 +258,42 @@ describe('a link whose answer was lost', () => {
     } finally {
       await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
     }
-    expect(r.code, r.stderr).toBe(9);
+    expect(r.code, r.stderr).toBe(10);
     const rows = JSON.parse(r.stdout) as Any[];
-    expect(rows.map((x) => [String(x.id), x.status])).toEqual(ids.map((id) => [id, 'failed']));
+    expect(rows.map((x) => [String(x.id), x.status])).toEqual(ids.map((id) => [id, 'in_doubt']));
     for (const row of rows) {
       expect(row.error).toMatch(
-        /^the answer was lost \(connection (reset|closed)[^)]*\): the link may have been sent; the next run sends it again$/,
+        /^the answer was lost \(connection (reset|closed)[^)]*\): the link may have been sent; the next run does not send it again unless given --resend-in-doubt$/,
       );
       expect(row.error).not.toContain('could not reach');
     }
     // It was sent: the outbox has one message for each order.
     const sent = await sentSince(before);
     expect(sent.map((m) => String(m.order_id)).sort()).toEqual([...ids].sort());
+    // A retry-until-0 loop: the plain re-run sends nothing and stays in doubt, saying why.
+    const again = await cli(['links', 'email', ...ids, '-o', 'json']);
+    expect(again.code, again.stderr).toBe(10);
+    expect((JSON.parse(again.stdout) as Any[]).map((x) => x.status)).toEqual(ids.map(() => 'in_doubt'));
+    expect(again.stdout).toContain('to send it again, run with --resend-in-doubt');
+    expect(await sentSince(before)).toHaveLength(ids.length);
+    const resent = await cli(['links', 'email', ...ids, '--resend-in-doubt', '-o', 'json']);
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(await sentSince(before)).toHaveLength(2 * ids.length);
+  });
+});
+
+describe('the same ids in another order (issue 25 §3)', () => {
+  it('links email 187 180 then 180 187: one e-mail per order', async () => {
+    const pending = (await ordersIn('pending')).filter((o) => o.customer?.email).slice(2, 4);
+    expect(pending).toHaveLength(2);
+    const [a, b] = pending.map((o) => String(o.id)) as [string, string];
+    const before = await outbox();
+    const first = await cli(['links', 'email', a, b]);
+    expect(first.code, first.stderr).toBe(0);
+    const second = await cli(['links', 'email', b, a]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('0 sent, 2 skipped');
+    expect((await sentSince(before)).map((m) => String(m.order_id)).sort()).toEqual([a, b].sort());
   });
 });
 

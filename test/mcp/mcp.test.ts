@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
@@ -130,7 +130,8 @@ describe('read-only (the default)', () => {
 describe('refunds, within the caps, once', () => {
   let env: Record<string, string | undefined>;
   const guards = ['--allow', 'refunds', '--max-refund', 'EUR:5.00', '--max-total', 'EUR:8.00'];
-  beforeAll(() => {
+  // Each test its own state folder: --max-total is a cap per day across every session there.
+  beforeEach(() => {
     env = emu.env();
   });
 
@@ -175,8 +176,47 @@ describe('refunds, within the caps, once', () => {
     const audit = await runCli(['mcp', '--audit', '--journal', journal, '-o', 'json'], { env });
     expect(audit.code, audit.stderr).toBe(0);
     const rows = JSON.parse(audit.stdout) as { tool: string; state: string; amount: string }[];
-    expect(rows.filter((r) => r.state === 'refunded').map((r) => r.amount)).toEqual(['5.00', '3.00']);
-    expect(rows.some((r) => r.state === 'failed')).toBe(true);
+    // Newest first.
+    expect(rows.filter((r) => r.state === 'refunded').map((r) => r.amount)).toEqual(['3.00', '5.00']);
+    // A cap's refusal is its own state (and class), and the answered repeat is listed too.
+    expect(rows.some((r) => r.state === 'refused')).toBe(true);
+    expect(rows.some((r) => r.state === 'skipped')).toBe(true);
+  });
+
+  it('--max-total is a cap per day across sessions: a restarted client cannot pass it; --audit lists every session, reads included', async () => {
+    const { payments } = await seedPayments(emu.url, 2, { amount: '50.00', currency: 'EUR' });
+    const [p1, p2] = payments as [number, number];
+    const caps = ['--allow', 'refunds', '--max-refund', 'EUR:50.00', '--max-total', 'EUR:80.00/day'];
+    const first = await serve(['mcp', ...caps], env);
+    expect((await call(first, 'get_order', { order: '1' })).isError).toBeFalsy();
+    expect((await call(first, 'refund_payment', { payment_id: p1, amount: '45.00' })).isError).toBeFalsy();
+    await first.client.close();
+    // The client restarts: a new server, a new session, the same day.
+    const second = await serve(['mcp', ...caps], env);
+    const over = await call(second, 'refund_payment', { payment_id: p2, amount: '45.00' });
+    expect(over.isError).toBe(true);
+    expect(over.structuredContent.error).toMatchObject({ exit_class: 'policy', left: '35.00 EUR' });
+    expect(over.content[0].text).toContain('(exit 2, policy)');
+    expect(refundsOf(emu.emulator.state, p2)).toEqual([]);
+    expect((await call(second, 'refund_payment', { payment_id: p2, amount: '35.00' })).isError).toBeFalsy();
+    await second.client.close();
+
+    const audit = await runCli(['mcp', '--audit', '-o', 'json'], { env });
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(audit.stderr).toMatch(/^2 sessions today \(UTC\), 4 calls, newest session first:/);
+    const rows = JSON.parse(audit.stdout) as { tool: string; state: string; amount: string; why: string }[];
+    expect(rows.map((r) => [r.tool, r.state])).toEqual([
+      ['refund_payment', 'refunded'],
+      ['refund_payment', 'refused'],
+      ['refund_payment', 'refunded'],
+      ['get_order', 'read'],
+    ]);
+    const table = await runCli(['mcp', '--audit', '-o', 'table'], { env: { ...env, COLUMNS: '80' } });
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const reason = over.structuredContent.error.message as string;
+    expect(table.stdout.replace(/\n +/g, ' ')).toContain(reason);
   });
 
   it('a refund whose answer was lost (the server killed mid-call) is made once when called again', async () => {

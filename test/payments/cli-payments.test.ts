@@ -94,14 +94,21 @@ describe('payments refund ID', () => {
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['10.00']);
   });
 
-  it('retries a 502 that was not applied, and gives up with exit 8', async () => {
+  it('a 502 is in doubt (exit 10, one line), never sent again in the run; a re-run after the settle window sends it', async () => {
     const { payments } = await seedPayments(emu.url, 1);
     const result = await withFaults([{ route: 'refund', mode: 'before' }], () =>
-      cli(['payments', 'refund', String(payments[0])]),
+      cli(['payments', 'refund', String(payments[0]), '--settle-window', '0.5']),
     );
-    expect(result.code).toBe(8);
-    expect(result.stderr).toContain('injected fault');
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(
+      /^error: in doubt: payment gateway unavailable \(injected fault\);.*it was not sent again$/m,
+    );
+    const { injected } = (await emulatorApi(emu.url, 'GET', '/__emulator/faults')).body;
+    expect(injected.before).toBe(1);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
+    const again = await cli(['payments', 'refund', String(payments[0]), '--settle-window', '0.5']);
+    expect(again.code).toBe(0);
+    expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['10.00']);
   });
 
   it('--dry-run prints the request and sends nothing', async () => {

@@ -252,7 +252,7 @@ describe('faults per endpoint', () => {
     const set = await setFaults([{ route: 'refund', mode: 'after', rate: 0.25 }]);
     expect(set.body.faults).toEqual([{ route: 'refund', mode: 'after', rate: 0.25 }]);
     // The tests above injected one of each.
-    expect(set.body.injected).toEqual({ before: 1, after: 1, 'drop-after': 1, slow: 1 });
+    expect(set.body.injected).toEqual({ before: 1, after: 1, 'drop-after': 1, late: 0, slow: 1 });
     expect((await call(emulator, 'GET', '/__emulator/faults')).body.faults).toHaveLength(1);
     await setFaults([]);
     expect((await setFaults([{ mode: 'sometimes' }])).status).toBe(400);

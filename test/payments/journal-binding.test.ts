@@ -105,9 +105,10 @@ describe('a journal is bound to the rows it was written for', () => {
     expect(amended.code).toBe(0);
     expect(amended.stderr).toContain(`note: the journal shows payment ${a} refunded 1.00`);
     const rows = parseNdjson(amended.stdout) as { status: string }[];
-    // Rows done stay done: b is skipped; a's new row is refunded, as asked explicitly.
+    // Rows done stay done: b is skipped; a's row is what it refunds in all (issue 25 §4): the
+    // 1.00 refunded under its earlier amount counts, and the difference, 9.00, is sent.
     expect(rows.map((r) => r.status)).toEqual(['refunded', 'skipped']);
-    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '10.00']);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '9.00']);
     expect(refundsOf(emu.emulator.state, b)).toEqual(['3.00']);
     // The same edited file again: the journal is now bound to it.
     const again = await cli(['payments', 'refund', '--file', file]);
@@ -142,7 +143,7 @@ describe('a journal is bound to the rows it was written for', () => {
     const amended = await cli(['payments', 'refund', '--file', file, '--amend']);
     expect(amended.code, amended.stderr).toBe(0);
     expect(amended.stderr).toContain(`note: the journal shows payment ${a} refunded 1.00`);
-    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '10.00']);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00', '9.00']);
   });
 
   it('a removed row is refused too, with what the journal recorded for it', async () => {
@@ -211,6 +212,55 @@ describe('a journal written before journals were bound to their rows', () => {
       'skipped',
       'refunded',
     ]);
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['2.00']);
+  });
+});
+
+describe('a batch is the set of moves it asks for (issue 25 §3)', () => {
+  it('the same moves reordered, with a blank line, or as NDJSON, under another journal: refused in a script, nothing sent', async () => {
+    const state = tempDir('billing-state-');
+    const { payments } = await seedPayments(emu.url, 3);
+    const [a, b, c] = payments as [number, number, number];
+    const dir = tempDir();
+    const file = writeCsv(join(dir, 'refunds.csv'), [
+      [a, '1.00'],
+      [b, '1.00'],
+      [c, ''],
+    ]);
+    expect((await cli(['payments', 'refund', '--file', file], { BILLING_STATE_DIR: state })).code).toBe(0);
+    const rewrites: [string, string][] = [
+      ['reordered.csv', `payment_id,amount\n${c},\n${b},1\n${a},1.0\n`],
+      ['blank.csv', `payment_id,amount\n\n${a},1.00\n${b},1.00\n${c},\n`],
+      [
+        'refunds.ndjson',
+        `${JSON.stringify({ payment_id: b, amount: '1.00' })}\n${JSON.stringify({ payment_id: c, amount: null })}\n${JSON.stringify({ payment_id: a, amount: '1.00' })}\n`,
+      ],
+    ];
+    for (const [name, text] of rewrites) {
+      const copy = join(dir, name);
+      writeFileSync(copy, text);
+      const refused = await cli(['payments', 'refund', '--file', copy], { BILLING_STATE_DIR: state });
+      expect(refused.code, `${name}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain('the same rows were run before as a batch of');
+    }
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, c)).toEqual(['10.00']);
+  });
+
+  it('the file itself rewritten in another order is the same batch: its journal skips what is done', async () => {
+    const { payments } = await seedPayments(emu.url, 2);
+    const [a, b] = payments as [number, number];
+    const file = writeCsv(join(tempDir(), 'refunds.csv'), [
+      [a, '1.00'],
+      [b, '2.00'],
+    ]);
+    expect((await cli(['payments', 'refund', '--file', file])).code).toBe(0);
+    writeFileSync(file, `payment_id,amount\n\n${b},2\n${a},1.00\n`);
+    const again = await cli(['payments', 'refund', '--file', file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 refunded, 2 skipped');
     expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
     expect(refundsOf(emu.emulator.state, b)).toEqual(['2.00']);
   });
@@ -456,7 +506,7 @@ describe('a journal belongs to one service', () => {
       expect(stale.code).toBe(5);
       expect(stale.stderr).toMatch(
         new RegExp(
-          `the journal shows payment ${p} refunded \\(payment \\d+\\), but the service has no payment \\d+; nothing was sent`,
+          `the journal shows the refund \\d+ of 1\\.00 on payment ${p}, 1\\.00, but the service has no such record; nothing was sent`,
         ),
       );
       expect(stale.stderr).not.toContain('Already refunded');

@@ -198,7 +198,10 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
     const { file, asks } = await batch(1);
     const journal = `${file}.journal`;
     try {
-      const run = start(['payments', 'refund', '--file', file, '-o', 'ndjson'], emu.env());
+      const run = start(
+        ['payments', 'refund', '--file', file, '--settle-window', '1', '-o', 'ndjson'],
+        emu.env(),
+      );
       await loseTheAnswer(journal);
       const result = await run.done;
       expect(result.code, result.stderr).toBe(10);
@@ -222,7 +225,7 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
     ['with --journal', true],
     ['without one', false],
   ])(
-    'a single refund %s: exit 8; the retry prints the refund that landed',
+    'a single refund %s: in doubt, exit 10; the retry prints the refund that landed',
     async (_, named) => {
       const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
       const p = payments[0] as number;
@@ -234,14 +237,24 @@ describe('a row whose outcome cannot be confirmed is journaled in doubt, never d
         const found = existsSync(dir) ? readdirSync(dir).find((n) => n.startsWith('refund-')) : undefined;
         return join(dir, found ?? 'refund-none.journal');
       };
-      const args = ['payments', 'refund', String(p), '--amount', '2.00', '-o', 'json'];
+      const args = [
+        'payments',
+        'refund',
+        String(p),
+        '--amount',
+        '2.00',
+        '--settle-window',
+        '1',
+        '-o',
+        'json',
+      ];
       if (named) args.push('--journal', given);
       const env = emu.env({ BILLING_STATE_DIR: state });
       try {
         const run = start(args, env);
         await loseTheAnswer(journal);
         const result = await run.done;
-        expect(result.code, result.stderr).toBe(8);
+        expect(result.code, result.stderr).toBe(10);
         expect(result.stderr).toContain('it may have been applied');
         expect(journalLines(journal()).map((l) => l.state)).toEqual(['started', 'in_doubt']);
       } finally {

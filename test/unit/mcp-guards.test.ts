@@ -17,21 +17,31 @@ describe('mcp guards', () => {
     expect(() => parseCaps('--max-refund', 'EUR:1,EUR:2')).toThrow(/names EUR twice/);
   });
 
-  it('holds a refund to the per-call cap of its currency, then to the session total', () => {
+  it('holds a refund to the per-call cap of its currency, then to the total of the day, saying what is left', () => {
+    const reason = (o: { amount: string; currency: string | null; spent: bigint }, g = guards) =>
+      refundRefusal(g, o)?.reason;
     expect(refundRefusal(guards, { amount: '50.00', currency: 'EUR', spent: 0n })).toBeUndefined();
-    expect(refundRefusal(guards, { amount: '50.01', currency: 'EUR', spent: 0n })).toMatch(/--max-refund/);
+    expect(reason({ amount: '50.01', currency: 'EUR', spent: 0n })).toMatch(/--max-refund/);
     expect(refundRefusal(guards, { amount: '10.00', currency: 'EUR', spent: 5000n })).toBeUndefined();
-    expect(refundRefusal(guards, { amount: '10.01', currency: 'EUR', spent: 5000n })).toMatch(
-      /60\.01 EUR, above its cap of 60\.00 EUR \(--max-total; 10\.00 EUR left\)/,
-    );
-    // USD: the per-call cap is the "any currency" one; GBP has no session total at all.
-    expect(refundRefusal(guards, { amount: '10.01', currency: 'USD', spent: 0n })).toMatch(
-      /10\.00 USD a refund/,
-    );
-    expect(refundRefusal(guards, { amount: '1.00', currency: 'GBP', spent: 0n })).toMatch(
+    expect(refundRefusal(guards, { amount: '10.01', currency: 'EUR', spent: 5000n })).toEqual({
+      reason: expect.stringMatching(
+        /60\.01 EUR, above the cap of 60\.00 EUR a day \(--max-total; 10\.00 EUR left\)/,
+      ),
+      left: '10.00 EUR',
+    });
+    // USD: the per-call cap is the "any currency" one; GBP has no total at all.
+    expect(reason({ amount: '10.01', currency: 'USD', spent: 0n })).toMatch(/10\.00 USD a refund/);
+    expect(reason({ amount: '1.00', currency: 'GBP', spent: 0n })).toMatch(
       /no --max-total was given for GBP/,
     );
-    expect(refundRefusal(guards, { amount: '1.00', currency: null, spent: 0n })).toMatch(/no currency/);
+    expect(reason({ amount: '1.00', currency: null, spent: 0n })).toMatch(/no currency/);
+    // The period: a day is the default and the only one.
+    expect(
+      parseGuards({ allow: ['refunds'], maxRefund: '5', maxTotal: 'EUR:8/day' }).maxTotal?.get('EUR'),
+    ).toBe(800n);
+    expect(() => parseGuards({ allow: ['refunds'], maxRefund: '5', maxTotal: 'EUR:8/week' })).toThrow(
+      /"\/week" is not a period this cap keeps/,
+    );
   });
 
   it('refuses families it does not know and caps without refunds', () => {
@@ -41,7 +51,7 @@ describe('mcp guards', () => {
       /--max-total goes with --allow refunds/,
     );
     expect(
-      refundRefusal(parseGuards({ allow: ['links'] }), { amount: '1', currency: 'EUR', spent: 0n }),
+      refundRefusal(parseGuards({ allow: ['links'] }), { amount: '1', currency: 'EUR', spent: 0n })?.reason,
     ).toMatch(/not allowed/);
   });
 

@@ -17,6 +17,8 @@ export interface BatchEntry {
   batch: string;
   action: string;
   journal: string;
+  /** The journal's file, "DEV-INO": another name of it (a hard link) is the same journal. */
+  file?: string;
   input: string;
   /** The service it ran on (batch/service.ts); absent in entries of an earlier billing. */
   service?: string;

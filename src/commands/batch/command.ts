@@ -13,8 +13,15 @@ import { join, resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import { previewRequest, type RequestPreview } from '../../api/payments.js';
 import type { Route } from '../../api/routes.js';
-import { BatchFailedError, type BillingError, InterruptedError, UsageError } from '../../errors.js';
+import {
+  BatchFailedError,
+  type BillingError,
+  InterruptedError,
+  UnreportedError,
+  UsageError,
+} from '../../errors.js';
 import { type ResourceName, writeList } from '../../format/index.js';
+import { outputError, outputFailure } from '../../format/sink.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
@@ -284,6 +291,23 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   const { opened, action, words } = o;
   const outcomes: Outcome<R, T>[] = [];
   let stopped: BillingError | undefined;
+  // The outcomes handed to the writer, and how many of them are known written: a result is
+  // taken as written once the next one is asked for with the output still sound (one behind,
+  // since a write error is told a turn later).
+  const handed: Outcome<R, T>[] = [];
+  let written = 0;
+  let outputLost: unknown;
+  const outputSound = () => {
+    const { failed, closed } = outputFailure(rt.io.stdout);
+    return failed === undefined && closed === undefined;
+  };
+  async function* tracked(source: AsyncGenerator<Outcome<R, T>>): AsyncGenerator<Outcome<R, T>> {
+    for await (const outcome of source) {
+      if (outputSound()) written = Math.max(0, handed.length - 1);
+      handed.push(outcome);
+      yield outcome;
+    }
+  }
   const total = o.rows.length;
   try {
     const counts = { done: 0, skipped: 0, failed: 0, in_doubt: 0 };
@@ -296,10 +320,15 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
       const run = runBatch({
         journal: opened.journal,
         action,
-        rows: o.rows,
+        rows: o.rows.map((row) => {
+          const amount = opened.toSend.get(row.key);
+          return amount === undefined ? row : { ...row, amount };
+        }),
         concurrency: o.concurrency,
         signal: rt.signal,
         laneOf: o.laneOf,
+        settleMs: (await rt.client()).settleMs,
+        resendInDoubt: rt.flags.resendInDoubt,
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;
@@ -314,7 +343,11 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         },
       });
       try {
-        await writeList(o.results(run.outcomes), o.resource, rt.output);
+        await writeList(o.results(tracked(run.outcomes)), o.resource, rt.output);
+      } catch (err) {
+        // Output that cannot be written does not hide the moves made: said below, exit 11.
+        if (outputSound()) throw err;
+        outputLost = err;
       } finally {
         stopped = run.stopped;
       }
@@ -337,6 +370,9 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   if (notStarted > 0) parts.push(`${notStarted} not started`);
   rt.info(`${words.head}: ${parts.join(', ')}, of ${words.rows}. Journal: ${opened.journal.path}`);
   if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, words.what, action.done)));
+  if (outputLost !== undefined || !outputSound()) {
+    throw unreported(rt, outcomes, new Set(handed.slice(0, written)), words, action.done);
+  }
   if (stopped || doubtful.length > 0) {
     throw inDoubtError({ stopped: stopped as never, doubtful: doubtful.length, notStarted, total });
   }
@@ -345,6 +381,44 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   }
   const failed = count('failed');
   if (failed > 0) throw new BatchFailedError(words.failed(failed));
+}
+
+/**
+ * The results could not all be written (stdout full or closed): exit 11, naming on stderr each
+ * move made whose result is not known written, so that nothing is sent again blindly.
+ */
+function unreported<R extends BatchRow, T extends BatchRecord>(
+  rt: Runtime,
+  outcomes: readonly Outcome<R, T>[],
+  written: ReadonlySet<Outcome<R, T>>,
+  words: BatchWords,
+  done: string,
+): BillingError {
+  const { failed, closed } = outputFailure(rt.io.stdout);
+  const cause = failed ?? closed;
+  const why = cause ? outputError(cause).message.replace(/^could not write to /, '') : 'standard output';
+  const moved = outcomes
+    .filter((o) => !written.has(o) && (o.status === 'done' || o.status === 'in_doubt' || o.unrecorded))
+    .sort((a, b) => a.row.index - b.row.index);
+  if (moved.length === 0) return outputError(cause ?? new Error('standard output'));
+  rt.info(
+    ...moved.map((o) => {
+      const [id] = o.row.key.split('|');
+      const amount = o.amount ? ` ${o.amount}${o.currency ? ` ${o.currency}` : ''}` : '';
+      const what =
+        o.status === 'done'
+          ? `${done}${amount}${o.resultId === null ? '' : ` (id ${o.resultId})`}`
+          : `in doubt${amount}: it may have been ${done}`;
+      return `not reported: line ${o.row.line}, ${words.what} ${id}: ${what}`;
+    }),
+  );
+  return new UnreportedError(
+    `${plural(moved.length, 'move')} made without its result written (${why}): named above; do not send them again`,
+    {
+      hint: 'the journal holds what was done: the same command run again with room for its output skips them',
+      cause,
+    },
+  );
 }
 
 async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(

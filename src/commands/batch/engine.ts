@@ -11,11 +11,18 @@
 // `kind`), or a change to an order (a link sent, a pause, a resume, a cancel) whose "landed"
 // check reads the order (src/commands/actions.ts says what "done" means for each).
 
+import { SETTLE_MS } from '../../api/client.js';
 import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/moves.js';
-import { OutcomeUnknownError, unexplainedMove } from '../../api/payments.js';
+import {
+  MoveInDoubtError,
+  mayHaveApplied,
+  OutcomeUnknownError,
+  pause,
+  unexplainedMove,
+} from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
-import { BillingError, InDoubtError } from '../../errors.js';
+import { BillingError, EXIT, InDoubtError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import {
   isUnsettled,
@@ -24,7 +31,7 @@ import {
   JournalWriteError,
   type RowState,
 } from './journal.js';
-import type { BatchRow } from './rows.js';
+import { type BatchRow, describeKey } from './rows.js';
 import { runInOrder } from './runner.js';
 
 export interface MovePlan {
@@ -67,6 +74,8 @@ export interface MoveAction<
   /** Reads what the move needs (GET requests only). */
   read(row: R): Promise<S>;
   currencyOf(state: S): string | null;
+  /** The record of this id as the service shows it now (a row journaled done names it); undefined when it has none. */
+  recorded?(resultId: number): Promise<T | undefined>;
   /** After an earlier run started the row: the record that shows the move landed, if any. */
   landed(state: S, started: JournalRecord): T | undefined;
   /**
@@ -87,6 +96,20 @@ export interface MoveAction<
    * run checks first, as a `landed` check does.
    */
   afterLostAnswer?: string;
+  /**
+   * Set for a move nothing can read back (a message sent): a row of it that may have been sent
+   * (in doubt) is not sent again unless the run is told to (--resend-in-doubt); this says so.
+   */
+  unseen?: string;
+}
+
+/** How a run treats rows whose outcome is unknown. */
+export interface SettleOptions {
+  /** The settle window (ms): how long after a send its record is looked for before sending again. */
+  settleMs: number;
+  /** Send again the rows of an `unseen` action that may have been sent (--resend-in-doubt). */
+  resendInDoubt?: boolean;
+  signal: AbortSignal;
 }
 
 export type OutcomeStatus = 'done' | 'skipped' | 'failed' | 'in_doubt';
@@ -122,6 +145,9 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
   signal: AbortSignal;
   laneOf(row: R): string | undefined;
   onOutcome?(outcome: Outcome<R, T>): void;
+  /** The settle window (default SETTLE_MS); tests and --settle-window make it shorter. */
+  settleMs?: number;
+  resendInDoubt?: boolean;
 }): BatchRun<R, T> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -136,7 +162,12 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
           signal: stop.signal,
           laneOf: o.laneOf,
           work: async (row) => {
-            const outcome = await moveRow(o.journal, o.action, row, (err) => {
+            const settling = {
+              settleMs: o.settleMs ?? SETTLE_MS,
+              resendInDoubt: o.resendInDoubt,
+              signal: stop.signal,
+            };
+            const outcome = await moveRow(o.journal, o.action, row, settling, (err) => {
               run.stopped ??= err;
               stop.abort();
             });
@@ -158,6 +189,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
   journal: Journal,
   action: MoveAction<R, S, P, T>,
   row: R,
+  options: SettleOptions,
   onJournalFailure: (err: JournalWriteError) => void,
 ): Promise<Outcome<R, T> | undefined> {
   const { key } = row;
@@ -166,12 +198,50 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
   const base = { row, currency: null as string | null, resultId: null as number | null, error: null };
   if (history?.last.state === action.done) {
     const amount = history.last.amount ?? row.amount;
-    return {
+    const skipped = {
       ...base,
-      status: 'skipped',
+      status: 'skipped' as const,
       resultId: history.last.result_id ?? null,
       ...(amount ? { amount } : {}),
     };
+    // A row recorded done is trusted only when the service still shows that record as that
+    // move: ids are reused after a reset, and a journal can be edited.
+    const resultId = history.last.result_id;
+    if (action.kind === undefined || action.recorded === undefined || resultId === undefined) return skipped;
+    try {
+      // One read: the record itself. Its currency is the one the row started with, when known.
+      const record = await action.recorded(resultId);
+      const currency = history.started?.currency ?? null;
+      const asked = `${action.kind} ${resultId} of ${amount ?? 'the full amount'} on ${describeKey(key)}`;
+      if (record === undefined) {
+        throw new BillingError(
+          'not_found',
+          EXIT.notFound,
+          `the journal shows the ${asked}, but the service has no such record; nothing was sent`,
+          {
+            hint: `if the service's data was replaced (an emulator reset), run again with --new-batch to ${action.name} it now`,
+          },
+        );
+      }
+      confirmed(record, action.kind, id, { ...history.last, amount: amount ?? '' }, currency);
+      return {
+        ...skipped,
+        currency: currency ?? (typeof record.currency === 'string' ? record.currency : null),
+        record,
+      };
+    } catch (err) {
+      if (!(err instanceof BillingError)) throw err;
+      const error =
+        err instanceof UnconfirmedMoveError
+          ? `the journal shows the ${action.kind} ${resultId} for ${describeKey(key)}, but the service shows another move under that id (${err.message}); nothing was sent`
+          : err.message;
+      return {
+        ...base,
+        status: 'failed',
+        error,
+        cause: new BillingError(err.kind, EXIT.notFound, error, { hint: err.hint }),
+      };
+    }
   }
   /** Journals the outcome; when that fails the outcome is kept, marked unrecorded. */
   const settle = async (
@@ -191,7 +261,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
   let currency: string | null = null;
   let sent = false;
   try {
-    const state = await action.read(row);
+    let state = await action.read(row);
     currency = action.currencyOf(state);
     const started = history?.started;
     const money = action.kind;
@@ -200,47 +270,41 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
       started &&
       (money === undefined || (started.amount !== undefined && started.baseline !== undefined))
     ) {
-      const found = action.landed(state, started);
-      if (found) {
-        const orderId = found.order_id;
-        // Held to the rule of an answer's record: a pending or declined one leaves the row in doubt.
-        const landed =
-          money === undefined
-            ? found
-            : (confirmMove(
-                found as unknown as Payment,
-                {
-                  kind: money,
-                  paymentId: id,
-                  amount: started.amount ?? '',
-                  ...(currency === null ? {} : { currency }),
-                },
-                {
-                  status: 200,
-                  method: 'GET',
-                  path: `/orders/${orderId ?? '?'}/payments`,
-                  ...(typeof orderId === 'number' ? { foundOnOrder: orderId } : {}),
-                },
-              ) as unknown as T);
-        return settle(
-          {
-            ...base,
-            status: 'done',
-            ...(started.amount === undefined ? {} : { amount: started.amount }),
-            currency,
-            resultId: landed.id,
-            record: landed,
-            recovered: true,
-          },
-          {
-            state: action.done,
-            ...(started.amount === undefined ? {} : { amount: started.amount }),
-            result_id: landed.id,
-          },
-        );
+      const unsettled = isUnsettled(history);
+      // A message leaves nothing to read back: one that may have gone is not sent again unasked.
+      if (unsettled && action.unseen !== undefined && !options.resendInDoubt) {
+        throw new BillingError('gateway', EXIT.inDoubt, action.unseen);
       }
-      const other = action.since?.(state, started)[0];
-      if (other) throw unexplainedMove(other as unknown as Payment, other.order_id);
+      // An unsettled row is read until the settle window since its send has passed: a record may show late.
+      const deadline = unsettled ? (Date.parse(started.at) || 0) + options.settleMs : 0;
+      for (let read = 1; ; read++) {
+        const found = action.landed(state, started);
+        if (found) {
+          const landed = money === undefined ? found : confirmed(found, money, id, started, currency);
+          return settle(
+            {
+              ...base,
+              status: 'done',
+              ...(started.amount === undefined ? {} : { amount: started.amount }),
+              currency,
+              resultId: landed.id,
+              record: landed,
+              recovered: true,
+            },
+            {
+              state: action.done,
+              ...(started.amount === undefined ? {} : { amount: started.amount }),
+              result_id: landed.id,
+            },
+          );
+        }
+        const other = action.since?.(state, started)[0];
+        if (other) throw unexplainedMove(other as unknown as Payment, other.order_id);
+        if (action.unseen !== undefined || Date.now() >= deadline) break;
+        await pause(250, read, options.signal, deadline);
+        state = await action.read(row);
+        currency = action.currencyOf(state);
+      }
     }
     const plan = action.plan(state, row);
     amount = plan.amount;
@@ -290,14 +354,40 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
     // Sent here: in doubt when the answer did not settle it. Started by an earlier run and not
     // settled since: in doubt whatever stopped this run's check (an unreadable answer, a 503),
     // since as far as anyone can tell it was sent.
-    const unconfirmed = err instanceof UnconfirmedMoveError || err instanceof OutcomeUnknownError;
-    const doubt = sent ? unconfirmed : isUnsettled(history);
+    // A send whose answer was lost or was a 5xx may have moved: in doubt, never failed.
+    const unconfirmed =
+      err instanceof UnconfirmedMoveError ||
+      err instanceof OutcomeUnknownError ||
+      err instanceof MoveInDoubtError ||
+      mayHaveApplied(err);
+    const doubt = sent ? unconfirmed : isUnsettled(history) || err.exitCode === EXIT.inDoubt;
     const status = doubt ? 'in_doubt' : 'failed';
     return settle(
       { ...base, status, error, currency, cause: err, ...(amount ? { amount } : {}) },
       { state: status, error, ...(amount ? { amount } : {}) },
     );
   }
+}
+
+/** A landed record held to the rule of an answer's record: a pending or declined one leaves the row in doubt. */
+function confirmed<T extends BatchRecord>(
+  found: T,
+  kind: MoveKind,
+  paymentId: number,
+  started: JournalRecord,
+  currency: string | null,
+): T {
+  const orderId = found.order_id;
+  return confirmMove(
+    found as unknown as Payment,
+    { kind, paymentId, amount: started.amount ?? '', ...(currency === null ? {} : { currency }) },
+    {
+      status: 200,
+      method: 'GET',
+      path: `/orders/${orderId ?? '?'}/payments`,
+      ...(typeof orderId === 'number' ? { foundOnOrder: orderId } : {}),
+    },
+  ) as unknown as T;
 }
 
 /** Rows whose outcome the journal does not hold for sure: checked on the next run. */

@@ -13,8 +13,9 @@
 // mid-write) is cut; any other unreadable line is reported by number, never skipped.
 
 import { constants } from 'node:fs';
-import { access, type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { SystemError, UsageError } from '../../errors.js';
+import { access, type FileHandle, link, open, readFile, stat, unlink } from 'node:fs/promises';
+import { BillingError, SystemError, UsageError } from '../../errors.js';
+import { refuseForeign } from './lock.js';
 import type { RowList } from './rows.js';
 
 /** A row's states: done is the action's own word (refunded, captured, reversed, sent, paid…). */
@@ -205,26 +206,28 @@ export class Journal {
     private content: JournalContent,
     private readonly file: FileHandle,
     private readonly inode: number,
+    /** The file itself, whatever name reached it: "DEV-INO" (the index keeps it). */
+    readonly fileId: string,
     /** The file did not exist before this run opened it. */
     private readonly created: boolean,
   ) {}
 
   /** Opens for a run (the caller holds the lock): reads what earlier runs wrote, cuts a torn last line. */
   static async open(path: string): Promise<Journal> {
-    let file: FileHandle | undefined;
+    return Journal.load(await openJournalFile(path));
+  }
+
+  /** Reads a journal file opened (and locked) by the caller; cuts a torn last line. */
+  static async load(opened: JournalFile): Promise<Journal> {
+    const { path, file } = opened;
     try {
-      const created = !(await stat(path).then(
-        () => true,
-        () => false,
-      ));
-      file = await open(path, 'a+', 0o600);
       const text = (await file.readFile()).toString('utf8');
       const end = text.lastIndexOf('\n') + 1;
       if (end < text.length) await file.truncate(end);
-      const { ino } = await file.stat();
-      return new Journal(path, parseJournal(text), file, ino, created);
+      const id = `${opened.dev}-${opened.ino}`;
+      return new Journal(path, parseJournal(text), file, opened.ino, id, opened.created);
     } catch (err) {
-      await file?.close().catch(() => {});
+      await file.close().catch(() => {});
       throw new SystemError(`cannot open the journal ${path}: ${(err as Error).message}; nothing was sent`);
     }
   }
@@ -359,13 +362,75 @@ async function readOnly(path: string, dev: number): Promise<boolean> {
   return false;
 }
 
-/** Moves a journal aside (--new-batch) to PATH.YYYYMMDDTHHMMSSZ; returns the new path. */
+/** A journal's file, open: whatever name reached it, its device and inode say which file it is. */
+export interface JournalFile {
+  path: string;
+  file: FileHandle;
+  dev: number;
+  ino: number;
+  /** This run created it. */
+  created: boolean;
+}
+
+/**
+ * Opens the journal at `path`, creating it (exclusively, mode 0600) when there is none, before
+ * any lock is decided: the lock and the index then go by the file itself (open.ts). A path
+ * whose last part is a symlink is refused, never followed (it could name any file of the user:
+ * a planted link, or one journal under two names); so is a file that is not the user's alone
+ * (exit 12, nothing sent).
+ */
+export async function openJournalFile(path: string): Promise<JournalFile> {
+  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW;
+  let file: FileHandle | undefined;
+  let created = false;
+  try {
+    try {
+      file = await open(path, flags | constants.O_CREAT | constants.O_EXCL, 0o600);
+      created = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      file = await open(path, flags);
+    }
+    const info = await file.stat();
+    refuseForeign(path, info, 'file');
+    return { path, file, dev: info.dev, ino: info.ino, created };
+  } catch (err) {
+    await file?.close().catch(() => {});
+    if (err instanceof BillingError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') {
+      throw new SystemError(`the journal ${path} is a symlink; it is not followed, and nothing was sent`, {
+        hint: 'give the path of the journal itself (--journal), not a link to it',
+      });
+    }
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new UsageError(`cannot keep the journal ${path}: its directory does not exist; nothing was sent`);
+    }
+    throw new SystemError(`cannot open the journal ${path}: ${(err as Error).message}; nothing was sent`);
+  }
+}
+
+/**
+ * Moves a journal aside (--new-batch) to PATH.YYYYMMDDTHHMMSSZ (a number added when that name
+ * is taken); returns the new path. link(2) never follows a symlink and never replaces a name
+ * that exists, so the aside name is created exclusively and no journal is overwritten.
+ */
 export async function moveAside(path: string): Promise<string> {
   const stamp = new Date()
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
-  const aside = `${path}.${stamp}`;
-  await rename(path, aside);
-  return aside;
+  for (let n = 1; ; n++) {
+    const aside = n === 1 ? `${path}.${stamp}` : `${path}.${stamp}-${n}`;
+    try {
+      await link(path, aside);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && n < 1000) continue;
+      throw new SystemError(
+        `cannot move the journal ${path} aside: ${(err as Error).message}; nothing was sent`,
+      );
+    }
+    await unlink(path);
+    return aside;
+  }
 }

@@ -18,8 +18,9 @@
 // timer must keep touching it), and it cannot say who holds it.
 
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { link, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { InUseError, SystemError, UsageError } from '../../errors.js';
@@ -47,12 +48,19 @@ export class JournalLock {
     private readonly owner: LockOwner,
   ) {}
 
-  static async take(journalPath: string, o: { breakLock?: boolean } = {}): Promise<JournalLock> {
-    const dir = `${journalPath}.lock`;
+  /**
+   * Takes the lock of `journalPath`: the folder JOURNAL.lock by default, or `o.dir` (the lock of
+   * the journal's file, by device and inode, in the state folder: open.ts).
+   */
+  static async take(
+    journalPath: string,
+    o: { breakLock?: boolean; dir?: string } = {},
+  ): Promise<JournalLock> {
+    const dir = o.dir ?? `${journalPath}.lock`;
     const owner = self();
-    await replaceLegacyLock(dir, journalPath);
+    if (o.dir === undefined) await replaceLegacyLock(dir, journalPath);
     try {
-      await mkdir(dir, { mode: 0o700 });
+      await mkdir(dir, { mode: 0o700, recursive: o.dir !== undefined });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -62,6 +70,8 @@ export class JournalLock {
       }
       if (code !== 'EEXIST') throw lockFailure(dir, err);
     }
+    // A lock folder another user made (or may write) could be used to hold or fake the lock.
+    refuseForeign(dir, await lstat(dir), 'directory');
     for (let attempt = 0; attempt < 5; attempt++) {
       const numbers = await lockNumbers(dir);
       const top = numbers.at(-1);
@@ -70,7 +80,7 @@ export class JournalLock {
         if (held === 'gone') continue;
         if (held !== 'released') {
           const verdict = judge(held);
-          if (verdict !== 'dead' && !o.breakLock) throw inUse(journalPath, held, verdict);
+          if (verdict !== 'dead' && !o.breakLock) throw inUse(journalPath, held, verdict, dir);
         }
       }
       const number = (top ?? 0) + 1;
@@ -86,7 +96,7 @@ export class JournalLock {
     }
     const numbers = await lockNumbers(dir);
     const held = numbers.length === 0 ? 'gone' : await holder(join(dir, String(numbers.at(-1))));
-    throw inUse(journalPath, typeof held === 'string' ? undefined : held, 'alive');
+    throw inUse(journalPath, typeof held === 'string' ? undefined : held, 'alive', dir);
   }
 
   async release(): Promise<void> {
@@ -219,12 +229,36 @@ async function replaceLegacyLock(dir: string, journalPath: string): Promise<void
   await unlink(dir).catch(() => {});
 }
 
+/**
+ * Refuses (exit 12, before anything is sent) a journal, lock or index entry that is not the
+ * running user's, that others may write, or that is not what it should be (a symlink, say):
+ * another local user could plant it, as ssh refuses a key file others can write.
+ */
+export function refuseForeign(path: string, info: Stats, kind: 'file' | 'directory'): void {
+  const uid = process.getuid?.();
+  const problem = !(kind === 'file' ? info.isFile() : info.isDirectory())
+    ? `is not a ${kind === 'file' ? 'regular file' : 'directory'}${info.isSymbolicLink() ? ' (a symlink)' : ''}`
+    : uid !== undefined && info.uid !== uid
+      ? `belongs to another user (uid ${info.uid}, you are ${uid})`
+      : (info.mode & 0o022) !== 0
+        ? `may be written by others (mode ${(info.mode & 0o777).toString(8).padStart(4, '0')})`
+        : undefined;
+  if (problem === undefined) return;
+  throw new SystemError(`${path} ${problem}; it is not used, and nothing was sent`, {
+    hint: `a journal and its lock must be yours alone (mode 0600, 0700 for a folder): remove ${path} or give another --journal`,
+  });
+}
+
 function lockFailure(path: string, err: unknown): SystemError {
   return new SystemError(`cannot lock the journal (${path}): ${(err as Error).message}; nothing was sent`);
 }
 
-function inUse(journalPath: string, held: Exclude<Held, 'released' | 'gone'> | undefined, verdict: Verdict) {
-  const lockDir = `${journalPath}.lock`;
+function inUse(
+  journalPath: string,
+  held: Exclude<Held, 'released' | 'gone'> | undefined,
+  verdict: Verdict,
+  lockDir: string,
+) {
   if (held === undefined || 'unreadable' in held) {
     return new InUseError(`another run is taking the journal ${journalPath} (its lock is being written)`, {
       hint: `wait for it; if no run is starting, run again with --break-lock (or remove ${lockDir})`,

@@ -9,16 +9,18 @@
 
 import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime.js';
-import { type BatchEntry, batchesWith, claimIndex, remember } from './batches.js';
+import { type BatchEntry, batchesWith, claimIndex, remember, stateDir } from './batches.js';
 import {
   isUnsettled,
   Journal,
   type JournalContent,
   moveAside,
+  openJournalFile,
   type RowState,
   readJournal,
 } from './journal.js';
@@ -31,6 +33,7 @@ import {
   idOfKey,
   type RowChange,
   rowList,
+  sameMoves,
 } from './rows.js';
 import { serviceOf } from './service.js';
 
@@ -57,40 +60,81 @@ export interface BatchSpec {
 
 export interface OpenBatch {
   journal: Journal;
+  /**
+   * Rows whose amount this run sends is less than the row asks (by key): an amended row whose
+   * payment this batch already refunded under its earlier amount sends the difference.
+   */
+  toSend: Map<string, string>;
   /** When the batch started (an earlier run's date when this run goes on with it). */
   created: string;
   close(): Promise<void>;
 }
 
-/** The journal's path as given, or the real file when it is a symlink (one lock per journal). */
+/**
+ * The journal's path: its folder's real path and its own name. The name itself is never
+ * resolved: a journal that is a symlink is refused when opened (journal.ts, openJournalFile).
+ */
 export async function journalPathOf(given: string): Promise<string> {
   const path = resolve(given);
-  return realpath(path).catch(() => path);
+  const folder = await realpath(dirname(path)).catch(() => dirname(path));
+  return join(folder, basename(path));
+}
+
+/** The lock of a journal's file, whatever its name: STATE/locks/DEV-INO. */
+function fileLockDir(rt: Runtime, file: { dev: number; ino: number }): string {
+  return join(stateDir(rt.env), 'locks', `${file.dev}-${file.ino}`);
 }
 
 const WAYS_ON =
   'to go on with this batch using the rows as they are now (rows done stay done), run again with --amend; ' +
   'to start a new batch, run again with --new-batch (the journal is moved aside) or give another --journal';
 
-export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
-  const lock = await JournalLock.take(spec.journalPath, { breakLock: spec.breakLock });
-  let journal: Journal | undefined;
+/**
+ * The journal's file first (created exclusively when there is none), then its locks: the
+ * folder JOURNAL.lock (what an earlier billing takes too) and the lock of the file itself, by
+ * device and inode, so that two names of one journal (hard links, a bind mount) exclude each
+ * other. Only then is it read.
+ */
+export async function lockJournal(
+  rt: Runtime,
+  path: string,
+  o: { breakLock?: boolean } = {},
+): Promise<{ journal: Journal; release(): Promise<void> }> {
+  const file = await openJournalFile(path);
+  const locks: JournalLock[] = [];
+  const release = async () => {
+    for (const lock of locks.reverse()) await lock.release();
+  };
   try {
-    journal = await Journal.open(spec.journalPath);
+    locks.push(await JournalLock.take(path, o));
+    locks.push(await JournalLock.take(path, { ...o, dir: fileLockDir(rt, file) }));
+    return { journal: await Journal.load(file), release };
+  } catch (err) {
+    await file.file.close().catch(() => {});
+    await release();
+    throw err;
+  }
+}
+
+export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
+  const locked = await lockJournal(rt, spec.journalPath, { breakLock: spec.breakLock });
+  let journal: Journal | undefined = locked.journal;
+  try {
     journal = await bind(rt, spec, journal);
     const opened = journal;
     return {
       journal: opened,
+      toSend: amountsToSend(spec, opened),
       created: opened.header?.created ?? new Date().toISOString(),
       close: async () => {
         await opened.close();
-        await lock.release();
+        await locked.release();
       },
     };
   } catch (err) {
     await journal?.close();
     await journal?.discardIfNew();
-    await lock.release();
+    await locked.release();
     throw err;
   }
 }
@@ -111,6 +155,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   }
   const hasContent = journal.header !== undefined || journal.legacy || journal.unreadable.length > 0;
   if (spec.newBatch && hasContent) {
+    refuseUnsettled(spec, journal, '--new-batch');
     // A new batch: nothing of the old journal counts as done.
     await spec.confirm?.(() => false);
     await journal.close();
@@ -137,7 +182,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
         },
       );
     }
-    if (header.digest === digest) {
+    if (header.digest === digest || sameMoves(header.rows, rows)) {
       if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
       return journal;
     }
@@ -151,10 +196,10 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       );
     }
     nameDone(rt, spec, journal, 'the journal');
-    refuseToDropUnsettled(spec, journal, rows);
+    refuseUnsettled(spec, journal, '--amend', rows);
     await spec.confirm?.(doneIn(journal, spec.done));
     await journal.writeHeader({ ...strip(header), service, rows, digest, amended: true });
-    await index(rt, spec, service, digest, header.batch, header.created);
+    await index(rt, spec, journal.fileId, service, digest, header.batch, header.created);
     return journal;
   }
   if (journal.legacy) {
@@ -179,7 +224,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     const earlier = (await batchesWith(rt.env, digest)).filter(
       (e) => e.action === spec.action && (e.service === undefined || e.service === service),
     );
-    if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier);
+    if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier, journal.fileId);
     for (const entry of earlier) {
       const content = await readJournal(entry.journal).catch(() => undefined);
       const source = `the batch of ${entry.created} (journal ${entry.journal})`;
@@ -194,24 +239,73 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
 }
 
 /**
- * --amend goes on with the rows as they are now; a row an earlier run started and never
- * settled (its answer lost, or in doubt) that is no longer among them would never be checked,
- * and a changed amount on its payment could move the money twice. It must be settled first.
+ * Every way on refuses while the journal holds a row an earlier run started and never settled
+ * (its answer lost, or in doubt). --amend goes on with the rows as they are now: such a row no
+ * longer among them would never be checked, and a changed amount on its payment could move the
+ * money twice. --new-batch would start over without it: the move it may have made would be
+ * recorded nowhere. The way on is the recorded input run once more, which settles it.
  */
-function refuseToDropUnsettled(spec: BatchSpec, journal: Journal, rows: [number, string][]): void {
-  const keys = new Set(rows.map(([, key]) => key));
+function refuseUnsettled(
+  spec: BatchSpec,
+  journal: Journal,
+  way: '--amend' | '--new-batch',
+  rows?: [number, string][],
+): void {
+  const keys = new Set((rows ?? []).map(([, key]) => key));
   const dropped = [...journal.histories()].filter((h) => isUnsettled(h) && !keys.has(h.last.key));
   if (dropped.length === 0) return;
   const named = dropped
     .slice(0, 5)
     .map((h) => `${describeKey(h.last.key, spec.what)} (line ${h.started?.line ?? '?'})`)
     .join(', ');
+  const gone =
+    way === '--amend'
+      ? `, and ${spec.input} no longer has ${dropped.length === 1 ? 'that row' : 'those rows'}`
+      : '';
   throw new UsageError(
-    `the journal ${spec.journalPath} shows ${named}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ''} started with no outcome, and ${spec.input} no longer has ${dropped.length === 1 ? 'that row' : 'those rows'}: it may have been ${spec.done}; nothing was sent`,
+    `the journal ${spec.journalPath} shows ${named}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ''} started with no outcome${gone}: it may have been ${spec.done}; nothing was sent`,
     {
-      hint: `settle it first: run ${spec.input} once more as the journal recorded it, without --amend (the row is checked against its order's payments before anything is sent), then amend`,
+      hint: `settle it first: run the input once more as the journal recorded it, without ${way} (the row is checked against its order's payments before anything is sent), then use ${way}`,
     },
   );
+}
+
+/**
+ * A row's amount is what that row refunds in all. When --amend changed it, what this batch
+ * already moved on that payment under rows no longer asked (their keys are gone from the
+ * input) counts: a larger amount sends the difference, a smaller one is refused, saying what
+ * was already moved. Worked out on every run, so a re-run of an amended batch sends no more.
+ */
+function amountsToSend(spec: BatchSpec, journal: Journal): Map<string, string> {
+  const asked = new Set(spec.rows.map((r) => r.key));
+  const moved = new Map<string, bigint>();
+  for (const h of journal.histories()) {
+    const amount = h.last.amount;
+    if (asked.has(h.last.key) || h.last.state !== spec.done || amount === undefined || !isAmount(amount))
+      continue;
+    const id = idOfKey(h.last.key);
+    moved.set(id, (moved.get(id) ?? 0n) + toMinor(amount));
+  }
+  const toSend = new Map<string, string>();
+  for (const row of spec.rows) {
+    const id = idOfKey(row.key);
+    const already = moved.get(id);
+    if (already === undefined || row.amount === undefined || journal.get(row.key)?.last.state === spec.done)
+      continue;
+    // The first row of the payment takes what was moved under its earlier amounts.
+    moved.delete(id);
+    const wanted = toMinor(row.amount);
+    if (wanted <= already) {
+      throw new UsageError(
+        `line ${row.line}: ${describeKey(row.key, spec.what)} asks for ${row.amount} in all, and this batch already ${spec.done} ${fromMinor(already)} on ${spec.what} ${id} under its earlier amount; nothing was sent`,
+        {
+          hint: `a row's amount is what it moves in all: give more than ${fromMinor(already)} (the difference is sent); what was ${spec.done} is not taken back`,
+        },
+      );
+    }
+    toSend.set(row.key, fromMinor(wanted - already));
+  }
+  return toSend;
 }
 
 function doneIn(journal: Journal, done: RowState): (key: string) => boolean {
@@ -237,13 +331,14 @@ async function start(
     digest,
     created,
   });
-  await index(rt, spec, service, digest, batch, created);
+  await index(rt, spec, journal.fileId, service, digest, batch, created);
   return journal;
 }
 
 async function index(
   rt: Runtime,
   spec: BatchSpec,
+  journalFile: string,
   service: string,
   digest: string,
   batch: string,
@@ -253,6 +348,7 @@ async function index(
     batch,
     action: spec.action,
     journal: spec.journalPath,
+    file: journalFile,
     input: spec.input,
     service,
     created,
@@ -271,9 +367,15 @@ function isLost(content: JournalContent): boolean {
   return content.header === undefined && content.history.size === 0 && !content.legacy;
 }
 
-async function askAboutEarlier(rt: Runtime, spec: BatchSpec, earlier: BatchEntry[]): Promise<void> {
+async function askAboutEarlier(
+  rt: Runtime,
+  spec: BatchSpec,
+  earlier: BatchEntry[],
+  journalFile: string,
+): Promise<void> {
   const last = earlier.at(-1) as BatchEntry;
-  if (last.journal === spec.journalPath) {
+  // The same journal under this name or another (a hard link: the index keeps the file).
+  if (last.journal === spec.journalPath || last.file === journalFile) {
     // This very journal ran these rows and is gone (its directory removed, the file deleted):
     // "go on with that batch" is this command, and it cannot know what the batch did.
     throw new UsageError(

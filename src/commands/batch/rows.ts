@@ -1,7 +1,9 @@
-// The rows of a batch as the batch reads them, and what binds a journal to them: each row's
-// line and key (id|amount), hashed in order. The digest is of the rows, not the file's bytes:
-// a BOM, CRLF or reordered columns do not change it; an edited amount, an added, removed or
-// moved row does.
+// The rows of a batch as the batch reads them, and what binds a journal to them. A batch's
+// identity is the set of moves it asks for: each row's key (id|amount), sorted, hashed. Not
+// the file's bytes, its format (CSV or NDJSON), its blank lines, its row order or line
+// numbers: any rewrite of the same moves is the same batch. An edited amount, an added or
+// removed row is another batch. The action (refund, capture…) and the service are kept beside
+// the digest, in the journal's header and the index.
 
 import { createHash } from 'node:crypto';
 
@@ -24,10 +26,22 @@ export function rowList(rows: readonly BatchRow[]): RowList {
   return rows.map((row) => [row.line, row.key]);
 }
 
+/** The digest of the set of moves: the rows' keys, sorted (lines and order do not count). */
 export function digestOf(rows: RowList): string {
   const hash = createHash('sha256');
-  for (const [line, key] of rows) hash.update(`${line}\t${key}\n`);
+  for (const key of keysOf(rows)) hash.update(`${key}\n`);
   return `sha256:${hash.digest('hex')}`;
+}
+
+function keysOf(rows: RowList): string[] {
+  return rows.map(([, key]) => key).sort();
+}
+
+/** Whether two row lists ask for the same moves (a journal's header of an earlier billing hashed lines too). */
+export function sameMoves(a: RowList, b: RowList): boolean {
+  const x = keysOf(a);
+  const y = keysOf(b);
+  return x.length === y.length && x.every((key, at) => key === y[at]);
 }
 
 /** One line where the rows and the journal's rows differ. */
@@ -39,9 +53,15 @@ export interface RowChange {
   now?: string;
 }
 
+/**
+ * The moves that differ: a key the journal recorded that the rows no longer ask for, or one
+ * they ask for that it did not record; paired by line where both are on one (an edited amount).
+ */
 export function changedRows(recorded: RowList, rows: RowList): RowChange[] {
-  const was = new Map(recorded);
-  const now = new Map(rows);
+  const recordedKeys = new Set(recorded.map(([, key]) => key));
+  const askedKeys = new Set(rows.map(([, key]) => key));
+  const was = new Map(recorded.filter(([, key]) => !askedKeys.has(key)));
+  const now = new Map(rows.filter(([, key]) => !recordedKeys.has(key)));
   const lines = [...new Set([...was.keys(), ...now.keys()])].sort((a, b) => a - b);
   const changes: RowChange[] = [];
   for (const line of lines) {

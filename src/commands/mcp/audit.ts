@@ -1,48 +1,38 @@
-// billing mcp --audit: what a session did, from its journal: one row a call (its latest state),
-// in the order the calls came. Without --journal, the newest session in the state directory.
+// billing mcp --audit: what the sessions of the day did, from each session's call log (every
+// call, reads and answered repeats included) or, for a session without one, its journal.
 
+import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../format/columns.js';
-import { writeList } from '../../format/index.js';
-import { readJournal } from '../batch/journal.js';
+import { write } from '../../format/index.js';
+import { safeLine } from '../../format/terminal.js';
+import { type JournalContent, readJournal } from '../batch/journal.js';
 import { journalPathOf } from '../batch/open.js';
 import type { Runtime } from '../runtime.js';
-import { latestSession, SESSION_ACTION, sessionsDir } from './session.js';
+import { periodStart } from './guards.js';
+import { type CallEntry, callsOf, SESSION_ACTION, sessionJournals, sessionsDir } from './session.js';
 
-export interface AuditRow {
-  at: string;
-  tool: string;
-  id: number;
-  detail: string | null;
-  request_id: string | null;
-  state: string;
-  amount: string | null;
-  currency: string | null;
+/** A call as --audit lists it: as the log keeps it, with its session (and, from a journal, its result). */
+export interface AuditRow extends CallEntry {
+  /** The session's journal. */
+  session: string;
   result_id: number | null;
-  error: string | null;
+  request_id: string | null;
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const COLUMNS: Column[] = [
   { key: 'at', header: 'At', value: (r: AuditRow) => r.at, fields: ['at'] },
   { key: 'tool', header: 'Tool', value: (r: AuditRow) => r.tool, fields: ['tool'] },
-  { key: 'id', header: 'ID', value: (r: AuditRow) => text(r.id), fields: ['id'] },
-  { key: 'state', header: 'State', value: (r: AuditRow) => r.state, fields: ['state'] },
+  { key: 'target', header: 'Target', value: (r: AuditRow) => r.target, fields: ['target'] },
   {
     key: 'amount',
     header: 'Amount',
     value: (r: AuditRow) => `${text(r.amount)}${r.currency ? ` ${r.currency}` : ''}`,
     fields: ['amount', 'currency'],
   },
+  { key: 'state', header: 'State', value: (r: AuditRow) => r.state, fields: ['state'] },
   { key: 'result_id', header: 'Result', value: (r: AuditRow) => text(r.result_id), fields: ['result_id'] },
-  { key: 'detail', header: 'Detail', value: (r: AuditRow) => text(r.detail), fields: ['detail'] },
-  {
-    key: 'request_id',
-    header: 'Request',
-    value: (r: AuditRow) => text(r.request_id),
-    fields: ['request_id'],
-  },
-  { key: 'error', header: 'Error', value: (r: AuditRow) => text(r.error), fields: ['error'] },
 ];
 
 /** "refund_payment:120|5.00#r1" → its parts. */
@@ -57,34 +47,117 @@ function parseKey(key: string): { tool: string; detail: string | null; requestId
   };
 }
 
+/**
+ * billing mcp --audit: every session of the period (today, UTC: the period of --max-total),
+ * newest first, each call with its tool, target, amount, state and why, reads and answered
+ * repeats included (the session's call log); --journal FILE: that session alone.
+ */
 export async function audit(rt: Runtime, given: string | undefined): Promise<void> {
-  const path = given === undefined ? await latestSession(rt.env) : await journalPathOf(given);
-  if (path === undefined) {
-    throw new UsageError(`no session journal in ${sessionsDir(rt.env)}`, {
-      hint: 'give the journal a server printed at start: billing mcp --audit --journal FILE',
-    });
+  const dir = sessionsDir(rt.env);
+  const paths = given === undefined ? (await sessionJournals(dir)).reverse() : [await journalPathOf(given)];
+  const from = periodStart(Date.now());
+  const sessions: { path: string; created: string; rows: AuditRow[] }[] = [];
+  for (const path of paths) {
+    const content = await readJournal(path);
+    if (content.header?.action !== SESSION_ACTION) {
+      if (given !== undefined) throw new UsageError(`${path} is not the journal of a billing mcp session`);
+      continue;
+    }
+    const rows = await callsOfSession(path, content);
+    const recent = rows.some((r) => Date.parse(r.at) >= from) || Date.parse(content.header.created) >= from;
+    if (given === undefined && !recent) continue;
+    sessions.push({ path, created: content.header.created, rows });
   }
-  const content = await readJournal(path);
-  if (content.header?.action !== SESSION_ACTION) {
-    throw new UsageError(`${path} is not the journal of a billing mcp session`);
+  if (sessions.length === 0) {
+    throw new UsageError(
+      given === undefined ? `no billing mcp session today (UTC) in ${dir}` : `no calls in ${given}`,
+      { hint: 'give the journal a server printed at start: billing mcp --audit --journal FILE' },
+    );
   }
-  const rows: AuditRow[] = [...content.history.values()].map(({ last, started }) => {
-    const key = parseKey(last.key);
-    return {
-      at: last.at,
-      tool: key.tool,
-      id: last.id,
-      detail: key.detail,
-      request_id: key.requestId,
-      state: last.state,
-      amount: last.amount ?? started?.amount ?? null,
-      currency: started?.currency ?? null,
-      result_id: last.result_id ?? null,
-      error: last.error ?? null,
-    };
-  });
+  const calls = sessions.reduce((n, s) => n + s.rows.length, 0);
   rt.info(
-    `Session of ${content.header.created}, journal ${path}: ${rows.length} call${rows.length === 1 ? '' : 's'}.`,
+    `${sessions.length} session${sessions.length === 1 ? '' : 's'}${given === undefined ? ' today (UTC)' : ''}, ${calls} call${calls === 1 ? '' : 's'}, newest session first:`,
+    ...sessions.map(
+      (s) => `  ${s.path} (started ${s.created}): ${s.rows.length} call${s.rows.length === 1 ? '' : 's'}`,
+    ),
   );
-  await writeList(rows, COLUMNS, rt.output);
+  const rows = sessions.flatMap((s) => s.rows);
+  await write(
+    rt.output,
+    {
+      list: rows,
+      columns: [
+        ...COLUMNS,
+        { key: 'why', header: 'Why', value: (r: AuditRow) => text(r.why), fields: ['why'] },
+      ],
+    },
+    {
+      // At a screen a reason is shown whole, wrapped at 80 columns under its call.
+      screen: async () => {
+        for (const s of sessions) {
+          rt.io.stdout.write(`Session started ${s.created}, journal:\n  ${safeLine(s.path)}\n`);
+          if (s.rows.length === 0) {
+            rt.io.stdout.write('  no calls\n');
+            continue;
+          }
+          await write(rt.output, { list: s.rows, columns: COLUMNS });
+          for (const r of s.rows.filter((row) => row.why)) {
+            rt.io.stdout.write(
+              `${wrap(`${r.at} ${r.tool} ${r.target}: ${safeLine(r.why ?? '')}`, 80, '    ')}\n`,
+            );
+          }
+        }
+      },
+    },
+  );
+}
+
+/** A session's calls: its call log when it has one (every call), else its journal's rows (the writes). */
+async function callsOfSession(path: string, content: JournalContent): Promise<AuditRow[]> {
+  const logged = await readFile(callsOf(path), 'utf8').catch(() => undefined);
+  if (logged !== undefined) {
+    return logged
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .flatMap((line) => {
+        try {
+          const c = JSON.parse(line) as CallEntry;
+          return [{ session: path, ...c, result_id: null, request_id: null }];
+        } catch {
+          return [];
+        }
+      })
+      .reverse();
+  }
+  return [...content.history.values()]
+    .map(({ last, started }) => {
+      const key = parseKey(last.key);
+      return {
+        session: path,
+        at: last.at,
+        tool: key.tool,
+        target: `${key.tool.endsWith('_order') || key.tool === 'send_payment_link' ? 'order' : 'payment'} ${last.id}`,
+        amount: last.amount ?? started?.amount ?? null,
+        currency: started?.currency ?? null,
+        state: last.state,
+        result_id: last.result_id ?? null,
+        request_id: key.requestId,
+        why: last.error ?? null,
+      };
+    })
+    .reverse();
+}
+
+/** Words wrapped at `width` columns, every line after the first indented. */
+function wrap(line: string, width: number, indent: string): string {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = `${indent}${word}`;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  if (current !== '') out.push(current);
+  return out.join('\n');
 }

@@ -4,7 +4,31 @@
 // before anything is sent. Pure: no I/O, so every rule is tested on its own too.
 
 import { AmountError, fromMinor, toMinor } from '../../domain/money.js';
-import { UsageError } from '../../errors.js';
+import { BillingError, EXIT, UsageError } from '../../errors.js';
+
+/**
+ * A write a guard refused (a cap, a family, a customer): class `policy`, not a usage error,
+ * with what is left under the cap when a cap refused it. Exit 2, nothing sent.
+ */
+export class PolicyError extends BillingError {
+  override name = 'PolicyError';
+  constructor(
+    message: string,
+    readonly left?: string,
+    options?: { hint?: string },
+  ) {
+    super('policy', EXIT.usage, message, options);
+  }
+}
+
+/** The period of --max-total: the UTC day (`EUR:200.00/day`, the default). */
+export const CAP_PERIOD = 'day';
+
+/** The start (ms) of the period `at` falls in: its UTC day. */
+export function periodStart(at: number): number {
+  const d = new Date(at);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+}
 
 /** The families of write tools: each is off unless --allow names it. */
 export const FAMILIES = {
@@ -135,8 +159,24 @@ export function parseGuards(flags: GuardFlags): Guards {
     allowed,
     ...customers,
     maxRefund: parseCaps('--max-refund', flags.maxRefund as string),
-    maxTotal: parseCaps('--max-total', flags.maxTotal as string),
+    maxTotal: parseCaps('--max-total', withoutPeriod(flags.maxTotal as string)),
   };
+}
+
+/** "EUR:200.00/day" → "EUR:200.00"; a period other than the day is refused. */
+function withoutPeriod(value: string): string {
+  const at = value.lastIndexOf('/');
+  if (at < 0) return value;
+  const period = value
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
+  if (period !== CAP_PERIOD) {
+    throw new UsageError(`--max-total: "/${period}" is not a period this cap keeps`, {
+      hint: `the cap is per UTC day, across every session of this environment and profile: --max-total EUR:200.00/${CAP_PERIOD} (or without /${CAP_PERIOD})`,
+    });
+  }
+  return value.slice(0, at);
 }
 
 function capOf(caps: Caps, currency: string): bigint | undefined {
@@ -149,10 +189,23 @@ function money(minor: bigint, currency: string): string {
 }
 
 /**
- * Why a refund of `amount` in `currency` may not be made, given what this session refunded
- * already in that currency (`spent`, minor units); undefined when it may.
+ * Why a refund of `amount` in `currency` may not be made, given what was refunded already in
+ * that currency this period (`spent`, minor units: every session of this environment and
+ * profile today, UTC); undefined when it may. `left` says what the day's cap has left.
  */
 export function refundRefusal(
+  guards: Guards,
+  o: { amount: string; currency: string | null; spent: bigint },
+): { reason: string; left?: string } | undefined {
+  const reason = refusalReason(guards, o);
+  if (reason === undefined) return undefined;
+  const perDay = o.currency === null || !guards.maxTotal ? undefined : capOf(guards.maxTotal, o.currency);
+  return perDay === undefined
+    ? { reason }
+    : { reason, left: money(perDay > o.spent ? perDay - o.spent : 0n, o.currency as string) };
+}
+
+function refusalReason(
   guards: Guards,
   o: { amount: string; currency: string | null; spent: bigint },
 ): string | undefined {
@@ -171,7 +224,7 @@ export function refundRefusal(
   }
   if (o.spent + amount > perSession) {
     const left = perSession > o.spent ? perSession - o.spent : 0n;
-    return `a refund of ${money(amount, o.currency)} would bring this session's refunds to ${money(o.spent + amount, o.currency)}, above its cap of ${money(perSession, o.currency)} (--max-total; ${money(left, o.currency)} left)`;
+    return `a refund of ${money(amount, o.currency)} would bring today's refunds (UTC, every session of this environment and profile) to ${money(o.spent + amount, o.currency)}, above the cap of ${money(perSession, o.currency)} a day (--max-total; ${money(left, o.currency)} left)`;
   }
   return undefined;
 }
@@ -185,7 +238,7 @@ export function describeGuards(guards: Guards): string {
       .join(', ');
   const families = FAMILY_NAMES.filter((f) => guards.allowed.has(f)).join(', ');
   const money = guards.maxRefund
-    ? `; refunds at most ${caps(guards.maxRefund)} each, ${caps(guards.maxTotal)} in all this session`
+    ? `; refunds at most ${caps(guards.maxRefund)} each, ${caps(guards.maxTotal)} a day (UTC) across sessions`
     : '';
   const whose = guards.customers ? `; only for customers ${[...guards.customers].join(', ')}` : '';
   return `writes allowed: ${families}${money}${whose}`;

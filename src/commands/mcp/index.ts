@@ -66,7 +66,13 @@ export async function mcp(rt: Runtime, _args: string[], flags: McpFlags): Promis
         : []),
     );
     const { serve } = await import('./server.js');
-    await serve(rt, tools, instructionsFor(describeGuards(guards)));
+    await serve(
+      rt,
+      tools,
+      instructionsFor(describeGuards(guards)),
+      session &&
+        ((spec, args, answer) => (session as import('./session.js').Session).logCall(spec, args, answer)),
+    );
   } finally {
     await session?.close();
   }

@@ -22,7 +22,13 @@ async function read(rt: Runtime, spec: ToolSpec, args: Record<string, unknown>, 
   return result;
 }
 
-export async function serve(rt: Runtime, tools: readonly ToolSpec[], instructions: string): Promise<void> {
+export async function serve(
+  rt: Runtime,
+  tools: readonly ToolSpec[],
+  instructions: string,
+  /** Told of every call and its answer, reads included (the session's log, for --audit). */
+  onCall?: (spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer) => Promise<void>,
+): Promise<void> {
   const server = new McpServer({ name: 'billing', version }, { instructions });
   for (const spec of tools) {
     server.registerTool(
@@ -41,12 +47,14 @@ export async function serve(rt: Runtime, tools: readonly ToolSpec[], instruction
       },
       async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<ToolAnswer> => {
         const signal = AbortSignal.any([rt.signal, extra.signal]);
+        let result: ToolAnswer;
         try {
-          if (spec.act) return await spec.act(args, signal);
-          return await read(rt, spec, args, signal);
+          result = spec.act ? await spec.act(args, signal) : await read(rt, spec, args, signal);
         } catch (err) {
-          return toolError(err);
+          result = toolError(err);
         }
+        await onCall?.(spec, args, result).catch(() => {});
+        return result;
       },
     );
   }

@@ -8,10 +8,10 @@
 // session keeps its --max-total.
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir } from 'node:fs/promises';
+import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toMinor } from '../../domain/money.js';
-import { UsageError } from '../../errors.js';
+import { InUseError, UsageError } from '../../errors.js';
 import { stateDir } from '../batch/batches.js';
 import {
   type ActionPlan,
@@ -20,12 +20,14 @@ import {
   type Outcome,
   runBatch,
 } from '../batch/engine.js';
-import { Journal, type JournalRecord } from '../batch/journal.js';
+import { type Journal, type JournalRecord, type RowHistory, readJournal } from '../batch/journal.js';
 import { JournalLock } from '../batch/lock.js';
-import { journalPathOf } from '../batch/open.js';
+import { journalPathOf, lockJournal } from '../batch/open.js';
 import { type BatchRow, digestOf } from '../batch/rows.js';
 import { serviceOf } from '../batch/service.js';
 import type { Runtime } from '../runtime.js';
+import { periodStart } from './guards.js';
+import type { ToolAnswer, ToolSpec } from './tool.js';
 
 export const SESSION_ACTION = 'mcp';
 
@@ -57,10 +59,32 @@ export class Session {
 
   private constructor(
     readonly journal: Journal,
-    private readonly lock: JournalLock,
+    private readonly lock: { release(): Promise<void> },
     /** The journal was opened again (--journal of an earlier session). */
     readonly resumed: boolean,
+    /** The environment and profile the session moves money on (batch/service.ts). */
+    private readonly service: string,
+    /** Where every session of this user keeps its journal: the cap of the day counts them all. */
+    private readonly dir: string,
   ) {}
+
+  /** What the other sessions of this service refunded today, per currency (read under the cap's lock). */
+  private elsewhere = new Map<string, bigint>();
+
+  /**
+   * Runs a refund holding the cap's lock (STATE/mcp/cap.lock), with what every other session
+   * of this environment and profile refunded today read first: two servers, a restarted one
+   * or a client that reconnects, all count against one --max-total a day.
+   */
+  async withCap<T>(work: () => Promise<T>): Promise<T> {
+    const lock = await holdCap(this.dir);
+    try {
+      this.elsewhere = await refundedElsewhere(this.dir, this.journal.path, this.service, Date.now());
+      return await work();
+    } finally {
+      await lock.release();
+    }
+  }
 
   static async open(rt: Runtime, given: string | undefined): Promise<Session> {
     let path: string;
@@ -75,10 +99,10 @@ export class Session {
     } else {
       path = await journalPathOf(given);
     }
-    const lock = await JournalLock.take(path);
-    let journal: Journal | undefined;
+    const locked = await lockJournal(rt, path);
+    const lock = { release: locked.release };
+    const journal: Journal | undefined = locked.journal;
     try {
-      journal = await Journal.open(path);
       const header = journal.header;
       if (journal.unreadable.length > 0) {
         throw new UsageError(
@@ -113,7 +137,7 @@ export class Session {
           created: new Date().toISOString(),
         });
       }
-      return new Session(journal, lock, header !== undefined);
+      return new Session(journal, lock, header !== undefined, service, sessionsDir(rt.env));
     } catch (err) {
       await journal?.close();
       await journal?.discardIfNew();
@@ -126,17 +150,23 @@ export class Session {
     return this.journal.path;
   }
 
-  /** Minor units this session has refunded (or may have: started, in doubt) in `currency`, but for the row `except`. */
+  /**
+   * Minor units refunded today (UTC; or perhaps refunded: started, in doubt) in `currency`, by
+   * this session but for the row `except`, and by every other session of this service.
+   */
   refunded(currency: string, except?: string): bigint {
-    let total = 0n;
-    for (const h of this.journal.histories()) {
-      if (h.last.key === except) continue;
-      if (toolOfKey(h.last.key) !== 'refund_payment' || !COUNTED.has(h.last.state)) continue;
-      const started: JournalRecord | undefined = h.started;
-      if (started?.currency !== currency || started.amount === undefined) continue;
-      total += toMinor(started.amount);
-    }
-    return total;
+    const own = sumRefunds(this.journal.histories(), currency, periodStart(Date.now()), except);
+    return own + (this.elsewhere.get(currency) ?? 0n);
+  }
+
+  /**
+   * Adds a call and its answer to the session's log (JOURNAL.calls, NDJSON, 0600): reads and
+   * answered repeats too, which the journal (one row a move) does not hold. --audit reads it.
+   */
+  async logCall(spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer): Promise<void> {
+    await appendFile(callsOf(this.journal.path), `${JSON.stringify(callEntry(spec, args, answer))}\n`, {
+      mode: 0o600,
+    });
   }
 
   /** Runs one row through the batch engine on this journal, after every earlier call. */
@@ -171,13 +201,124 @@ export class Session {
   }
 }
 
-/** The newest session's journal in the state directory, for `billing mcp --audit`. */
-export async function latestSession(env: Record<string, string | undefined>): Promise<string | undefined> {
-  const dir = sessionsDir(env);
+/** One call as the log keeps it. */
+export interface CallEntry {
+  at: string;
+  tool: string;
+  /** What it acted on or read: "payment 120", "order 54", "search \"ada\"". */
+  target: string;
+  amount: string | null;
+  currency: string | null;
+  /** read, refunded, skipped, in_doubt, refused (a guard), failed… */
+  state: string;
+  /** Why a call was refused or failed: the message whole. */
+  why: string | null;
+}
+
+/** The log of a session's calls, beside its journal. */
+export function callsOf(journal: string): string {
+  return `${journal}.calls`;
+}
+
+function callEntry(spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer): CallEntry {
+  const content = (answer.structuredContent ?? {}) as Record<string, unknown>;
+  const error = content.error as Record<string, unknown> | undefined;
+  const id = args.payment_id ?? args.order_id ?? args.order ?? args.payment ?? args.customer;
+  const noun =
+    args.payment_id !== undefined || args.payment !== undefined
+      ? 'payment'
+      : args.customer !== undefined
+        ? 'customer'
+        : 'order';
+  const target =
+    id !== undefined
+      ? `${noun} ${String(id)}`
+      : args.query !== undefined
+        ? `search ${JSON.stringify(args.query)}`
+        : '';
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const state = error
+    ? error.exit_class === 'policy'
+      ? 'refused'
+      : (text(error.status) ?? 'failed')
+    : spec.write
+      ? (text(content.status) ?? 'done')
+      : 'read';
+  return {
+    at: new Date().toISOString(),
+    tool: spec.name,
+    target,
+    amount: text(content.amount) ?? text(error?.amount) ?? text(args.amount),
+    currency: text(content.currency) ?? text(error?.currency),
+    state,
+    why: error ? text(error.message) : null,
+  };
+}
+
+/** What the rows refunded (or may have) in `currency` since `from`, but the row `except`. */
+function sumRefunds(
+  histories: Iterable<RowHistory>,
+  currency: string,
+  from: number,
+  except?: string,
+): bigint {
+  let total = 0n;
+  for (const h of histories) {
+    if (h.last.key === except) continue;
+    if (toolOfKey(h.last.key) !== 'refund_payment' || !COUNTED.has(h.last.state)) continue;
+    const started: JournalRecord | undefined = h.started;
+    if (started?.currency !== currency || started.amount === undefined) continue;
+    if (Date.parse(started.at) < from) continue;
+    total += toMinor(started.amount);
+  }
+  return total;
+}
+
+/** Every other session journal of `service` in `dir`: what each refunded today, per currency. */
+async function refundedElsewhere(
+  dir: string,
+  own: string,
+  service: string,
+  now: number,
+): Promise<Map<string, bigint>> {
+  const totals = new Map<string, bigint>();
+  const from = periodStart(now);
+  for (const path of await sessionJournals(dir)) {
+    if (path === own) continue;
+    const content = await readJournal(path).catch(() => undefined);
+    if (content?.header?.action !== SESSION_ACTION || content.header.service !== service) continue;
+    const currencies = new Set(
+      [...content.history.values()].flatMap((h) => (h.started?.currency ? [h.started.currency] : [])),
+    );
+    for (const currency of currencies) {
+      const sum = sumRefunds(content.history.values(), currency, from);
+      totals.set(currency, (totals.get(currency) ?? 0n) + sum);
+    }
+  }
+  return totals;
+}
+
+/** The session journals in the state directory, oldest first. */
+export async function sessionJournals(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const newest = names
+  return names
     .filter((n) => /^session-.*\.journal$/.test(n))
     .sort()
-    .at(-1);
-  return newest === undefined ? undefined : join(dir, newest);
+    .map((n) => join(dir, n));
+}
+
+const CAP_WAIT_MS = 30_000;
+
+/** The lock of the day's cap: one refund at a time, across servers, from its check to its start. */
+async function holdCap(dir: string): Promise<{ release(): Promise<void> }> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + CAP_WAIT_MS;
+  for (;;) {
+    try {
+      return await JournalLock.take(join(dir, 'cap'));
+    } catch (err) {
+      if (!(err instanceof InUseError) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+    }
+  }
 }

@@ -21,7 +21,7 @@ import * as parse from '../args.js';
 import type { ActionPlan, BatchRecord, MoveAction, Outcome } from '../batch/engine.js';
 import type { BatchRow } from '../batch/rows.js';
 import { captureAction, commandRow, refundAction, reverseAction } from '../moves.js';
-import { customerRefusal, FAMILIES, type Family, type Guards, refundRefusal } from './guards.js';
+import { customerRefusal, FAMILIES, type Family, type Guards, PolicyError, refundRefusal } from './guards.js';
 import { callKey, type Session } from './session.js';
 import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
@@ -62,7 +62,7 @@ function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchReco
         spent: currency === null ? 0n : ctx.session.refunded(currency, row.key),
       });
       if (refusal) {
-        throw new UsageError(`refused: ${refusal}; nothing was sent`, {
+        throw new PolicyError(`refused: ${refusal.reason}; nothing was sent`, refusal.left, {
           hint: 'a person can make this refund with billing payments refund, or start the server with higher caps',
         });
       }
@@ -89,7 +89,7 @@ function forCustomers<R extends BatchRow, S, P extends ActionPlan, T extends Bat
       const known = state as { order?: Order; orderId?: number };
       const order = known.order ?? (await getOrder(ctx.client, known.orderId ?? Number.NaN));
       const refusal = customerRefusal(ctx.guards, what(row), order.customer_id);
-      if (refusal) throw new UsageError(`refused: ${refusal}; nothing was sent`);
+      if (refusal) throw new PolicyError(`refused: ${refusal}; nothing was sent`);
       return state;
     },
   };
@@ -108,7 +108,14 @@ function result<R extends BatchRow, T extends BatchRecord>(
     ...(o.currency === null ? {} : { currency: o.currency }),
     journal: ctx.session.path,
   };
-  if (o.status === 'failed') return toolError(o.cause ?? new UsageError(o.error ?? 'failed'), base);
+  if (o.status === 'failed') {
+    // A guard's refusal is its own class, with what is left under the cap (issue 28).
+    const policy =
+      o.cause instanceof PolicyError
+        ? { exit_class: 'policy', ...(o.cause.left === undefined ? {} : { left: o.cause.left }) }
+        : {};
+    return toolError(o.cause ?? new UsageError(o.error ?? 'failed'), { ...base, ...policy });
+  }
   if (o.status === 'in_doubt') {
     return toolError(o.cause ?? new UsageError(o.error ?? 'in doubt'), {
       ...base,
@@ -167,7 +174,9 @@ function paymentTool(
         key: callKey(o.name, paymentId, o.withAmount ? (value ?? 'full') : undefined, a.request_id as string),
       };
       const action = forCustomers(o.make(ctx.client), ctx, () => `payment ${paymentId}`);
-      const outcome = await ctx.session.run(o.caps ? capped(action, ctx) : action, row, signal);
+      const outcome = o.caps
+        ? await ctx.session.withCap(() => ctx.session.run(capped(action, ctx), row, signal))
+        : await ctx.session.run(action, row, signal);
       return result(outcome, ctx, { payment_id: paymentId }, o.done);
     },
   };
@@ -221,7 +230,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
         {
           name: 'refund_payment',
           title: 'Refund a payment',
-          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total in all this session; a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
+          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (UTC, across every session of this environment and profile); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
           withAmount: 'how much to refund (default: all that is left to refund)',
           make: loose(refundAction),
           done: 'refunded',

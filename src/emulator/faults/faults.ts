@@ -1,6 +1,7 @@
 // Faults injected per endpoint, so that a client's recovery is tested against real HTTP:
 // a 502 before anything is applied, a 502 or a dropped connection after the change was
-// applied, and slow answers. Rules are set at start (EmulatorOptions.faults) or at any
+// applied, a 502 after applying whose new record reads show only later (late: a service whose
+// record takes time to be seen, docs/decisions.md "The settle window"), and slow answers. Rules are set at start (EmulatorOptions.faults) or at any
 // time through POST /__emulator/faults.
 
 import { setTimeout as delay } from 'node:timers/promises';
@@ -52,7 +53,7 @@ const injected = new WeakMap<Runtime['faults'], Record<FaultMode, number>>();
 function count(runtime: Runtime, mode: FaultMode): void {
   let counts = injected.get(runtime.faults);
   if (!counts) {
-    counts = { before: 0, after: 0, 'drop-after': 0, slow: 0 };
+    counts = { before: 0, after: 0, 'drop-after': 0, late: 0, slow: 0 };
     injected.set(runtime.faults, counts);
   }
   counts[mode] += 1;
@@ -105,7 +106,8 @@ export function parseFaultRules(value: unknown): FaultRule[] {
 
 /**
  * One rule written ROUTE:MODE[:RATE[:MS]] (billing emulator start --fault), e.g. refund:after:0.1,
- * "POST /payments/:id/capture:before", *:slow:1:200 (MS is the latency of slow).
+ * "POST /payments/:id/capture:before", *:slow:1:200 (MS is the latency of slow), refund:late:1:2000
+ * (MS is how long the record stays out of reads).
  */
 export function parseFaultSpec(spec: string): FaultRule {
   const parts = spec.split(':');
@@ -147,7 +149,7 @@ export function withFaults(
   apply: () => Reply,
 ): AdminReply | Promise<AdminReply> {
   // No rules (as usual): the handler's answer as it is, without a promise in between.
-  if (runtime.faults.rules.length === 0) return apply();
+  if (runtime.faults.rules.length === 0 && !runtime.faults.hidden?.size) return apply();
   return withRules(runtime, method, rest, apply);
 }
 
@@ -173,13 +175,44 @@ async function withRules(
   }
   const reply = apply();
   if (reply.status >= 300) return reply;
-  const after = active.find((rule) => (rule.mode === 'after' || rule.mode === 'drop-after') && hit(rule));
+  if (method === 'GET') return withoutHidden(runtime, reply);
+  const after = active.find(
+    (rule) => (rule.mode === 'after' || rule.mode === 'drop-after' || rule.mode === 'late') && hit(rule),
+  );
   if (!after) return reply;
   // The change stands even though the client hears of a failure.
   runtime.state.markChanged();
   count(runtime, after.mode);
   if (after.mode === 'drop-after') return { ...reply, drop: true };
+  if (after.mode === 'late') hide(runtime, reply, after.latency_ms ?? LATE_MS);
   return errorReply(new HttpError(502, AFTER_MESSAGE));
+}
+
+/** How long a `late` fault's record stays out of reads, unless the rule says. */
+const LATE_MS = 2000;
+
+/** The record a request made (its answer's `payment`) stays out of reads for `ms`. */
+function hide(runtime: Runtime, reply: Reply, ms: number): void {
+  const made = isObject(reply.body) && isObject(reply.body.payment) ? reply.body.payment.id : undefined;
+  if (typeof made !== 'number') return;
+  runtime.faults.hidden ??= new Map();
+  runtime.faults.hidden.set(made, Date.now() + ms);
+}
+
+/** A read's answer without the records a `late` fault still hides: left out of a list, 404 alone. */
+function withoutHidden(runtime: Runtime, reply: Reply): Reply {
+  const hidden = runtime.faults.hidden;
+  if (!hidden?.size) return reply;
+  const now = Date.now();
+  for (const [id, from] of hidden) if (from <= now) hidden.delete(id);
+  const unseen = (record: unknown) => isObject(record) && hidden.has(record.id as number);
+  const body = reply.body;
+  if (!isObject(body)) return reply;
+  if (unseen(body.payment)) throw new HttpError(404, 'payment not found');
+  if (Array.isArray(body.payments) && body.payments.some(unseen)) {
+    return { ...reply, body: { ...body, payments: body.payments.filter((p) => !unseen(p)) } };
+  }
+  return reply;
 }
 
 /**
@@ -196,6 +229,6 @@ export function faultsAdmin(runtime: Runtime, method: string, rawBody: string): 
       throw new HttpError(400, (error as Error).message);
     }
   }
-  const counts = injected.get(runtime.faults) ?? { before: 0, after: 0, 'drop-after': 0, slow: 0 };
+  const counts = injected.get(runtime.faults) ?? { before: 0, after: 0, 'drop-after': 0, late: 0, slow: 0 };
   return { status: 200, body: { faults: runtime.faults.rules, injected: { ...counts } } };
 }

@@ -4,7 +4,7 @@
 import type { EmulatorState } from './state.js';
 import type { SeedName } from './types.js';
 
-export const FAULT_MODES = ['before', 'after', 'drop-after', 'slow'] as const;
+export const FAULT_MODES = ['before', 'after', 'drop-after', 'late', 'slow'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultRule {
@@ -18,7 +18,10 @@ export interface FaultRule {
   mode: FaultMode;
   /** Share of the matching requests that get the fault, 0 to 1; default 1. */
   rate?: number;
-  /** For slow: a fixed delay, plus a random one of up to jitter_ms. */
+  /**
+   * For slow: a fixed delay, plus a random one of up to jitter_ms. For late: how long the
+   * record the request made stays out of every read (default 2000).
+   */
   latency_ms?: number;
   jitter_ms?: number;
 }
@@ -29,6 +32,8 @@ export interface Faults {
   random: () => number;
   /** Per-endpoint faults (faults/faults.ts). */
   rules: FaultRule[];
+  /** Records a `late` fault made, by id: the time (ms since the epoch) from which reads show them. */
+  hidden?: Map<number, number>;
 }
 
 /** The running emulator as its handlers see it. */
