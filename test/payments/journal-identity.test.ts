@@ -17,7 +17,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { need } from '../helpers/needs.js';
 import { journalHeader, journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
+
+const users = need('users');
+const mounts = need('mounts');
 
 let emu: TestEmulator;
 let slow: TestEmulator;
@@ -92,7 +96,7 @@ describe('one journal, two names (§2)', () => {
   });
 });
 
-describe('one journal through a bind mount (§2)', () => {
+describe.skipIf(mounts.skip)(`one journal through a bind mount (§2)${mounts.label}`, () => {
   it('the same journal under a bind-mounted folder: the second run is refused (exit 13) while the first holds it', async () => {
     const { payments } = await seedPayments(slow.url, 5);
     const dir = tempDir();
@@ -138,13 +142,15 @@ describe('one journal through a bind mount (§2)', () => {
   });
 });
 
-describe('journals that are not yours, and every way on (§4)', () => {
+describe.skipIf(users.skip)(`a journal planted by another local user (§4)${users.label}`, () => {
   const other = 'billing25other';
   beforeAll(() => {
     try {
-      execFileSync('id', ['-u', other], { stdio: 'ignore' });
+      execFileSync('id', ['-u', other], { stdio: 'ignore', timeout: 10_000 });
     } catch {
-      execFileSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', other]);
+      execFileSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', other], {
+        timeout: 30_000,
+      });
     }
   });
 
@@ -188,7 +194,9 @@ describe('journals that are not yours, and every way on (§4)', () => {
     expect(readFileSync(`${file}.journal`, 'utf8')).toBe(planted);
     expect(refundsOf(emu.emulator.state, a)).toEqual([]);
   });
+});
 
+describe('journals that are not yours, and every way on (§4)', () => {
   it('a journal others may write (mode 0666) is refused too', async () => {
     const { payments } = await seedPayments(emu.url, 1);
     const file = writeCsv(join(tempDir(), 'r.csv'), [[payments[0] as number, '1.00']]);

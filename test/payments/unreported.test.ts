@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { mountTmpfs } from '../helpers/mounts.js';
+import { need } from '../helpers/needs.js';
 import { refundsOf, seedPayments } from './helpers.js';
+
+const mounts = need('mounts');
 
 let emu: TestEmulator;
 
@@ -18,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-describe('stdout that fills mid-run', () => {
+describe.skipIf(mounts.skip)(`stdout that fills mid-run${mounts.label}`, () => {
   it('exit 11 naming each move not reported; every move is in the journal, and the re-run sends none again', async () => {
     const { payments } = await seedPayments(emu.url, 300);
     const dir = tempDir();
