@@ -210,7 +210,8 @@ describe('the output contract, command by command', () => {
       expect(own, `${what}: the keys of ${c.kind} get`).toEqual(sorted(got).filter((k) => !view.includes(k)));
       expect(out.id).toBe(got.id);
     }
-  });
+    // About fifty commands one after another: a loaded machine needs more than the default deadline.
+  }, 300_000);
 
   it('get prints one line with -o ndjson, and a header and a row with -o csv, money in two columns', async () => {
     for (const [args, money] of [

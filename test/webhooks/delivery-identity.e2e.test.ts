@@ -124,7 +124,7 @@ describe('listen takes a delivery by its signed body id', () => {
     // Still a working listener that remembers a long id it took.
     const last = signed(long(2_999, 'evt'));
     expect(JSON.parse((await post(l.url, last.body, last.headers)).body)).toMatchObject({ duplicate: true });
-  }, 120_000);
+  }, 300_000);
 });
 
 /** `count` requests, 8 at a time; their statuses in order. */
