@@ -6,6 +6,7 @@ import {
   batchOptions,
   collect,
   DATE_FORMS,
+  EXPANSION_NAMES,
   examples,
   gather,
   ORDER_ARG,
@@ -70,6 +71,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .command('get')
     .description('one order, with its payments (refunds, what is left to refund) and its next payment')
     .argument('<id>', 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)')
+    .option('--expand <names>', `with -o json: add ${EXPANSION_NAMES.order} under those keys`)
     .addHelpText(
       'after',
       examples([
@@ -77,13 +79,15 @@ export function defineOrders(program: Command, run: Run, full = true): void {
         'billing orders get INV-000123',
         "billing orders get 'INV-00012*'",
         'billing orders get 1042 --json | jq .status.value',
-        'billing orders get 1042 -o json | jq ".payments[] | {id, left_to_refund}"',
+        'billing orders get 1042 -o json --expand payments | jq ".payments[] | {id, left_to_refund}"',
       ]) +
         '\nAn id that is not a number is looked up as an invoice id by reading the pages of orders:\n' +
         'an exact match stops the reading. No exact match: the orders whose invoice id holds the\n' +
         'text (or starts with it, for TEXT*) are listed, exit 2; one only is shown. None: exit 5.\n' +
-        '\nWith -o json the payments are under "payments" (each debit or capture with "refunded" and\n' +
-        '"left_to_refund") and the next scheduled payment under "next_payment" (null: none).\n',
+        '\nWith -o json it prints the order as the service sends it (one request). --expand adds\n' +
+        'the payments under "payments" (each debit or capture with "refunded" and "left_to_refund")\n' +
+        'and the next scheduled payment under "next_payment" (null: none); if one cannot be read,\n' +
+        'the command fails (exit as for any request) rather than leave it out.\n',
     )
     .action(run(async () => (await load()).get));
   orders

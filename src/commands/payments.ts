@@ -157,8 +157,16 @@ export async function list(
   flags: { order?: string } & AcrossFlags,
 ): Promise<void> {
   if (flags.order !== undefined) {
-    const across = ['since', 'until', 'limit'].find((k) => flags[k as keyof AcrossFlags] !== undefined);
-    const many = flags.status?.length ? 'status' : flags.kind?.length ? 'kind' : undefined;
+    const across = ['since', 'until', 'limit', 'customer', 'email', 'name', 'invoice'].find(
+      (k) => flags[k as keyof AcrossFlags] !== undefined,
+    );
+    const many = flags.status?.length
+      ? 'status'
+      : flags.kind?.length
+        ? 'kind'
+        : flags.type?.length
+          ? 'type'
+          : undefined;
     if (across ?? many) {
       throw new UsageError(`--${across ?? many} filters the payments of every order: leave out --order`);
     }

@@ -46,13 +46,13 @@ describe('journey 1: "I was charged twice for INV-…, my email is james.obrien@
     expect(customer.email).toBe(email);
 
     // 2. The customer with their orders: the one the e-mail names.
-    const view = await billing(['customers', 'get', String(customer.id), '-o', 'json']);
+    const view = await billing(['customers', 'get', String(customer.id), '-o', 'json', '--expand', 'orders']);
     expect(view.code, view.stderr).toBe(0);
     const order = JSON.parse(view.stdout).orders.find((o: Any) => o.merchant_invoice_id === invoice);
     expect(order, `no order ${invoice} under customer ${customer.id}`).toBeDefined();
 
     // 3. The order with its payments: two debits of the same amount, a minute and a half apart.
-    const seen = await billing(['orders', 'get', String(order.id), '-o', 'json']);
+    const seen = await billing(['orders', 'get', String(order.id), '-o', 'json', '--expand', 'payments']);
     expect(seen.code, seen.stderr).toBe(0);
     const debits = JSON.parse(seen.stdout).payments.filter(
       (p: Any) => p.kind === 'debit' && p.status === 'succeeded',
@@ -147,7 +147,10 @@ async function outbox(): Promise<Any[]> {
 
 /** The invoice of the demo order with two debits (what the customer's e-mail names). */
 async function chargedTwiceInvoice(): Promise<string> {
-  const r = await runCli(['customers', 'get', '2', '-o', 'json'], { env: emu.env(), timeoutMs: 30_000 });
+  const r = await runCli(['customers', 'get', '2', '-o', 'json', '--expand', 'orders'], {
+    env: emu.env(),
+    timeoutMs: 30_000,
+  });
   for (const order of JSON.parse(r.stdout).orders as Any[]) {
     const got = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${order.id}/payments`);
     const payments = (got.body.payments ?? got.body) as Any[];

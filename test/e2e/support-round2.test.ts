@@ -1,0 +1,200 @@
+// Issue 28: the support agent's day, round 2 — each "Seen" of the issue, against the demo
+// emulator over HTTP, with the built billing as a process.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseNdjson, runCli } from '../helpers/cli.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+let emu: TestEmulator;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ seed: 'demo' });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
+type Any = any;
+
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { env: emu.env({ COLUMNS: '80', ...env }), timeoutMs: 30_000 });
+
+async function allOrders(): Promise<Any[]> {
+  const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
+  expect(r.code, r.stderr).toBe(0);
+  return parseNdjson(r.stdout) as Any[];
+}
+
+async function paymentsOf(orderId: number): Promise<Any[]> {
+  const got = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${orderId}/payments`);
+  return got.body.payments;
+}
+
+/** The requests a run sent, from its --debug lines ("> GET URL"). */
+function requests(stderr: string): string[] {
+  return stderr.split('\n').filter((l) => l.startsWith('debug: > '));
+}
+
+describe('§1 payments of a customer', () => {
+  it("payments list --customer, --email and --name give the payments of that customer's orders only", async () => {
+    const marie = (await allOrders()).filter((o) => o.customer?.email === 'marie.dubois@example.com');
+    expect(marie.length).toBeGreaterThan(1);
+    const expected: number[] = [];
+    for (const o of marie) expected.push(...(await paymentsOf(o.id)).map((p) => p.id));
+    expect(expected.length).toBeGreaterThan(1);
+    const customerId = String(marie[0].customer_id);
+    for (const filter of [
+      ['--customer', customerId],
+      ['--email', 'Marie.Dubois@example.com'],
+      ['--name', 'dubois'],
+    ]) {
+      const r = await cli(['payments', 'list', ...filter, '-o', 'json']);
+      expect(r.code, `${filter.join(' ')}: ${r.stderr}`).toBe(0);
+      const ids = (JSON.parse(r.stdout) as Any[]).map((p) => p.id);
+      expect(
+        ids.sort((a, b) => a - b),
+        filter[0],
+      ).toEqual([...expected].sort((a, b) => a - b));
+    }
+    // With --order the customer filters have nothing to pick from: a usage error.
+    const both = await cli(['payments', 'list', '--order', String(marie[0].id), '--email', 'x@example.com']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--email filters the payments of every order: leave out --order');
+  });
+
+  it('customers get ends with the payments oldest first and warns of two active subscriptions of one product', async () => {
+    const orders = (await allOrders()).filter((o) => o.customer?.email === 'marie.dubois@example.com');
+    const active = orders.filter((o) => o.order_type.value === 'subscription' && o.status.value === 'active');
+    const byProduct = new Map<number, Any[]>();
+    for (const o of active) {
+      const product = o.order_products[0].product_id;
+      byProduct.set(product, [...(byProduct.get(product) ?? []), o]);
+    }
+    const twice = [...byProduct.values()].find((same) => same.length > 1);
+    expect(twice, 'the demo has two active subscriptions of one product for Marie').toBeDefined();
+
+    const r = await cli(['customers', 'get', String(orders[0].customer_id), '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const section = r.stdout.slice(r.stdout.indexOf('Payments ('));
+    expect(section).toMatch(/^Payments \(\d+, oldest first\)/);
+    const shown = section
+      .split('\n')
+      .filter((l) => /^\d+\s/.test(l))
+      .map((l) => l.split(/\s+/));
+    const times = shown.map((cols) => `${cols.at(-3)} ${cols.at(-2)}`);
+    expect(times.length).toBeGreaterThan(1);
+    expect([...times].sort()).toEqual(times);
+    const warning = r.stdout.split('\n').find((l) => l.startsWith('Warning: '));
+    expect(warning).toContain(`"${twice![0].order_products[0].name}"`);
+    for (const o of twice!) expect(warning).toContain(`${o.id} (active,`);
+
+    // -o json --expand payments: the same payments, oldest first, and the warning on stderr.
+    const json = await cli([
+      'customers',
+      'get',
+      String(orders[0].customer_id),
+      '-o',
+      'json',
+      '--expand',
+      'payments',
+    ]);
+    expect(json.code, json.stderr).toBe(0);
+    const payments = JSON.parse(json.stdout).payments as Any[];
+    expect(payments.map((p) => p.id).map(String)).toEqual(shown.map((cols) => cols[0]));
+    expect(json.stderr).toContain('active subscriptions of');
+  });
+});
+
+describe('§5 get -o json is the record; more is asked for with --expand', () => {
+  it("orders get -o json is the service's record, read in one request", async () => {
+    const order = (await allOrders()).find(
+      (o) => o.order_type.value === 'subscription' && o.status.value === 'active',
+    );
+    const r = await cli(['orders', 'get', String(order.id), '-o', 'json', '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    const direct = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${order.id}`);
+    expect(JSON.parse(r.stdout)).toEqual(direct.body.order);
+    expect(requests(r.stderr)).toHaveLength(1);
+
+    const customer = await cli(['customers', 'get', String(order.customer_id), '-o', 'json', '--debug']);
+    expect(customer.code, customer.stderr).toBe(0);
+    const person = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/customers/${order.customer_id}`);
+    expect(JSON.parse(customer.stdout)).toEqual(person.body.customer);
+    expect(requests(customer.stderr)).toHaveLength(1);
+  });
+
+  it('--expand payments,next_payment adds them; the table view keeps showing both', async () => {
+    const order = (await allOrders()).find(
+      (o) => o.order_type.value === 'subscription' && o.status.value === 'active',
+    );
+    const r = await cli([
+      'orders',
+      'get',
+      String(order.id),
+      '-o',
+      'json',
+      '--expand',
+      'payments,next_payment',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const got = JSON.parse(r.stdout);
+    expect(got.payments.map((p: Any) => p.id)).toEqual((await paymentsOf(order.id)).map((p) => p.id));
+    expect(got.next_payment).toMatchObject({ status: 'scheduled', order_id: order.id });
+    const table = await cli(['orders', 'get', String(order.id), '-o', 'table']);
+    expect(table.stdout).toMatch(/\nPayments \(\d+\)\n/);
+    expect(table.stdout).toMatch(/\nNext payment\n/);
+
+    const unknown = await cli(['orders', 'get', String(order.id), '--expand', 'refunds']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: --expand cannot add "refunds" to an order');
+    expect(unknown.stderr).toContain('payments, next_payment');
+    const listed = await cli(['help', 'fields', 'orders']);
+    expect(listed.stdout).toContain('--expand payments,next_payment');
+  });
+
+  it('a failed expansion is an error by the exit table, not a silent absence', async () => {
+    const order = (await allOrders()).find((o) => o.status.value === 'complete');
+    await emulatorApi(emu.url, 'POST', '/__emulator/faults', {
+      faults: [{ route: 'GET /orders/:id/payments', mode: 'before' }],
+    });
+    try {
+      const r = await cli(['orders', 'get', String(order.id), '-o', 'json', '--expand', 'payments']);
+      expect(r.code).not.toBe(0);
+      expect(r.stdout).toBe('');
+      // With -o json the error is JSON on stderr: the failed read, by its status.
+      expect(JSON.parse(r.stderr).error).toMatchObject({ status: 502 });
+      // The view for people still shows the order, and says what it could not read.
+      const table = await cli(['orders', 'get', String(order.id), '-o', 'table']);
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toContain(order.merchant_invoice_id);
+      expect(table.stderr).toContain(`warning: could not read the payments of order ${order.id}`);
+    } finally {
+      await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+    }
+  });
+
+  it('orders create -o json has the shape of orders get -o json (plus the checkout it made)', async () => {
+    const created = await cli([
+      'orders',
+      'create',
+      '--customer',
+      '1',
+      '--product',
+      '1',
+      '--currency',
+      'EUR',
+      '--invoice-id',
+      `R2-${Date.now()}`,
+      '--checkout',
+      '-o',
+      'json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const record = JSON.parse(created.stdout);
+    const got = JSON.parse((await cli(['orders', 'get', String(record.id), '-o', 'json'])).stdout);
+    const { checkout, ...order } = record;
+    expect(checkout).toBeDefined();
+    expect(Object.keys(order).sort()).toEqual(Object.keys(got).sort());
+  });
+});
