@@ -45,7 +45,7 @@ const ORDER: Row[] = [
   ['tag_list', 'array'],
   ['created_at', 'time', '--since and --until filter it'],
   ['updated_at', 'time'],
-  ['status_updated_at', 'time', '--since/--until with --by-status-date'],
+  ['status_updated_at', 'time', '--since/--until with --status (or --by-status-date)'],
   ...ORDER_VIEW,
 ];
 

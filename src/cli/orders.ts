@@ -40,9 +40,10 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       '--invoice <id>',
       'this invoice id (any case), or those starting so with a trailing * (INV-00012*)',
     )
-    .option('--since <date>', `created on or after (${DATE_FORMS})`)
-    .option('--until <date>', 'created on or before (a day alone includes that day)')
-    .option('--by-status-date', '--since/--until look at status_updated_at instead of created_at')
+    .option('--since <date>', `created (with --status: got that status) on or after (${DATE_FORMS})`)
+    .option('--until <date>', 'created (with --status: got it) on or before; a day alone includes that day')
+    .option('--by-status-date', '--since/--until look at status_updated_at (the default with --status)')
+    .option('--by-created-date', '--since/--until look at created_at, also with --status')
     .option('--min-amount <amount>', 'amount (initial_amount) at least this, like 10.00')
     .option('--max-amount <amount>', 'amount (initial_amount) at most this')
     .option('--limit <n>', 'stop after this many orders')
@@ -52,8 +53,9 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       examples([
         'billing orders list',
         'billing orders list --page 2 --items 50',
-        'billing orders list --status failed,suspended --since 2026-11-01',
-        'billing orders list --status failed --status suspended --by-status-date --since 2026-11-01',
+        'billing orders list --status failed --since monday   # failed this week',
+        'billing orders list --status failed,suspended --since 2026-11-01 --by-created-date',
+        'billing orders list --since 7d --type subscription',
         'billing orders list --email james.obrien@example.com',
         'billing orders list --name brien --currency EUR --min-amount 50',
         'billing orders list --customer 2 --type subscription',

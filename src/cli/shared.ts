@@ -40,7 +40,8 @@ export const EXPANSION_NAMES = {
 };
 
 /** The forms every date flag takes (src/domain/dates.ts), for an option's help. */
-export const DATE_FORMS = '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00"; UTC unless a zone is given';
+export const DATE_FORMS =
+  '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00", today, yesterday, monday, this-month, 7d, 2w; UTC unless a zone is given';
 
 /**
  * The flags of a command that takes many ids (src/commands/batch/command.ts), added where the

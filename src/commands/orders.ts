@@ -15,7 +15,7 @@ import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
-import { type OrderFilterFlags, orderCriteria } from './find/filters.js';
+import { datesNote, type OrderFilterFlags, orderCriteria } from './find/filters.js';
 import { matchesOrder } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
 import { orderIdOf } from './order-arg.js';
@@ -27,7 +27,7 @@ import { checkOrderLinks } from './service-links.js';
 export async function list(rt: Runtime, _args: string[], flags: ListFlags & OrderFilterFlags): Promise<void> {
   const criteria = orderCriteria(flags);
   const filter = criteria ? { accept: (o: Order) => matchesOrder(o, criteria) } : undefined;
-  await runList<Order>(
+  const listed = await runList<Order>(
     rt,
     flags,
     {
@@ -37,6 +37,8 @@ export async function list(rt: Runtime, _args: string[], flags: ListFlags & Orde
     },
     filter,
   );
+  const note = criteria && listed === 0 ? datesNote(criteria) : undefined;
+  if (note) rt.info(note);
 }
 
 function statusOf(order: Order): string | undefined {

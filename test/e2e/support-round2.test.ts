@@ -198,3 +198,76 @@ describe('§5 get -o json is the record; more is asked for with --expand', () =>
     expect(Object.keys(order).sort()).toEqual(Object.keys(got).sort());
   });
 });
+
+describe('§3 dates people say; with --status, the date of the status', () => {
+  it('--status failed --since DAY finds the orders that failed since then, though made before; --by-created-date looks at creation', async () => {
+    const failed = (await allOrders()).filter(
+      (o) => o.status.value === 'failed' && o.created_at.slice(0, 10) < o.status_updated_at.slice(0, 10),
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    const order = failed[0];
+    const day = order.status_updated_at.slice(0, 10);
+    const r = await cli(['orders', 'list', '--status', 'failed', '--since', day, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const ids = (JSON.parse(r.stdout) as Any[]).map((o) => o.id);
+    expect(ids).toContain(order.id);
+    const created = await cli([
+      'orders',
+      'list',
+      '--status',
+      'failed',
+      '--since',
+      day,
+      '--by-created-date',
+      '-o',
+      'json',
+    ]);
+    expect((JSON.parse(created.stdout) as Any[]).map((o) => o.id)).not.toContain(order.id);
+  });
+
+  it('"No orders found." is followed by which date was filtered on and that the other exists', async () => {
+    const r = await cli(['orders', 'list', '--status', 'failed', '--until', '2001-01-01', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('No orders found.');
+    expect(r.stderr).toContain(
+      'filtered on when each order got its status (status_updated_at); --by-created-date',
+    );
+    const none = await cli([
+      'orders',
+      'list',
+      '--status',
+      'failed',
+      '--until',
+      '2001-01-01',
+      '--by-created-date',
+      '-o',
+      'table',
+    ]);
+    expect(none.stdout.trim()).toBe('No orders found.');
+    expect(none.stderr).toContain('filtered on when each order was created (created_at); --by-status-date');
+  });
+
+  it('today, yesterday, monday, 7d, this-month are taken by the date flags, as the day or time they name in UTC', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const said = await cli(['orders', 'list', '--since', 'this-month', '--until', 'today', '-o', 'json']);
+    const iso = await cli([
+      'orders',
+      'list',
+      '--since',
+      `${today.slice(0, 8)}01`,
+      '--until',
+      today,
+      '-o',
+      'json',
+    ]);
+    expect(said.code, said.stderr).toBe(0);
+    expect(JSON.parse(said.stdout)).toEqual(JSON.parse(iso.stdout));
+    for (const word of ['yesterday', 'monday', '7d', '2w']) {
+      const r = await cli(['payments', 'list', '--since', word, '--limit', '1', '-o', 'json']);
+      expect(r.code, `${word}: ${r.stderr}`).toBe(0);
+    }
+    const bad = await cli(['orders', 'list', '--since', 'tomorrow']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('today, monday or 7d');
+  });
+});
