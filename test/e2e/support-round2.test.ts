@@ -271,3 +271,66 @@ describe('§3 dates people say; with --status, the date of the status', () => {
     expect(bad.stderr).toContain('today, monday or 7d');
   });
 });
+
+describe('§2 help that leads to the command', () => {
+  it('billing help WORD lists the commands that do it, one line each, the likeliest first', async () => {
+    const expected: Record<string, string> = {
+      refund: 'billing payments refund',
+      cancel: 'billing orders cancel',
+      resend: 'billing links email',
+      link: 'billing links email',
+      subscription: 'billing orders subscribe',
+      charge: 'billing orders pay',
+      'e-mail': 'billing links email',
+    };
+    for (const [word, first] of Object.entries(expected)) {
+      const r = await cli(['help', word]);
+      expect(r.code, `${word}: ${r.stderr}`).toBe(0);
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).toBe(`Commands for "${word}", the likeliest first:`);
+      expect(lines[1]?.trim().startsWith(`${first} `), `${word}: ${lines[1]}`).toBe(true);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+    const subscription = await cli(['help', 'subscription']);
+    expect(subscription.stdout).toContain('billing orders list --type subscription');
+    const failed = await cli(['help', 'failed']);
+    expect(failed.stdout).toContain('billing orders list --status failed --since monday');
+    expect(failed.stdout).toContain('billing links email');
+    const none = await cli(['help', 'blargh']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no command or help topic "blargh"');
+  });
+
+  it('a command under the wrong group names the command that does it before the spelling neighbour', async () => {
+    const r = await cli(['orders', 'refund', '174']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const [message, hint] = r.stderr.split('\n');
+    expect(message).toBe(
+      "error: unknown command 'refund' under billing orders: to refund, use billing payments refund",
+    );
+    expect(hint).toContain('billing orders payments 174');
+    expect(hint?.indexOf('billing payments refund')).toBeLessThan(
+      hint?.indexOf('billing orders resume') ?? -1,
+    );
+    const top = await cli(['cancel', '118']);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toContain('to cancel, use billing orders cancel');
+    // A misspelling stays a misspelling.
+    const typo = await cli(['orders', 'lst']);
+    expect(typo.stderr).toContain('(Did you mean list?)');
+  });
+
+  it('billing subscriptions list is orders list --type subscription, and says so', async () => {
+    const r = await cli(['subscriptions', 'list', '--status', 'active', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const listed = JSON.parse(r.stdout) as Any[];
+    const orders = (await allOrders()).filter(
+      (o) => o.order_type.value === 'subscription' && o.status.value === 'active',
+    );
+    expect(listed.map((o) => o.id)).toEqual(orders.map((o) => o.id));
+    expect(r.stderr).toContain('billing subscriptions list is billing orders list --type subscription');
+    const one = await cli(['subscriptions', 'get', String(orders[0].id), '-o', 'json']);
+    expect(JSON.parse(one.stdout).id).toBe(orders[0].id);
+  });
+});
