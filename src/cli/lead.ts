@@ -53,7 +53,9 @@ const SYNONYMS: Record<string, readonly string[]> = {
 
 /** Lines that are not one command: how to do what the word names with the flags of a list. */
 const POINTERS: Record<string, readonly [string, string][]> = {
-  subscription: [['billing orders list --type subscription', 'the subscriptions: orders of type subscription']],
+  subscription: [
+    ['billing orders list --type subscription', 'the subscriptions: orders of type subscription'],
+  ],
   refund: [
     ['billing payments list --kind refund', 'the refunds made'],
     ['billing customers get ID', "a customer's payments, oldest first (a double charge shows)"],
@@ -152,7 +154,9 @@ function table(rows: readonly [string, string][], width: number): string {
   const left = Math.max(...rows.map(([c]) => c.length)) + 2;
   return rows
     .map(([command, what]) =>
-      left + 2 + 10 > width ? `  ${command}\n      ${cut(what, width - 6)}` : `  ${command.padEnd(left)}${cut(what, width - left - 2)}`,
+      left + 2 + 10 > width
+        ? `  ${command}\n      ${cut(what, width - 6)}`
+        : `  ${command.padEnd(left)}${cut(what, width - left - 2)}`,
     )
     .join('\n');
 }
