@@ -9,6 +9,7 @@ import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { EXPANSIONS, type Expandable, type Expansion } from '../domain/expand.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import { FINAL_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { REFUNDABLE_KINDS } from '../domain/payments.js';
 import { BillingError, UsageError } from '../errors.js';
 import { formatAmount } from '../format/index.js';
 import { runInOrder } from './batch/runner.js';
@@ -18,8 +19,6 @@ import type { Runtime } from './runtime.js';
 /** A payment with what was refunded of it and what is left (debits and captures only). */
 export type PaymentView = Payment & { refunded?: string; left_to_refund?: string };
 
-const REFUNDABLE = ['debit', 'capture'];
-
 function minor(p: Payment): bigint | undefined {
   return typeof p.amount === 'string' && isAmount(p.amount) ? toMinor(p.amount) : undefined;
 }
@@ -27,7 +26,7 @@ function minor(p: Payment): bigint | undefined {
 /** Each payment, a debit or capture with its refunds (not failed ones) summed and what is left. */
 export function withRefunds(payments: readonly Payment[]): PaymentView[] {
   return payments.map((p) => {
-    if (!REFUNDABLE.includes(String(p.kind)) || p.status !== 'succeeded') return { ...p };
+    if (!REFUNDABLE_KINDS.includes(String(p.kind)) || p.status !== 'succeeded') return { ...p };
     const amount = minor(p);
     if (amount === undefined) return { ...p };
     const refunded = payments

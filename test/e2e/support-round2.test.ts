@@ -334,3 +334,41 @@ describe('§2 help that leads to the command', () => {
     expect(JSON.parse(one.stdout).id).toBe(orders[0].id);
   });
 });
+
+describe('§4 a view that answers, and one line for a change', () => {
+  it('a lifecycle action at a screen prints one line: what changed, from what, to what; -o json the record', async () => {
+    const [first, second] = (await allOrders()).filter(
+      (o) => o.status.value === 'active' && o.order_type.value === 'subscription',
+    );
+    const r = await cli(['orders', 'cancel', String(first.id), '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`Order ${first.id}: active → cancelled. Nothing more is collected.\n`);
+    const json = await cli(['orders', 'pause', String(second.id), '-o', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: second.id, status: { value: 'paused' } });
+    expect(json.stderr).toContain(`Order ${second.id}: active → paused.`);
+  });
+
+  it('a failed debit has nothing left to refund, and --dry-run refuses what the run refuses (exit 7, nothing sent)', async () => {
+    let failed: Any;
+    for (const o of (await allOrders()).filter((o) => o.status.value === 'failed')) {
+      failed = (await paymentsOf(o.id)).find((p) => p.kind === 'debit' && p.status === 'failed');
+      if (failed) break;
+    }
+    expect(failed, 'the demo has a failed debit').toBeDefined();
+    const view = await cli(['payments', 'get', String(failed.id), '-o', 'table']);
+    expect(view.code, view.stderr).toBe(0);
+    expect(view.stdout).toMatch(/Left to refund\s+none \(failed: it took no money/);
+    const before = (await paymentsOf(failed.order_id)).length;
+    const dry = await cli(['payments', 'refund', String(failed.id), '--dry-run']);
+    const run = await cli(['payments', 'refund', String(failed.id), '--yes']);
+    for (const r of [dry, run]) {
+      expect(r.code).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `error: payment ${failed.id} failed: it took no money, so there is nothing to refund`,
+      );
+    }
+    expect(await paymentsOf(failed.order_id)).toHaveLength(before);
+  });
+});
