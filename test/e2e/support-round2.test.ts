@@ -2,13 +2,16 @@
 // emulator over HTTP, with the built billing as a process.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli } from '../helpers/cli.js';
+import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runOnPty } from '../helpers/pty.js';
 
 let emu: TestEmulator;
+const HOOK = 'http://127.0.0.1:9/a-hook-that-is-not-there';
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo' });
+  // Deliveries go to an endpoint that is not there (port 9, discard): the §4 table at 80 columns.
+  emu = await startTestEmulator({ seed: 'demo', webhookUrls: [HOOK], webhookRetryDelaysMs: [60_000] });
 });
 afterAll(async () => {
   await emu.close();
@@ -370,5 +373,78 @@ describe('§4 a view that answers, and one line for a change', () => {
       );
     }
     expect(await paymentsOf(failed.order_id)).toHaveLength(before);
+  });
+});
+
+describe('§4 the timeline says when a link was sent; tables at 80 columns keep what is read', () => {
+  it('on the emulator from its outbox, elsewhere from what the service answered when billing sent it', async () => {
+    const order = (await allOrders()).find((o) => o.status.value === 'pending' && o.customer?.email);
+    const sent = await cli(['links', 'email', String(order.id), '-o', 'json']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const at = JSON.parse(sent.stdout).message.sent_at;
+    const local = parseNdjson(
+      (await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson'])).stdout,
+    ) as Any[];
+    expect(local.filter((e) => e.event === 'link sent by e-mail').map((e) => e.at)).toContain(at);
+
+    // The same service seen as a remote one (an environment that is not local): no outbox to
+    // read, so the link is the one this machine noted when the service answered.
+    const state = tempDir('billing-links-state-');
+    const remote = (args: string[]) =>
+      runCli(args, {
+        env: emu.env({ BILLING_ENV: 'sandbox', BILLING_STATE_DIR: state, COLUMNS: '80' }),
+        timeoutMs: 30_000,
+      });
+    const before = parseNdjson(
+      (await remote(['orders', 'timeline', String(order.id), '-o', 'ndjson'])).stdout,
+    ) as Any[];
+    expect(before.some((e) => e.event.startsWith('link sent'))).toBe(false);
+    const again = await remote(['links', 'email', String(order.id), '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    const after = parseNdjson(
+      (await remote(['orders', 'timeline', String(order.id), '-o', 'ndjson'])).stdout,
+    ) as Any[];
+    const link = after.find((e) => e.event === 'link sent by e-mail');
+    expect(link).toMatchObject({ at: JSON.parse(again.stdout).message.sent_at, source: 'link' });
+    expect(link.detail).toContain(`to ${order.customer.email}`);
+  });
+
+  it('at 80 columns the timeline keeps event names and details whole; deliveries keep event names and endpoints', async () => {
+    const order = (await allOrders()).find(
+      (o) => o.status.value === 'active' && o.order_type.value === 'subscription',
+    );
+    await emulatorApi(emu.url, 'POST', '/__emulator/webhooks', {
+      url: 'http://127.0.0.1:9/a-hook-that-is-not-there',
+    });
+    await cli(['orders', 'pause', String(order.id)]);
+    const timeline = await runOnPty(['orders', 'timeline', String(order.id), '--no-color'], {
+      env: emu.env(),
+      cols: 80,
+      rows: 60,
+    }).exited;
+    expect(timeline.code, timeline.text).toBe(0);
+    const events = parseNdjson(
+      (await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson'])).stdout,
+    ) as Any[];
+    // Every event name whole; the reasons (a status change, a payment's) whole too.
+    for (const e of events) {
+      expect(timeline.text, e.event).toContain(e.event);
+      if (e.source === 'order' || e.source === 'payment') expect(timeline.text, e.detail).toContain(e.detail);
+    }
+    expect(timeline.text).toContain('latest status change');
+    for (const line of timeline.text.split(/\r?\n/)) expect([...line].length).toBeLessThanOrEqual(80);
+
+    const deliveries = await runOnPty(
+      ['emulator', 'deliveries', '--port', new URL(emu.url).port, '--no-color'],
+      {
+        env: emu.env(),
+        cols: 80,
+        rows: 60,
+      },
+    ).exited;
+    expect(deliveries.code, deliveries.text).toBe(0);
+    expect(deliveries.text).toContain('order.paused');
+    expect(deliveries.text).toContain(HOOK);
+    expect(deliveries.text).not.toMatch(/order\.\w*…/);
   });
 });

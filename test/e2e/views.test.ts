@@ -109,7 +109,7 @@ describe('orders get and orders timeline', () => {
     const r = await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
     const events = parseNdjson(r.stdout) as Any[];
-    const mail = events.find((e) => e.event === 'email sent');
+    const mail = events.find((e) => e.event === 'link sent by e-mail');
     expect(mail?.detail).toContain('payment link to');
     expect(mail?.detail).toContain(`: Your order ${order.merchant_invoice_id}`);
     // Pending: no billing event until the first payment makes it active.

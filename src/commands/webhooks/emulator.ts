@@ -38,15 +38,16 @@ const lastAnswer = (d: Record<string, unknown>): string => {
   return last.status === null ? (last.error ?? 'no answer') : String(last.status);
 };
 
+/** At 80 columns the event and the endpoint stay whole; the attempts and last answer give way first. */
 export const DELIVERY_COLUMNS = [
   column('id', 'Delivery'),
-  column('event', 'Event'),
+  column('event', 'Event', undefined, { keep: true }),
   column('order_id', 'Order'),
   column('state', 'State'),
-  column('attempts', 'Attempts', (d) => String((d.attempts as Attempt[]).length)),
-  column('last_answer', 'Last answer', lastAnswer),
-  column('endpoint', 'Endpoint'),
-  column('occurred_at', 'Occurred'),
+  column('attempts', 'Attempts', (d) => String((d.attempts as Attempt[]).length), { giveUp: 1 }),
+  column('last_answer', 'Last answer', lastAnswer, { giveUp: 2 }),
+  column('endpoint', 'Endpoint', undefined, { keep: true }),
+  column('occurred_at', 'Occurred', undefined, { giveUp: 3 }),
 ];
 
 const ATTEMPT_COLUMNS = [
