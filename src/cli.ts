@@ -104,8 +104,10 @@ function buildProgram(session: Session, argv: readonly string[], everything = fa
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
   // line (and, for shell completion, every group) needs them.
+  // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
+  const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) =>
-    everything || argv[0] === '__complete' || argv[0] === 'help' || argv.includes(group);
+    everything || lookup || argv[0] === '__complete' || argv.includes(group);
   defineAuth(program, run);
   defineSearch(program, run, full('search'));
   defineConfig(program, run, full('config'));

@@ -171,6 +171,8 @@ describe('orders list filters', () => {
       'INV-*',
       '--since',
       since,
+      // With --status the dates are the status's (issue 28 §3); these are the creation's.
+      '--by-created-date',
       '--min-amount',
       '10',
       '--max-amount',
