@@ -106,8 +106,7 @@ function buildProgram(session: Session, argv: readonly string[], everything = fa
   // line (and, for shell completion, every group) needs them.
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
-  const full = (group: string) =>
-    everything || lookup || argv[0] === '__complete' || argv.includes(group);
+  const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
   defineAuth(program, run);
   defineSearch(program, run, full('search'));
   defineConfig(program, run, full('config'));
