@@ -10,7 +10,7 @@ import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
-import { commandOfArgv, defineHelp } from './cli/help.js';
+import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
 import { defineMcp } from './cli/mcp.js';
@@ -40,7 +40,7 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
   return stream.isTTY && stream.columns ? stream.columns : 80;
 }
 
-function buildProgram(session: Session, argv: readonly string[]): Command {
+function buildProgram(session: Session, argv: readonly string[], everything = false): Command {
   const run = (load: Loader) => action(session, load);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
@@ -104,7 +104,9 @@ function buildProgram(session: Session, argv: readonly string[]): Command {
 
   // A group's subcommands cost start-up time to declare; only the group named on the command
   // line (and, for shell completion, every group) needs them.
-  const full = (group: string) => argv[0] === '__complete' || argv.includes(group);
+  // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
+  const lookup = argv[0] === 'help' && argv.length > 1;
+  const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
   defineAuth(program, run);
   defineSearch(program, run, full('search'));
   defineConfig(program, run, full('config'));
@@ -148,6 +150,9 @@ export async function main(
   // main() reports, never an uncaught 'error' event: see settleOutput.
   watchOutput(io.stdout);
   watchOutput(io.stderr);
+  const aliased = unalias(argv);
+  argv = aliased.argv;
+  if (aliased.note) io.stderr.write(`${aliased.note}\n`);
   const program = buildProgram(session, argv);
   if (argv[0] === '__complete') {
     const { completions } = await import('./commands/completion.js');
@@ -188,6 +193,15 @@ export async function main(
           return code === EXIT.ok ? report(() => settleOutput(undefined, io, undefined)) : code;
         }
         err = fromCommanderError(caught, commandOfArgv(program, argv));
+        if (caught.code === 'commander.unknownCommand') {
+          // The command that does it, wherever it is, before the spelling neighbour.
+          const word = /unknown command '([^']+)'/.exec(caught.message)?.[1];
+          const spelling = /Did you mean (\S+?)\?/.exec(caught.message)?.[1];
+          const all = buildProgram(session, argv, true);
+          const { leadTo } = await import('./cli/lead.js');
+          const next = argv[argv.indexOf(word ?? '') + 1];
+          err = (word && leadTo(all, commandOfArgv(all, argv), word, { spelling, next })) || err;
+        }
       }
       if (isPromptInterrupt(caught)) controller.abort();
       // Whatever a Ctrl-C broke on the way out (an aborted request, a closed stream), it was Ctrl-C.

@@ -5,6 +5,7 @@
 // lost connection, before anything is sent again, and after a crash, from the journal.
 
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
+import { REFUNDABLE_KINDS } from '../domain/payments.js';
 import { BillingError, EXIT } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { minorAmount as minor } from './moves.js';
@@ -63,13 +64,28 @@ export async function readRefundState(
     orderId,
     orderPayments,
     baseline: refunds.map((p) => p.id),
-    left: minor(payment) - refunded,
+    // A failed or declined debit took nothing: nothing is left to refund of it.
+    left: notRefundable(payment) === undefined ? minor(payment) - refunded : 0n,
   };
+}
+
+/** Why no refund can be made of this payment (a failed debit, a pre-authorisation), or undefined. */
+export function notRefundable(payment: Payment): string | undefined {
+  const kind = String(payment.kind ?? 'payment');
+  if (!REFUNDABLE_KINDS.includes(kind)) {
+    return `payment ${payment.id} is a ${kind}: only a debit or a capture is refunded`;
+  }
+  if (payment.status !== 'succeeded') {
+    return `payment ${payment.id} ${String(payment.status ?? 'did not succeed')}: it took no money, so there is nothing to refund`;
+  }
+  return undefined;
 }
 
 /** The refund to send: `amount` (normalised) or, when absent, all that is left; refused when it does not fit. */
 export function planRefund(state: RefundState, amount: string | undefined): RefundPlan {
   const id = state.payment.id;
+  const refusal = notRefundable(state.payment);
+  if (refusal) throw new RefundRefusedError(refusal);
   if (state.left <= 0n) throw new RefundRefusedError(`payment ${id} is already fully refunded`);
   const value = amount === undefined ? state.left : toMinor(amount);
   if (value > state.left) {

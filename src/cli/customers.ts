@@ -1,7 +1,7 @@
 // Declarations of `billing customers` commands; their code is in src/commands/customers.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { examples, PRODUCTION_GUARD, type Run } from './shared.js';
+import { EXPANSION_NAMES, examples, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineCustomers(program: Command, run: Run, full = true): void {
   const customers = program.command('customers').description('list, inspect and create customers');
@@ -28,13 +28,23 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
     .action(run(async () => (await load()).list));
   customers
     .command('get')
-    .description('one customer, with their orders (status, amount, the next payment of a subscription)')
+    .description(
+      'one customer, with their orders (the next payment of a subscription) and payments, oldest first',
+    )
     .argument('<id>', 'customer id')
+    .option('--expand <names>', `with -o json: add ${EXPANSION_NAMES.customer} under those keys`)
     .addHelpText(
       'after',
-      examples(['billing customers get 2', 'billing customers get 2 -o json | jq ".orders[].id"']) +
-        '\nThe orders are found by reading every page of orders (the service has no filter on them);\n' +
-        'with -o json they are under "orders", a subscription with its "next_payment".\n',
+      examples([
+        'billing customers get 2',
+        'billing customers get 2 -o json --expand orders | jq ".orders[].id"',
+        'billing customers get 2 -o json --expand payments',
+      ]) +
+        '\nThe view shows the customer, their orders, then their payments oldest first, and warns when\n' +
+        'two live subscriptions of one product bill the customer (a likely "charged twice"). The\n' +
+        'orders are found by reading every page of orders (the service has no filter on them).\n' +
+        'With -o json it prints the customer as the service sends it (one request); --expand adds\n' +
+        '"orders" (a subscription with its "next_payment") and "payments".\n',
     )
     .action(run(async () => (await load()).get));
   customers

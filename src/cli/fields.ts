@@ -3,14 +3,16 @@
 // From the interface document; fields it does not show are marked "assumed" and are what the
 // emulator sends (docs/decisions.md).
 
+import { EXPANSIONS } from '../domain/expand.js';
+
 type Row = readonly [field: string, type: string, note?: string];
 
-/** What `orders get ID` adds under the order (docs/contract.md, "Views and batches"). */
+/** What `orders get ID --expand …` adds under the order (docs/contract.md, "Views and batches"). */
 const ORDER_VIEW: Row[] = [
-  ['payments[]', 'array', 'added by orders get: the payments (fields: billing help fields payments)'],
+  ['payments[]', 'array', 'added by --expand payments (fields: billing help fields payments)'],
   ['payments[].refunded', 'decimal', 'debits and captures: what was refunded of it'],
   ['payments[].left_to_refund', 'decimal', 'debits and captures: what is left to refund'],
-  ['next_payment', 'object|null', 'added by orders get: the next scheduled payment, null when none'],
+  ['next_payment', 'object|null', 'added by --expand next_payment: the next scheduled payment, or null'],
   ['next_payment.due_date', 'time', 'also id, order_id, amount (decimal), currency, status'],
 ];
 
@@ -43,7 +45,7 @@ const ORDER: Row[] = [
   ['tag_list', 'array'],
   ['created_at', 'time', '--since and --until filter it'],
   ['updated_at', 'time'],
-  ['status_updated_at', 'time', '--since/--until with --by-status-date'],
+  ['status_updated_at', 'time', '--since/--until with --status (or --by-status-date)'],
   ...ORDER_VIEW,
 ];
 
@@ -63,12 +65,13 @@ const CUSTOMER: Row[] = [
   ['card', 'object|null', 'assumed: the stored card {brand, last4, expiry}'],
   ['created_at', 'time', 'assumed'],
   ['updated_at', 'time', 'assumed'],
-  ['orders[]', 'array', "added by customers get: the customer's orders (fields: billing help fields orders)"],
+  ['orders[]', 'array', "added by --expand orders: the customer's orders (billing help fields orders)"],
   [
     'orders[].next_payment',
     'object|null',
     'a subscription that can still charge: its next scheduled payment',
   ],
+  ['payments[]', 'array', "added by --expand payments: the payments of the customer's orders, oldest first"],
 ];
 
 const PRODUCT: Row[] = [
@@ -102,9 +105,11 @@ export type FieldRecord = keyof typeof FIELD_RECORDS;
 
 const INTRO: Record<FieldRecord, string> = {
   orders:
-    'Fields of an order, as billing orders get ID -o json prints it (orders list\nhas the same, without payments and next_payment):',
+    'Fields of an order, as billing orders get ID -o json prints it (orders list has\n' +
+    `the same). --expand ${EXPANSIONS.order.join(',')} adds the last ones, in one more\nrequest each:`,
   customers:
-    'Fields of a customer, as billing customers get ID -o json prints it\n(customers list has the same, without orders):',
+    'Fields of a customer, as billing customers get ID -o json prints it (customers\n' +
+    `list has the same). --expand ${EXPANSIONS.customer.join(',')} adds the last ones (reading every\npage of orders):`,
   products: 'Fields of a product (billing products get ID -o json):',
   payments:
     'Fields of a payment (billing payments get ID -o json). The interface document\n' +
@@ -116,9 +121,12 @@ const EXAMPLES: Record<FieldRecord, string[]> = {
     `billing orders list --query "[?status.value=='failed'].id"`,
     `billing orders list --query "[?customer.email=='anna.schmidt@example.com']"`,
     `billing orders list --query "length([?order_type.value=='subscription'])"`,
-    `billing orders get 174 --query "payments[].[id, amount, created_at]"`,
+    `billing orders get 174 --expand payments --query "payments[].[id, amount]"`,
   ],
-  customers: [`billing customers list --query "[?country=='IE'].{id: id, email: email}"`],
+  customers: [
+    `billing customers list --query "[?country=='IE'].{id: id, email: email}"`,
+    `billing customers get 3 --expand payments --query "payments[].[id, amount]"`,
+  ],
   products: [`billing products list --query "[?product_type=='subscription'].name"`],
   payments: [`billing payments list --query "[?kind=='refund' && status=='succeeded'].id"`],
 };

@@ -50,6 +50,29 @@ function optionOf(cmd: Command, flag: string) {
   return undefined;
 }
 
+/**
+ * `billing subscriptions …` is `billing orders …` of type subscription: the service has no
+ * subscriptions of its own, a subscription is an order. `subscriptions` (or `list`) lists them
+ * (orders list --type subscription); any other subcommand is the orders one (get, cancel…).
+ * The note says what ran, so that the agent learns the command.
+ */
+export function unalias(argv: readonly string[]): { argv: string[]; note?: string } {
+  const at = argv.findIndex((w) => !w.startsWith('-'));
+  const word = argv[at];
+  if (word !== 'subscriptions' && word !== 'subscription') return { argv: [...argv] };
+  const before = argv.slice(0, at);
+  const after = argv.slice(at + 1);
+  const sub = after[0];
+  if (sub === undefined || sub === 'list' || sub.startsWith('-')) {
+    const rest = sub === 'list' ? after.slice(1) : after;
+    return {
+      argv: [...before, 'orders', 'list', '--type', 'subscription', ...rest],
+      note: 'billing subscriptions list is billing orders list --type subscription: a subscription is an order.',
+    };
+  }
+  return { argv: [...before, 'orders', ...after] };
+}
+
 export function defineHelp(program: Command, write: (text: string) => void): void {
   program.helpCommand(false);
   program
@@ -78,6 +101,10 @@ export function defineHelp(program: Command, write: (text: string) => void): voi
       }
       const { cmd, rest } = findCommand(program, words);
       if (rest.length > 0) {
+        // Not a command: the commands that do what the words name (billing help refund).
+        // `help orders refund`: the words after a command path are what is looked for.
+        const found = (await import('./lead.js')).helpFor(program, rest);
+        if (found) return write(found);
         throw new UsageError(`no command or help topic "${words.join(' ')}"`, {
           hint: `billing help lists the commands; topics: ${TOPICS.join(', ')}`,
         });

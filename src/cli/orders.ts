@@ -6,6 +6,7 @@ import {
   batchOptions,
   collect,
   DATE_FORMS,
+  EXPANSION_NAMES,
   examples,
   gather,
   ORDER_ARG,
@@ -39,9 +40,10 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       '--invoice <id>',
       'this invoice id (any case), or those starting so with a trailing * (INV-00012*)',
     )
-    .option('--since <date>', `created on or after (${DATE_FORMS})`)
-    .option('--until <date>', 'created on or before (a day alone includes that day)')
-    .option('--by-status-date', '--since/--until look at status_updated_at instead of created_at')
+    .option('--since <date>', `created (with --status: got that status) on or after (${DATE_FORMS})`)
+    .option('--until <date>', 'created (with --status: got it) on or before; a day alone includes that day')
+    .option('--by-status-date', '--since/--until look at status_updated_at (the default with --status)')
+    .option('--by-created-date', '--since/--until look at created_at, also with --status')
     .option('--min-amount <amount>', 'amount (initial_amount) at least this, like 10.00')
     .option('--max-amount <amount>', 'amount (initial_amount) at most this')
     .option('--limit <n>', 'stop after this many orders')
@@ -51,8 +53,9 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       examples([
         'billing orders list',
         'billing orders list --page 2 --items 50',
-        'billing orders list --status failed,suspended --since 2026-11-01',
-        'billing orders list --status failed --status suspended --by-status-date --since 2026-11-01',
+        'billing orders list --status failed --since monday   # failed this week',
+        'billing orders list --status failed,suspended --since 2026-11-01 --by-created-date',
+        'billing orders list --since 7d --type subscription',
         'billing orders list --email james.obrien@example.com',
         'billing orders list --name brien --currency EUR --min-amount 50',
         'billing orders list --customer 2 --type subscription',
@@ -70,6 +73,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .command('get')
     .description('one order, with its payments (refunds, what is left to refund) and its next payment')
     .argument('<id>', 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)')
+    .option('--expand <names>', `with -o json: add ${EXPANSION_NAMES.order} under those keys`)
     .addHelpText(
       'after',
       examples([
@@ -77,13 +81,15 @@ export function defineOrders(program: Command, run: Run, full = true): void {
         'billing orders get INV-000123',
         "billing orders get 'INV-00012*'",
         'billing orders get 1042 --json | jq .status.value',
-        'billing orders get 1042 -o json | jq ".payments[] | {id, left_to_refund}"',
+        'billing orders get 1042 -o json --expand payments | jq ".payments[] | {id, left_to_refund}"',
       ]) +
         '\nAn id that is not a number is looked up as an invoice id by reading the pages of orders:\n' +
         'an exact match stops the reading. No exact match: the orders whose invoice id holds the\n' +
         'text (or starts with it, for TEXT*) are listed, exit 2; one only is shown. None: exit 5.\n' +
-        '\nWith -o json the payments are under "payments" (each debit or capture with "refunded" and\n' +
-        '"left_to_refund") and the next scheduled payment under "next_payment" (null: none).\n',
+        '\nWith -o json it prints the order as the service sends it (one request). --expand adds\n' +
+        'the payments under "payments" (each debit or capture with "refunded" and "left_to_refund")\n' +
+        'and the next scheduled payment under "next_payment" (null: none); if one cannot be read,\n' +
+        'the command fails (exit as for any request) rather than leave it out.\n',
     )
     .action(run(async () => (await load()).get));
   orders

@@ -55,6 +55,18 @@ export function definePayments(program: Command, run: Run, full = true): void {
       '--order <id>',
       "only this order's payments (an order id or its invoice id; same as billing orders payments ID)",
     )
+    .option('--customer <id>', "without --order: the payments of this customer's orders")
+    .option('--email <email>', 'without --order: of the orders of the customer with this e-mail, any case')
+    .option('--name <text>', 'without --order: of the orders of customers whose name holds this, any case')
+    .option(
+      '--type <type>',
+      'without --order: of orders of this type (subscription, single_payment, …)',
+      gather,
+    )
+    .option(
+      '--invoice <id>',
+      "without --order: of this invoice id's order (INV-00012* for those starting so)",
+    )
     .option('--since <date>', `without --order: made on or after (${DATE_FORMS})`)
     .option('--until <date>', 'without --order: made on or before (a day alone includes that day)')
     .option(
@@ -70,11 +82,14 @@ export function definePayments(program: Command, run: Run, full = true): void {
       examples([
         'billing payments list --order 1042',
         'billing payments list --order 1042 -o csv',
+        'billing payments list --email marie.dubois@example.com',
+        'billing payments list --customer 3 --since this-month',
         'billing payments list --since 2026-11-01 --status failed',
         'billing payments list --kind refund -o ndjson',
       ]) +
-        '\nWithout --order: reads every page of orders and, 8 orders at a time, their payments;\n' +
-        'stderr says how much was read.\n',
+        '\nWithout --order: reads every page of orders and, 8 orders at a time, the payments of\n' +
+        'those that match --customer, --email, --name, --type and --invoice (the filters of\n' +
+        'orders list); stderr says how much was read.\n',
     )
     .action(run(async () => (await load()).list));
   const capture = payments

@@ -2,6 +2,7 @@
 
 import type { Command } from 'commander';
 import type { Handler } from '../commands/run.js';
+import { EXPANSIONS } from '../domain/expand.js';
 
 export type Loader = () => Promise<Handler>;
 export type Run = (load: Loader) => (...params: unknown[]) => Promise<void>;
@@ -32,8 +33,15 @@ export const ORDER_ARG = 'order id, or its invoice id (INV-000123)';
 /** The argument of a command that takes one order, or several order ids for a batch. */
 export const ORDERS_ARG = 'order id or invoice id (INV-000123); several order ids for a batch';
 
+/** "payments, next_payment": the names `get --expand` takes, per record, for an option's help. */
+export const EXPANSION_NAMES = {
+  order: EXPANSIONS.order.join(', '),
+  customer: EXPANSIONS.customer.join(', '),
+};
+
 /** The forms every date flag takes (src/domain/dates.ts), for an option's help. */
-export const DATE_FORMS = '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00"; UTC unless a zone is given';
+export const DATE_FORMS =
+  '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00", today, yesterday, monday, this-month, 7d, 2w; UTC unless a zone is given';
 
 /** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
 export const SETTLE_WINDOW = [

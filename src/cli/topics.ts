@@ -94,16 +94,29 @@ Service text never reaches the terminal as control sequences: they are shown esc
 `,
   dates: `Dates:
 
-Every date flag (orders subscribe --start-date, orders resume --restart-date, schedule
-reschedule's DATE, emulator clock --to) accepts:
+Every date flag (orders list and payments list --since/--until, orders subscribe
+--start-date, orders resume --restart-date, schedule reschedule's DATE, emulator clock
+--to) accepts:
 
   2027-01-31                a day (midnight UTC; a reschedule keeps the payment's time of day)
   2027-01-31T09:00          a time, UTC when no zone is given
   2027-01-31T09:00+02:00    a time with its zone (Z for UTC)
   "31/01/2027 09:00"        the service's own day-first form, UTC
 
+and what people say, in UTC, as of now:
+
+  today, yesterday          that day (--until today keeps all of today)
+  monday … sunday           the latest one on or before today: monday is this week's
+                            (weeks start on Monday); mon, tue … too
+  this-week, this-month     this week's Monday, the 1st of this month
+  last-month                the 1st of last month
+  7d, 2w, 12h               that long before now, to the minute
+
 and sends each route the form it takes. Dates are shown to a person as YYYY-MM-DD HH:MM UTC;
 -o json prints the service's values untouched.
+
+With --status, orders list --since/--until look at when the order got that status
+(status_updated_at); --by-created-date looks at when it was created instead.
 `,
 };
 

@@ -28,6 +28,7 @@ import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ActionPlan, BatchRecord, MoveAction } from './batch/engine.js';
 import type { RowState } from './batch/journal.js';
 import type { BatchRow } from './batch/rows.js';
+import type { Runtime } from './runtime.js';
 
 /** A row that acts on one order: its key is the order's id. */
 export interface OrderRow extends BatchRow {
@@ -101,7 +102,7 @@ function refuseNothingToPay(order: Order): void {
   }
 }
 
-function linkAction(client: ApiClient, channel: 'email' | 'sms') {
+function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
   return orderAction({
     name: `${channel}-link`,
     done: 'sent',
@@ -116,13 +117,23 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms') {
       const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId);
       const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
       const to = typeof message.to === 'string' ? message.to : undefined;
+      if (rt) {
+        const at = typeof message.sent_at === 'string' ? message.sent_at : new Date().toISOString();
+        await (await import('./sent-links.js')).recordSent(rt, {
+          order_id: orderId,
+          channel,
+          to: to ?? '',
+          at,
+        });
+      }
       return { id: orderId, ...(to ? { to } : {}) };
     },
   })(client);
 }
 
-export const emailLinkAction = (client: ApiClient) => linkAction(client, 'email');
-export const smsLinkAction = (client: ApiClient) => linkAction(client, 'sms');
+/** `rt`: the links sent are noted for orders timeline (./sent-links.ts). */
+export const emailLinkAction = (client: ApiClient, rt?: Runtime) => linkAction(client, 'email', rt);
+export const smsLinkAction = (client: ApiClient, rt?: Runtime) => linkAction(client, 'sms', rt);
 
 export const pauseAction = (client: ApiClient) =>
   orderAction({

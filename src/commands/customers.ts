@@ -9,7 +9,8 @@ import {
 } from '../api/customers.js';
 import type { Customer } from '../api/types.js';
 import { parseDate } from '../domain/dates.js';
-import { writeOne } from '../format/index.js';
+import { write, writeOne } from '../format/index.js';
+import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
 import { confirmInProduction } from './confirm.js';
@@ -41,28 +42,39 @@ export async function list(
   );
 }
 
-/** The customer, and under it their orders (a subscription with its next payment). */
-export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+/**
+ * The customer as the service sends it (one request); --expand orders,payments adds their
+ * orders (a subscription with its next payment) and their payments, oldest first. The view for
+ * people shows both, and says when two live subscriptions of one product bill the customer.
+ */
+export async function get(rt: Runtime, [id]: string[], flags: { expand?: string } = {}): Promise<void> {
   const customerId = parse.recordId('customer', id ?? '');
+  const view = await import('./order-view.js');
+  const expand = view.expansions('customer', flags.expand);
   const client = await rt.client();
-  const customer = await getCustomer(client, customerId);
-  const { addition, customerOrders } = await import('./order-view.js');
-  const orders = await addition(rt, `the orders of customer ${customerId}`, () =>
-    customerOrders(rt, client, customerId),
-  );
-  await writeRecord(
-    rt,
-    customer,
-    'customer',
-    { orders },
-    {
-      screen: async () => {
-        await writeOne(customer, 'customer', rt.output);
-        if (orders !== undefined)
-          await writeSection(rt, `Orders (${orders.length})`, orders, 'customer_order');
-      },
-    },
-  );
+  const customer = await getCustomer(client, customerId, { signal: rt.signal });
+  const data = async () => {
+    if (expand.size === 0) return { one: customer, columns: 'customer' as const };
+    const orders = await view.customerOrders(rt, client, customerId);
+    const payments = expand.has('payments') ? await view.paymentsOf(rt, client, orders) : undefined;
+    for (const line of view.doubleSubscriptions(orders)) rt.info(`warning: ${line}`);
+    const added = { ...(expand.has('orders') ? { orders } : {}), ...(payments ? { payments } : {}) };
+    return { one: { ...customer, ...added }, columns: 'customer' as const };
+  };
+  const screen = async () => {
+    await writeOne(customer, 'customer', rt.output);
+    const orders = await view.addition(rt, `the orders of customer ${customerId}`, () =>
+      view.customerOrders(rt, client, customerId, true),
+    );
+    if (orders === undefined) return;
+    await writeSection(rt, `Orders (${orders.length})`, orders, 'customer_order');
+    const payments = await view.paymentsOf(rt, client, orders, true);
+    await writeSection(rt, `Payments (${payments.length}, oldest first)`, payments, 'payment');
+    const doubles = view.doubleSubscriptions(orders);
+    if (doubles.length > 0)
+      rt.io.stdout.write(`\n${doubles.map((d) => `Warning: ${safeLine(d)}`).join('\n')}\n`);
+  };
+  await write(rt.output, data, { screen });
 }
 
 const FIELDS = {

@@ -61,6 +61,8 @@ async function send(
   const status = statusOf(order);
   const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
   const to = typeof message.to === 'string' ? message.to : '';
+  const at = typeof message.sent_at === 'string' ? message.sent_at : new Date().toISOString();
+  await (await import('./sent-links.js')).recordSent(rt, { order_id: orderId, channel, to, at });
   const found = linkOf(result.raw);
   const link =
     found === undefined

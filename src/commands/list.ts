@@ -51,7 +51,8 @@ export async function runList<T>(
   flags: ListFlags,
   source: ListSource<T>,
   filter?: { accept(record: T): boolean },
-): Promise<void> {
+): Promise<number> {
+  /** Returns how many records were listed. */
   const { page, items, limit, concurrency, all } = parseListFlags(rt, flags);
   const query = rt.flags.query !== undefined;
   if (!all && !filter && !query) {
@@ -68,7 +69,7 @@ export async function runList<T>(
       if (footer) rt.info(footer);
     };
     await write(rt.output, records, { screen });
-    return;
+    return records.list.length;
   }
   // Reading every page: the largest page the service gives, so the fewest requests. Without
   // a filter, --limit says how many pages are needed; none past them is asked for. --page N
@@ -88,6 +89,7 @@ export async function runList<T>(
   );
   if (query && !filter)
     rt.info(`${tallyLine([tally]).replace(/; \d+ matched.*$/, '')}, then applied --query.`);
+  return tally.matched;
 }
 
 /**

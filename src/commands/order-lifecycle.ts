@@ -33,17 +33,36 @@ export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
   );
 }
 
-/** The order after the action, read back when the answer does not carry it. */
+/** The status before an action, for the line that says what changed. */
+async function statusBefore(rt: Runtime, orderId: number): Promise<string> {
+  return statusOf(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+}
+
+/**
+ * What an action changed. A person at a terminal reads one line, "Order 118: active → cancelled.
+ * Nothing more is collected."; -o json (and csv, tsv) get the order after the action, read back
+ * when the answer does not carry it, with the line on stderr.
+ */
 async function report(
   rt: Runtime,
   orderId: number,
+  before: string,
   order: Order | undefined,
-  message: string,
+  what: string,
   extras: Record<string, unknown> = {},
 ): Promise<void> {
   const shown = order ?? (await getOrder(await rt.client(), orderId, { signal: rt.signal }));
-  await writeRecord(rt, shown, 'order', extras);
-  rt.info(message);
+  const after = statusOf(shown);
+  const change =
+    before && after && before !== after ? `${before} → ${after}` : after ? `still ${after}` : 'done';
+  const line = safeLine(`Order ${orderId}: ${change}. ${what}`);
+  let onScreen = false;
+  const screen = async () => {
+    onScreen = true;
+    rt.io.stdout.write(`${line}\n`);
+  };
+  await writeRecord(rt, shown, 'order', extras, { screen });
+  if (!onScreen) rt.info(line);
 }
 
 export async function pause(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
@@ -51,12 +70,14 @@ export async function pause(rt: Runtime, args: string[], flags: BatchFlags = {})
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   await confirmInProduction(rt, `pause order ${orderId}`);
+  const before = await statusBefore(rt, orderId);
   const result = await pauseOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(
     rt,
     orderId,
+    before,
     result.order,
-    `Order ${orderId} paused: payments that fall due while it is paused are not charged.`,
+    'Payments that fall due while it is paused are not charged.',
   );
 }
 
@@ -72,15 +93,17 @@ export async function resume(
     flags.restartDate === undefined ? undefined : parse.dayOrTime('--restart-date', flags.restartDate);
   const orderId = await orderIdOf(rt, id);
   await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
+  const before = await statusBefore(rt, orderId);
   const result = await resumeOrder(await rt.client(), orderId, { restartDate, signal: rt.signal });
   const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
   await report(
     rt,
     orderId,
+    before,
     result.order,
     later
-      ? `Order ${orderId} stays paused until ${formatTimestamp(result.restartDate)}, then resumes on its billing cycle.`
-      : `Order ${orderId} resumed on its billing cycle.`,
+      ? `It stays paused until ${formatTimestamp(result.restartDate)}, then resumes on its billing cycle.`
+      : 'Resumed on its billing cycle.',
     { restart_date: result.restartDate },
   );
 }
@@ -90,8 +113,9 @@ export async function cancel(rt: Runtime, args: string[], flags: BatchFlags = {}
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });
+  const before = await statusBefore(rt, orderId);
   const result = await cancelOrder(await rt.client(), orderId, { signal: rt.signal });
-  await report(rt, orderId, result.order, `Order ${orderId} cancelled: nothing more is collected.`);
+  await report(rt, orderId, before, result.order, 'Nothing more is collected.');
 }
 
 interface WatchFlags {

@@ -6,16 +6,18 @@
 import type { ApiClient } from '../api/client.js';
 import { iterateOrders, listOrderPayments, listScheduledPayments } from '../api/orders.js';
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
+import { EXPANSIONS, type Expandable, type Expansion } from '../domain/expand.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import { FINAL_STATUSES, type OrderStatus } from '../domain/orders.js';
-import { BillingError } from '../errors.js';
+import { REFUNDABLE_KINDS } from '../domain/payments.js';
+import { BillingError, UsageError } from '../errors.js';
+import { formatAmount } from '../format/index.js';
 import { runInOrder } from './batch/runner.js';
+import { codeOf } from './find/match.js';
 import type { Runtime } from './runtime.js';
 
 /** A payment with what was refunded of it and what is left (debits and captures only). */
 export type PaymentView = Payment & { refunded?: string; left_to_refund?: string };
-
-const REFUNDABLE = ['debit', 'capture'];
 
 function minor(p: Payment): bigint | undefined {
   return typeof p.amount === 'string' && isAmount(p.amount) ? toMinor(p.amount) : undefined;
@@ -24,7 +26,7 @@ function minor(p: Payment): bigint | undefined {
 /** Each payment, a debit or capture with its refunds (not failed ones) summed and what is left. */
 export function withRefunds(payments: readonly Payment[]): PaymentView[] {
   return payments.map((p) => {
-    if (!REFUNDABLE.includes(String(p.kind)) || p.status !== 'succeeded') return { ...p };
+    if (!REFUNDABLE_KINDS.includes(String(p.kind)) || p.status !== 'succeeded') return { ...p };
     const amount = minor(p);
     if (amount === undefined) return { ...p };
     const refunded = payments
@@ -75,21 +77,52 @@ export async function addition<T>(rt: Runtime, what: string, read: () => Promise
   }
 }
 
-/** The order's payments (with refunds) and its next scheduled payment (null: none). */
+/** --expand payments,next_payment read into the names it asks for; an unknown one is exit 2. */
+export function expansions<R extends Expandable>(record: R, value: string | undefined): Set<Expansion<R>> {
+  const known: readonly string[] = EXPANSIONS[record];
+  const asked = (value ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase().replace(/-/g, '_'))
+    .filter(Boolean);
+  for (const name of asked) {
+    if (!known.includes(name)) {
+      throw new UsageError(
+        `--expand cannot add "${name}" to ${record === 'order' ? 'an order' : 'a customer'}`,
+        {
+          hint: `use one or more of: ${known.join(', ')} (billing help fields ${record}s)`,
+        },
+      );
+    }
+  }
+  return new Set(asked as Expansion<R>[]);
+}
+
+/**
+ * The order's payments (with refunds) and its next scheduled payment (null: none), those
+ * `wanted` names. `lenient`: a failed read is a warning and the key is left out (the view for
+ * people); otherwise it is the command's error (--expand: a script must tell "none" from "not read").
+ */
 export async function orderDetails(
   rt: Runtime,
   client: ApiClient,
   order: Order,
+  wanted: ReadonlySet<Expansion<'order'>>,
+  lenient = false,
 ): Promise<{ payments?: PaymentView[]; next_payment?: ScheduledPayment | null }> {
+  const read = <T>(what: string, get: () => Promise<T>) => (lenient ? addition(rt, what, get) : get());
   const [payments, schedule] = await Promise.all([
-    addition(rt, `the payments of order ${order.id}`, () =>
-      listOrderPayments(client, order.id, { signal: rt.signal }),
-    ),
-    hasNextPayment(order)
-      ? addition(rt, `the schedule of order ${order.id}`, () =>
-          listScheduledPayments(client, order.id, { signal: rt.signal }),
+    wanted.has('payments')
+      ? read(`the payments of order ${order.id}`, () =>
+          listOrderPayments(client, order.id, { signal: rt.signal }),
         )
-      : Promise.resolve([] as ScheduledPayment[]),
+      : undefined,
+    !wanted.has('next_payment')
+      ? undefined
+      : hasNextPayment(order)
+        ? read(`the schedule of order ${order.id}`, () =>
+            listScheduledPayments(client, order.id, { signal: rt.signal }),
+          )
+        : ([] as ScheduledPayment[]),
   ]);
   return {
     ...(payments ? { payments: withRefunds(payments) } : {}),
@@ -102,6 +135,7 @@ export async function customerOrders(
   rt: Runtime,
   client: ApiClient,
   customerId: number,
+  lenient = false,
 ): Promise<(Order & { next_payment?: ScheduledPayment | null })[]> {
   const orders: Order[] = [];
   for await (const order of iterateOrders(client, { items: 100, concurrency: 8, signal: rt.signal })) {
@@ -114,12 +148,59 @@ export async function customerOrders(
     laneOf: () => undefined,
     work: async (order) => {
       if (!hasNextPayment(order)) return order;
-      const schedule = await addition(rt, `the schedule of order ${order.id}`, () =>
-        listScheduledPayments(client, order.id, { signal: rt.signal }),
-      );
-      return schedule ? { ...order, next_payment: nextPayment(schedule) } : order;
+      return { ...order, ...(await orderDetails(rt, client, order, new Set(['next_payment']), lenient)) };
     },
   });
   for await (const order of read) withNext.push(order);
   return withNext;
+}
+
+/** The payments of these orders, oldest first (by created_at, then id). */
+export async function paymentsOf(
+  rt: Runtime,
+  client: ApiClient,
+  orders: readonly Order[],
+  lenient = false,
+): Promise<PaymentView[]> {
+  const all: PaymentView[] = [];
+  const read = runInOrder(orders, {
+    concurrency: 8,
+    signal: rt.signal,
+    laneOf: () => undefined,
+    work: async (order) =>
+      (await orderDetails(rt, client, order, new Set(['payments']), lenient)).payments ?? [],
+  });
+  for await (const payments of read) all.push(...payments);
+  const at = (p: Payment) => Date.parse(String(p.created_at ?? '')) || 0;
+  return all.sort((a, b) => at(a) - at(b) || a.id - b.id);
+}
+
+/** A subscription the service charges on its schedule: an active one. */
+function bills(order: Order): boolean {
+  return isSubscription(order) && codeOf(order.status) === 'active';
+}
+
+/**
+ * Two or more active subscriptions of one product for the same customer: the likely cause of a
+ * "charged twice". Each line names the product and the orders.
+ */
+export function doubleSubscriptions(orders: readonly Order[]): string[] {
+  const byProduct = new Map<string, Order[]>();
+  for (const order of orders.filter(bills)) {
+    const line = (order.order_products as { product_id?: unknown }[] | undefined)?.[0];
+    const key = String(line?.product_id ?? '');
+    if (key) byProduct.set(key, [...(byProduct.get(key) ?? []), order]);
+  }
+  return [...byProduct.values()]
+    .filter((same) => same.length > 1)
+    .map((same) => {
+      const line = (same[0]?.order_products as { name?: unknown }[] | undefined)?.[0];
+      const name = typeof line?.name === 'string' ? `"${line.name}"` : 'the same product';
+      const each = same
+        .map(
+          (o) => `${o.id} (${codeOf(o.status)}, ${formatAmount(o.initial_amount, String(o.currency ?? ''))})`,
+        )
+        .join(', ');
+      return `${same.length} active subscriptions of ${name} bill this customer: orders ${each}; a "charged twice" is likely one too many`;
+    });
 }

@@ -9,12 +9,13 @@ import {
   listScheduledPayments,
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
-import { formatAmount, textColumn, writeOne } from '../format/index.js';
+import { EXPANSIONS } from '../domain/expand.js';
+import { formatAmount, textColumn, write, writeOne } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
 import * as parse from './args.js';
 import { readBodyFile } from './body.js';
-import { type OrderFilterFlags, orderCriteria } from './find/filters.js';
+import { datesNote, type OrderFilterFlags, orderCriteria } from './find/filters.js';
 import { matchesOrder } from './find/match.js';
 import { type ListFlags, runList } from './list.js';
 import { orderIdOf } from './order-arg.js';
@@ -26,7 +27,7 @@ import { checkOrderLinks } from './service-links.js';
 export async function list(rt: Runtime, _args: string[], flags: ListFlags & OrderFilterFlags): Promise<void> {
   const criteria = orderCriteria(flags);
   const filter = criteria ? { accept: (o: Order) => matchesOrder(o, criteria) } : undefined;
-  await runList<Order>(
+  const listed = await runList<Order>(
     rt,
     flags,
     {
@@ -36,6 +37,8 @@ export async function list(rt: Runtime, _args: string[], flags: ListFlags & Orde
     },
     filter,
   );
+  const note = criteria && listed === 0 ? datesNote(criteria) : undefined;
+  if (note) rt.info(note);
 }
 
 function statusOf(order: Order): string | undefined {
@@ -45,25 +48,34 @@ function statusOf(order: Order): string | undefined {
   return undefined;
 }
 
-/** The order, and under it its payments (with refunds, what is left) and its next payment. */
-export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+/**
+ * The order as the service sends it, in one request (issue 2's contract); --expand
+ * payments,next_payment adds them under those keys, and a failed read of one is the command's
+ * error. The view for people shows the payments (refunds, what is left) and the next payment.
+ */
+export async function get(rt: Runtime, [id]: string[], flags: { expand?: string } = {}): Promise<void> {
+  const view = flags.expand === undefined ? undefined : await import('./order-view.js');
+  const wanted = view?.expansions('order', flags.expand);
   // Anything but a number is an invoice id (INV-7001, or INV-70* for those starting so).
   const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
-  const order = await getOrder(client, orderId);
-  const { orderDetails } = await import('./order-view.js');
-  const details = await orderDetails(rt, client, order);
-  await writeRecord(rt, order, 'order', details, {
-    screen: async () => {
-      await writeOne(order, 'order', rt.output);
-      if (details.payments) {
-        await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
-      }
-      if (details.next_payment) {
-        await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
-      }
-    },
-  });
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const data = async () => {
+    const details = view && wanted ? await view.orderDetails(rt, client, order, wanted) : {};
+    return { one: { ...order, ...details }, columns: 'order' as const };
+  };
+  const screen = async () => {
+    const { orderDetails } = await import('./order-view.js');
+    const details = await orderDetails(rt, client, order, new Set(EXPANSIONS.order), true);
+    await writeOne(order, 'order', rt.output);
+    if (details.payments) {
+      await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
+    }
+    if (details.next_payment) {
+      await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
+    }
+  };
+  await write(rt.output, data, { screen });
 }
 
 interface CreateFlags {

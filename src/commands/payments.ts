@@ -15,7 +15,7 @@ import {
   previewRequest,
   sendChecked,
 } from '../api/payments.js';
-import { readRefundState } from '../api/refunds.js';
+import { notRefundable, planRefund, readRefundState } from '../api/refunds.js';
 import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
 import { fromMinor } from '../domain/money.js';
@@ -98,6 +98,8 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
   const paymentId = parse.recordId('payment', args[0]);
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
+    // A dry run refuses what the run would: a failed debit, more than is left (exit 7).
+    planRefund(await readRefundState(await rt.client(), paymentId, { signal: rt.signal }), amount);
     await writePreviews(rt, [await preview(rt, routes.refundPayment, paymentId, amount)], true);
     if (amount === undefined)
       rt.info('A full refund is sent with the amount left, read just before sending.');
@@ -127,7 +129,7 @@ export async function get(rt: Runtime, [id]: string[]): Promise<void> {
 async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number): Promise<void> {
   // The detail view adds the payment's refunds and what is left, read from its order's payments.
   const state = await readRefundState(client, paymentId, { signal: rt.signal });
-  const refundable = state.payment.kind === 'debit' || state.payment.kind === 'capture';
+  const refusal = notRefundable(state.payment);
   const refunds = state.orderPayments.filter((p) => p.parent_id === paymentId && p.kind === 'refund');
   const extra: Column[] = [
     {
@@ -142,9 +144,9 @@ async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number):
       key: 'left_to_refund',
       header: 'Left to refund',
       value: () =>
-        refundable
+        refusal === undefined
           ? `${fromMinor(state.left > 0n ? state.left : 0n)}${state.payment.currency ? ` ${state.payment.currency}` : ''}`
-          : `- (a ${singleLine(String(state.payment.kind ?? 'payment'))} is not refunded)`,
+          : `none (${singleLine(refusal.replace(/^payment \d+ /, ''))})`,
     },
   ];
   await writeOne(state.payment, [...COLUMNS.payment, ...extra], rt.output);
@@ -157,8 +159,16 @@ export async function list(
   flags: { order?: string } & AcrossFlags,
 ): Promise<void> {
   if (flags.order !== undefined) {
-    const across = ['since', 'until', 'limit'].find((k) => flags[k as keyof AcrossFlags] !== undefined);
-    const many = flags.status?.length ? 'status' : flags.kind?.length ? 'kind' : undefined;
+    const across = ['since', 'until', 'limit', 'customer', 'email', 'name', 'invoice'].find(
+      (k) => flags[k as keyof AcrossFlags] !== undefined,
+    );
+    const many = flags.status?.length
+      ? 'status'
+      : flags.kind?.length
+        ? 'kind'
+        : flags.type?.length
+          ? 'type'
+          : undefined;
     if (across ?? many) {
       throw new UsageError(`--${across ?? many} filters the payments of every order: leave out --order`);
     }

@@ -22,7 +22,7 @@ export interface TimelineEvent {
   amount?: string;
   currency?: string;
   detail: string;
-  /** What the event is from: order, payment, scheduled_payment, webhook, message. */
+  /** What the event is from: order, payment, scheduled_payment, webhook, message, link (sent from here). */
   source: string;
   id?: number | string;
 }
@@ -53,7 +53,8 @@ export function orderEvents(order: Order): TimelineEvent[] {
     events.push({
       at: order.status_updated_at,
       event: `status ${statusOf(order) || 'unknown'}`,
-      detail: 'latest status change (the service keeps no earlier ones)',
+      // The service keeps no earlier status change: orders timeline --help says so.
+      detail: 'latest status change',
       source: 'order',
       id: order.id,
     });
@@ -114,6 +115,21 @@ export function messageDetail(m: Pick<Message, 'kind' | 'to' | 'subject'>): stri
   return `${what} to ${text(m.to)}${subject ? `: ${subject}` : ''}`;
 }
 
+/**
+ * The payment links sent for the order: on the emulator its outbox has them (emulatorEvents);
+ * elsewhere the service keeps none, so they are those this machine sent (./sent-links.ts).
+ */
+async function linkEvents(rt: Runtime, orderId: number): Promise<TimelineEvent[]> {
+  if ((await rt.context()).kind === 'local') return [];
+  const { sentLinks } = await import('./sent-links.js');
+  return (await sentLinks(rt, orderId)).map((s) => ({
+    at: s.at,
+    event: `link sent by ${s.channel === 'sms' ? 'SMS' : 'e-mail'}`,
+    detail: `to ${s.to || 'the customer'} (sent by billing on this machine)`,
+    source: 'link',
+  }));
+}
+
 /** The emulator's webhook deliveries and outbox messages about the order (local environments only). */
 async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEvent[]> {
   const ctx = await rt.context();
@@ -138,9 +154,11 @@ async function emulatorEvents(rt: Runtime, orderId: number): Promise<TimelineEve
     }
     for (const m of Array.isArray(outbox.messages) ? outbox.messages : []) {
       if (m.order_id !== orderId || typeof m.sent_at !== 'string') continue;
+      // A message without a kind is a payment link: said as what it is, not as "email sent".
+      const channel = m.channel === 'sms' ? 'SMS' : text(m.channel) || 'message';
       events.push({
         at: m.sent_at,
-        event: `${m.channel === 'sms' ? 'SMS' : text(m.channel) || 'message'} sent`,
+        event: m.kind ? `${channel} sent` : `link sent by ${m.channel === 'sms' ? 'SMS' : 'e-mail'}`,
         detail: messageDetail(m),
         source: 'message',
         id: text(m.id),
@@ -155,7 +173,7 @@ export async function timeline(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const order = await getOrder(client, orderId, { signal: rt.signal });
-  const [payments, schedule, emulator] = await Promise.all([
+  const [payments, schedule, emulator, links] = await Promise.all([
     addition(rt, `the payments of order ${orderId}`, () =>
       listOrderPayments(client, orderId, { signal: rt.signal }),
     ),
@@ -168,12 +186,14 @@ export async function timeline(rt: Runtime, [id]: string[]): Promise<void> {
       if (err instanceof BillingError) return [];
       throw err;
     }),
+    linkEvents(rt, orderId),
   ]);
   const events = [
     ...orderEvents(order),
     ...paymentEvents(payments ?? []),
     ...scheduleEvents(schedule ?? []),
     ...emulator,
+    ...links,
   ];
   // Oldest first; events of the same moment keep the order above (the order, then its payments).
   const at = (e: TimelineEvent) => Date.parse(e.at) || 0;

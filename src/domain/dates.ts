@@ -1,7 +1,8 @@
 // The dates a user may type in a date flag, and the forms the service's routes take.
 // Accepted: ISO 8601 (2027-01-31, 2027-01-31T09:00, 2027-01-31T09:00:00.000Z, with or
 // without a zone; no zone means UTC; a space may stand for the T) and the service's own
-// day-first DD/MM/YYYY HH:MM (or DD/MM/YYYY). Every value is checked to be a real day and time.
+// day-first DD/MM/YYYY HH:MM (or DD/MM/YYYY), and what people say (./relative below): today,
+// yesterday, a weekday, this-month, 7d. Every value is checked to be a real day and time.
 
 export interface ParsedDate {
   /** The instant, in UTC. */
@@ -10,15 +11,18 @@ export interface ParsedDate {
   hasTime: boolean;
 }
 
-export const DATE_EXAMPLES = '2027-01-31, 2027-01-31T09:00, 2027-01-31T09:00+02:00 or "31/01/2027 09:00"';
+export const DATE_EXAMPLES =
+  '2027-01-31, 2027-01-31T09:00, 2027-01-31T09:00+02:00, "31/01/2027 09:00", today, monday or 7d';
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i;
 const DAY_FIRST = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2}))?$/;
 
 /** The date a user typed, or undefined when it is not one of the accepted forms or not a real date. */
-export function parseDate(value: string): ParsedDate | undefined {
+export function parseDate(value: string, now: Date = new Date()): ParsedDate | undefined {
   const text = value.trim();
+  const said = relativeDate(text, now);
+  if (said) return said;
   const iso = ISO.exec(text);
   if (iso) {
     const [, y, mo, d, h, mi, s, ms, zone] = iso;
@@ -83,4 +87,32 @@ export function toDayFirst(date: Date): string {
 /** "YYYY-MM-DD" (UTC) for a day alone, or the full ISO 8601 UTC time when a time was given. */
 export function toDayOrIso(parsed: ParsedDate): string {
   return parsed.hasTime ? parsed.date.toISOString() : parsed.date.toISOString().slice(0, 10);
+}
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const DAY_MS = 86_400_000;
+
+/**
+ * A date as people say it, in UTC as of `now`. A day word is that day (midnight UTC, a day alone:
+ * --until today keeps all of today); a weekday is the latest one on or before today, so `monday`
+ * is this week's Monday (weeks start on Monday, ISO 8601); `7d`, `2w`, `12h` are that long
+ * before now, to the minute.
+ */
+function relativeDate(text: string, now: Date): ParsedDate | undefined {
+  const word = text.toLowerCase().replace(/[\s_]+/g, '-');
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const day = (ms: number): ParsedDate => ({ date: new Date(ms), hasTime: false });
+  if (word === 'today') return day(today);
+  if (word === 'yesterday') return day(today - DAY_MS);
+  if (word === 'this-week') return relativeDate('monday', now);
+  if (word === 'this-month') return day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  if (word === 'last-month') return day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const weekday = WEEKDAYS.findIndex((w) => w === word || (word.length >= 3 && w.startsWith(word)));
+  if (weekday >= 0) return day(today - ((now.getUTCDay() - weekday + 7) % 7) * DAY_MS);
+  const ago = /^(\d{1,4})\s*([hdw])$/.exec(word);
+  if (ago) {
+    const unit = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS }[ago[2] as 'h' | 'd' | 'w'];
+    return { date: new Date(now.getTime() - Number(ago[1]) * unit), hasTime: true };
+  }
+  return undefined;
 }

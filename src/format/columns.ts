@@ -274,9 +274,10 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       style: (t, _r, c) => c.dim(t),
       fields: ['at'],
     },
-    { key: 'event', header: 'Event', value: (r) => text(get(r, 'event')), fields: ['event'] },
-    ...amount,
-    { key: 'detail', header: 'Detail', value: (r) => text(get(r, 'detail')), fields: ['detail'] },
+    // Whole at any width: what happened and why (a decline's reason) are what a person reads.
+    { key: 'event', header: 'Event', value: (r) => text(get(r, 'event')), fields: ['event'], keep: true },
+    ...amount.map((c) => ({ ...c, giveUp: 3 })),
+    { key: 'detail', header: 'Detail', value: (r) => text(get(r, 'detail')), fields: ['detail'], keep: true },
     // The record each event comes from, for a script reading csv or tsv (json has them too).
     { key: 'source', header: 'Source', value: (r) => text(get(r, 'source')), fields: ['source'], giveUp: 2 },
     { ...id, keep: false, giveUp: 1 },

@@ -341,9 +341,9 @@ describe('a file of records given to a payment action takes payment ids, never a
 describe('a payment given twice', () => {
   it('is refused with a hint that says each is given once, and for refunds how to refund twice on purpose (which works)', async () => {
     // A debit of the order charged twice with 2.00 or more left to refund (whatever ran before).
-    const debit = JSON.parse((await cli(['orders', 'get', '174', '-o', 'json'])).stdout).payments.find(
-      (p: Any) => p.kind === 'debit' && Number(p.left_to_refund) >= 2,
-    );
+    const debit = JSON.parse(
+      (await cli(['orders', 'get', '174', '-o', 'json', '--expand', 'payments'])).stdout,
+    ).payments.find((p: Any) => p.kind === 'debit' && Number(p.left_to_refund) >= 2);
     const id = String(debit.id);
     const refund = await cli(['payments', 'refund', id, id]);
     expect(refund.code).toBe(2);

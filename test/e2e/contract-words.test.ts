@@ -95,7 +95,7 @@ describe('§2 every date flag takes ISO 8601 and the service’s DD/MM/YYYY HH:M
     const paused = await orderIn('paused');
     const resume = await cli(['orders', 'resume', String(paused), '--restart-date', '01/06/2031 09:00']);
     expect(resume.code, resume.stderr).toBe(0);
-    expect(resume.stderr).toContain(`Order ${paused} stays paused until 2031-06-01`);
+    expect(resume.stderr).toContain(`Order ${paused}: still paused. It stays paused until 2031-06-01`);
   });
 
   it('emulator clock --to takes a day-first time too', async () => {

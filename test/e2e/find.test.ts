@@ -171,6 +171,8 @@ describe('orders list filters', () => {
       'INV-*',
       '--since',
       since,
+      // With --status the dates are the status's (issue 28 §3); these are the creation's.
+      '--by-created-date',
       '--min-amount',
       '10',
       '--max-amount',
@@ -198,8 +200,9 @@ describe('orders get by invoice id', () => {
 
   it('ends in the very view of orders get ID: the payments and the next payment, in json, --query and on screen', async () => {
     const order = orders.find((o) => o.merchant_invoice_id === 'INV-000174')!;
-    const byId = await cli(['orders', 'get', String(order.id), '-o', 'json']);
-    const byInvoice = await cli(['orders', 'get', 'INV-000174', '-o', 'json']);
+    const expand = ['--expand', 'payments,next_payment'];
+    const byId = await cli(['orders', 'get', String(order.id), '-o', 'json', ...expand]);
+    const byInvoice = await cli(['orders', 'get', 'INV-000174', '-o', 'json', ...expand]);
     expect(byInvoice.code, byInvoice.stderr).toBe(0);
     const record = JSON.parse(byInvoice.stdout);
     expect(record).toEqual(JSON.parse(byId.stdout));
@@ -207,7 +210,17 @@ describe('orders get by invoice id', () => {
     const paid = (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${order.id}/payments`)).body
       .payments as WirePayment[];
     expect(record.payments.map((p: WirePayment) => p.id)).toEqual(paid.map((p) => p.id));
-    const query = await cli(['orders', 'get', 'inv-000174', '--query', 'payments[].id', '-o', 'json']);
+    const query = await cli([
+      'orders',
+      'get',
+      'inv-000174',
+      '--expand',
+      'payments',
+      '--query',
+      'payments[].id',
+      '-o',
+      'json',
+    ]);
     expect(JSON.parse(query.stdout)).toEqual(paid.map((p) => p.id));
     const screen = await cli(['orders', 'get', 'INV-000174', '-o', 'table']);
     expect(screen.stdout).toContain(`Payments (${paid.length})`);
@@ -431,7 +444,8 @@ describe('billing help fields names what the get views add', () => {
       ['orders', '174', orders.find((o) => o.id === 174)],
       ['customers', '2', undefined],
     ] as const) {
-      const got = JSON.parse((await cli([record, 'get', id, '-o', 'json'])).stdout);
+      const expand = record === 'orders' ? 'payments,next_payment' : 'orders,payments';
+      const got = JSON.parse((await cli([record, 'get', id, '-o', 'json', '--expand', expand])).stdout);
       const base =
         listed ?? (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).body.customer;
       const added = Object.keys(got).filter((k) => !(k in base));

@@ -104,13 +104,17 @@ describe('orders list', () => {
 });
 
 describe('orders get', () => {
-  it('prints the order itself, unwrapped, with --json; its payments and next payment under named keys', async () => {
+  it("prints the service's record itself, unwrapped, with --json; --expand adds the payments and next payment under named keys", async () => {
     const { orders } = await apiPage('?items=1');
     const id = orders[0]!.id;
     const r = await cli(['orders', 'get', String(id), '--json']);
     expect(r.code).toBe(0);
     const direct = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${id}`);
-    const { payments, next_payment, ...order } = JSON.parse(r.stdout);
+    // Issue 28 §5: the record as issue 2 said, nothing added (it had payments and next_payment).
+    expect(JSON.parse(r.stdout)).toEqual(direct.body.order);
+    const expanded = await cli(['orders', 'get', String(id), '--json', '--expand', 'payments,next_payment']);
+    expect(expanded.code, expanded.stderr).toBe(0);
+    const { payments, next_payment, ...order } = JSON.parse(expanded.stdout);
     expect(order).toEqual(direct.body.order);
     const listed = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${id}/payments`);
     expect(payments.map((p: { id: number }) => p.id)).toEqual(

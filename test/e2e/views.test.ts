@@ -30,7 +30,7 @@ describe('customers get', () => {
   it('shows every order of the customer under the record, a subscription with its next payment', async () => {
     const orders = (await allOrders()).filter((o) => o.customer_id === 2);
     expect(orders.length).toBeGreaterThan(1);
-    const r = await cli(['customers', 'get', '2', '-o', 'json']);
+    const r = await cli(['customers', 'get', '2', '-o', 'json', '--expand', 'orders']);
     expect(r.code, r.stderr).toBe(0);
     const customer = JSON.parse(r.stdout);
     expect(customer.email).toBe('james.obrien@example.com');
@@ -66,7 +66,15 @@ describe('orders get and orders timeline', () => {
     expect(refund.code, refund.stderr).toBe(0);
     const refundId = JSON.parse(refund.stdout).id;
 
-    const r = await cli(['orders', 'get', String(order.id), '-o', 'json']);
+    const r = await cli([
+      'orders',
+      'get',
+      String(order.id),
+      '-o',
+      'json',
+      '--expand',
+      'payments,next_payment',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const got = JSON.parse(r.stdout);
     expect(got.id).toBe(order.id);
@@ -101,12 +109,12 @@ describe('orders get and orders timeline', () => {
     const r = await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
     const events = parseNdjson(r.stdout) as Any[];
-    const mail = events.find((e) => e.event === 'email sent');
+    const mail = events.find((e) => e.event === 'link sent by e-mail');
     expect(mail?.detail).toContain('payment link to');
     expect(mail?.detail).toContain(`: Your order ${order.merchant_invoice_id}`);
     // Pending: no billing event until the first payment makes it active.
     expect(events.some((e) => e.event.startsWith('scheduled payment'))).toBe(false);
-    const pending = await cli(['orders', 'get', String(order.id), '-o', 'json']);
+    const pending = await cli(['orders', 'get', String(order.id), '-o', 'json', '--expand', 'next_payment']);
     expect(JSON.parse(pending.stdout).next_payment).toBeNull();
 
     const active = (await allOrders()).find(
@@ -116,7 +124,15 @@ describe('orders get and orders timeline', () => {
       (await cli(['orders', 'timeline', String(active.id), '-o', 'ndjson'])).stdout,
     ) as Any[];
     expect(activeEvents.filter((e) => e.event === 'scheduled payment scheduled')).toHaveLength(1);
-    const subscription = await cli(['orders', 'get', String(active.id), '-o', 'json']);
+    const subscription = await cli([
+      'orders',
+      'get',
+      String(active.id),
+      '-o',
+      'json',
+      '--expand',
+      'next_payment',
+    ]);
     expect(JSON.parse(subscription.stdout).next_payment).toMatchObject({ status: 'scheduled' });
   });
 

@@ -85,29 +85,47 @@ describe('read-only (the default)', () => {
     expect(s.stderr()).not.toContain(env.BILLING_API_TOKEN as string);
   });
 
-  it('reads return what the CLI prints with -o json', async () => {
+  it('reads with full: true return the records the CLI prints with -o json (the default is compact: test/mcp/answers.test.ts)', async () => {
     const orders = (await cliJson(['orders', 'list', '--status', 'active'], env)) as { id: number }[];
-    const listed = await call(s, 'list_orders', { status: ['active'] });
+    const listed = await call(s, 'list_orders', { status: ['active'], full: true });
     expect(listed.isError).toBeFalsy();
-    expect(listed.structuredContent.result).toEqual(orders);
-    expect(JSON.parse(listed.content[0].text)).toEqual(orders);
+    expect(listed.structuredContent.records).toEqual(orders.slice(0, 20));
+    expect(JSON.parse(listed.content[0].text).records).toEqual(orders.slice(0, 20));
 
     const id = orders[0]?.id as number;
-    const order = await call(s, 'get_order', { order: String(id) });
-    expect(order.structuredContent.result).toEqual(await cliJson(['orders', 'get', String(id)], env));
-    const timeline = await call(s, 'order_timeline', { order_id: id });
-    expect(timeline.structuredContent.result).toEqual(await cliJson(['orders', 'timeline', String(id)], env));
-    const payments = await call(s, 'list_payments', { order_id: id });
-    expect(payments.structuredContent.result).toEqual(
+    const order = await call(s, 'get_order', { order: String(id), full: true });
+    const {
+      payments: paid,
+      next_payment,
+      ...record
+    } = (await cliJson(['orders', 'get', String(id), '--expand', 'payments,next_payment'], env)) as Record<
+      string,
+      unknown
+    >;
+    expect(order.structuredContent.order).toEqual(record);
+    expect(order.structuredContent.payments.records).toEqual(paid);
+    expect(order.structuredContent.next_payment).toEqual(next_payment);
+    const timeline = await call(s, 'order_timeline', { order_id: id, full: true });
+    expect(timeline.structuredContent.records).toEqual(
+      ((await cliJson(['orders', 'timeline', String(id)], env)) as unknown[]).slice(0, 20),
+    );
+    const payments = await call(s, 'list_payments', { order_id: id, full: true });
+    expect(payments.structuredContent.records).toEqual(
       await cliJson(['payments', 'list', '--order', String(id)], env),
     );
-    const customer =
-      order.structuredContent.result.customer_id ?? order.structuredContent.result.customer?.id;
-    const got = await call(s, 'get_customer', { customer_id: customer });
-    expect(got.structuredContent.result).toEqual(await cliJson(['customers', 'get', String(customer)], env));
-    const found = await call(s, 'search', { text: 'obrien' });
-    expect(found.structuredContent.result).toEqual(await cliJson(['search', 'obrien'], env));
-    expect(found.structuredContent.result.length).toBeGreaterThan(0);
+    const customer = (record.customer_id ?? (record.customer as { id?: number })?.id) as number;
+    const got = await call(s, 'get_customer', { customer_id: customer, full: true });
+    const { orders: theirs, ...person } = (await cliJson(
+      ['customers', 'get', String(customer), '--expand', 'orders'],
+      env,
+    )) as Record<string, unknown>;
+    expect(got.structuredContent.customer).toEqual(person);
+    expect(got.structuredContent.orders.records).toEqual((theirs as unknown[]).slice(0, 20));
+    const found = await call(s, 'search', { text: 'obrien', full: true });
+    const matches = (await cliJson(['search', 'obrien'], env)) as { record: unknown }[];
+    expect(found.structuredContent.records.map((m: { record: unknown }) => m.record)).toEqual(
+      matches.slice(0, 10).map((m) => m.record),
+    );
   });
 
   it("an error is a tool error with the CLI's message and exit class; the server goes on", async () => {
@@ -118,9 +136,9 @@ describe('read-only (the default)', () => {
       exit_class: 'not_found',
       status: 404,
     });
-    const bad = await call(s, 'list_orders', { status: ['nonsense'] });
+    const bad = await call(s, 'list_orders', { since: 'whenever' });
     expect(bad.structuredContent.error).toMatchObject({ exit_code: 2, exit_class: 'usage' });
-    expect(bad.structuredContent.error.message).toContain('unknown status "nonsense"');
+    expect(bad.structuredContent.error.message).toContain('--since must be a date');
     const write = await call(s, 'refund_payment', { payment_id: 1, amount: '1.00' });
     expect(write.isError).toBe(true);
     expect((await call(s, 'get_order', { order: '1' })).isError).toBeFalsy();

@@ -239,15 +239,17 @@ describe('orders pause | resume | cancel', () => {
     const id = String(orderId);
     const paused = await cli(['orders', 'pause', id, '-o', 'table']);
     expect(paused.code, paused.stderr).toBe(0);
-    expect(paused.stdout).toMatch(/Status\s+paused/);
-    expect(paused.stderr).toContain('not charged');
+    // Issue 28 §4: at a screen one line says what changed, from what, to what.
+    expect(paused.stdout).toBe(
+      `Order ${orderId}: active → paused. Payments that fall due while it is paused are not charged.\n`,
+    );
     const twice = await cli(['orders', 'pause', id]);
     expect(twice.code).toBe(7);
     expect(twice.stderr).toContain(`order ${orderId} is paused: only an active order can be paused`);
 
     const later = await cli(['orders', 'resume', id, '--restart-date', '2030-01-01']);
     expect(later.code, later.stderr).toBe(0);
-    expect(later.stderr).toContain(`Order ${orderId} stays paused until 2030-01-01`);
+    expect(later.stderr).toContain(`Order ${orderId}: still paused. It stays paused until 2030-01-01`);
     expect((await cli(['orders', 'resume', id, '--restart-date', '2030-13-01'])).code).toBe(2);
     const now = await cli(['orders', 'resume', id, '--json']);
     expect(now.code, now.stderr).toBe(0);

@@ -37,7 +37,7 @@ describe('command-line values', () => {
       expect(() => startDate(bad), bad).toThrow(UsageError);
     }
     expect(() => startDate('tomorrow')).toThrow(
-      '--start-date must be a date like 2027-01-31, 2027-01-31T09:00, 2027-01-31T09:00+02:00 or "31/01/2027 09:00", e.g. --start-date 2027-01-31 (got "tomorrow")',
+      '--start-date must be a date like 2027-01-31, 2027-01-31T09:00, 2027-01-31T09:00+02:00, "31/01/2027 09:00", today, monday or 7d, e.g. --start-date 2027-01-31 (got "tomorrow")',
     );
   });
 

@@ -62,3 +62,43 @@ describe('date flags: one parser for every accepted form', () => {
     );
   });
 });
+
+describe('dates people say (issue 28 §3), in UTC as of now', () => {
+  // Thursday 26 November 2026, 21:46 UTC.
+  const now = new Date('2026-11-26T21:46:00Z');
+  const day = (value: string) => {
+    const parsed = parseDate(value, now);
+    return parsed && { at: parsed.date.toISOString(), hasTime: parsed.hasTime };
+  };
+
+  it('today, yesterday, this-month, last-month are days', () => {
+    expect(day('today')).toEqual({ at: '2026-11-26T00:00:00.000Z', hasTime: false });
+    expect(day('Yesterday')).toEqual({ at: '2026-11-25T00:00:00.000Z', hasTime: false });
+    expect(day('this-month')).toEqual({ at: '2026-11-01T00:00:00.000Z', hasTime: false });
+    expect(day('this month')).toEqual({ at: '2026-11-01T00:00:00.000Z', hasTime: false });
+    expect(day('last-month')).toEqual({ at: '2026-10-01T00:00:00.000Z', hasTime: false });
+  });
+
+  it("monday is this week's; a weekday is the latest on or before today", () => {
+    expect(day('monday')?.at).toBe('2026-11-23T00:00:00.000Z');
+    expect(day('this-week')?.at).toBe('2026-11-23T00:00:00.000Z');
+    expect(day('thu')?.at).toBe('2026-11-26T00:00:00.000Z');
+    expect(day('friday')?.at).toBe('2026-11-20T00:00:00.000Z');
+    expect(day('sunday')?.at).toBe('2026-11-22T00:00:00.000Z');
+    // On a Sunday, this week's Monday is six days back.
+    expect(parseDate('monday', new Date('2026-11-29T10:00:00Z'))?.date.toISOString()).toBe(
+      '2026-11-23T00:00:00.000Z',
+    );
+  });
+
+  it('7d, 2w, 12h are that long before now, to the minute', () => {
+    expect(day('7d')).toEqual({ at: '2026-11-19T21:46:00.000Z', hasTime: true });
+    expect(day('2w')).toEqual({ at: '2026-11-12T21:46:00.000Z', hasTime: true });
+    expect(day('12h')).toEqual({ at: '2026-11-26T09:46:00.000Z', hasTime: true });
+  });
+
+  it('what is not a date stays refused', () => {
+    for (const v of ['tomorrow', 'mo', '7', 'd7', 'next-month', '7y'])
+      expect(parseDate(v, now), v).toBeUndefined();
+  });
+});

@@ -128,6 +128,17 @@ describe('orderCriteria (the flags)', () => {
     expect(orderCriteria({ since: '2026-11-01', byStatusDate: true })?.dateField).toBe('status_updated_at');
   });
 
+  it('with --status the dates are those of the status, unless --by-created-date (issue 28 §3)', () => {
+    const since = '2026-11-01';
+    expect(orderCriteria({ since })?.dateField).toBe('created_at');
+    expect(orderCriteria({ status: ['failed'], since })?.dateField).toBe('status_updated_at');
+    expect(orderCriteria({ status: ['failed'], since, byCreatedDate: true })?.dateField).toBe('created_at');
+    expect(() => orderCriteria({ since, byCreatedDate: true, byStatusDate: true })).toThrow('not both');
+    expect(() => orderCriteria({ byCreatedDate: true })).toThrow(
+      '--by-created-date needs --since or --until',
+    );
+  });
+
   it('--invoice: a trailing * is a prefix; * alone is refused', () => {
     expect(orderCriteria({ invoice: 'INV-1*' })?.invoice).toEqual({ text: 'INV-1', prefix: true });
     expect(() => orderCriteria({ invoice: '*' })).toThrow('--invoice');

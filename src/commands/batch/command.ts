@@ -66,7 +66,7 @@ export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T ext
   verb: string;
   /** The word of a row done in the summary: sent, paused, captured. */
   doneWord: string;
-  makeAction(client: ApiClient): MoveAction<R, S, P, T>;
+  makeAction(client: ApiClient, rt?: Runtime): MoveAction<R, S, P, T>;
   rowOf(id: number, index: number, line: number): R;
   /** The request a row sends, for --dry-run. */
   route: Route;
@@ -200,7 +200,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   const { rows, name } = await readBatchRows(rt, args, flags, command.what, command.rowOf);
   const client = flags.dryRun ? undefined : await rt.client();
   // The action's name (and done word) without a client, for the journal and the dry run.
-  const action = command.makeAction(client as ApiClient);
+  const action = command.makeAction(client as ApiClient, rt);
   const journalPath = await journalFor(rt, flags, action.name, rows);
   const many = (n: number) => plural(n, command.what);
   if (flags.dryRun) {

@@ -18,6 +18,7 @@ export interface OrderFilterFlags {
   since?: string;
   until?: string;
   byStatusDate?: boolean;
+  byCreatedDate?: boolean;
   minAmount?: string;
   maxAmount?: string;
 }
@@ -38,11 +39,22 @@ export function orderCriteria(flags: OrderFilterFlags): OrderCriteria | undefine
     c.invoice = pattern;
   }
   Object.assign(c, dateRange(flags));
-  if (flags.byStatusDate) {
-    if (c.since === undefined && c.until === undefined) {
-      throw new UsageError('--by-status-date needs --since or --until');
+  if (flags.byStatusDate && flags.byCreatedDate) {
+    throw new UsageError('give either --by-status-date or --by-created-date, not both');
+  }
+  for (const [flag, given] of [
+    ['--by-status-date', flags.byStatusDate],
+    ['--by-created-date', flags.byCreatedDate],
+  ] as const) {
+    if (given && c.since === undefined && c.until === undefined) {
+      throw new UsageError(`${flag} needs --since or --until`);
     }
-    c.dateField = 'status_updated_at';
+  }
+  // "Failed this week" means the orders that failed this week: with a status filter the dates
+  // are those of the status, unless --by-created-date asks for the day each order was made.
+  if (c.since !== undefined || c.until !== undefined) {
+    const byStatus = flags.byStatusDate || (c.statuses !== undefined && !flags.byCreatedDate);
+    c.dateField = byStatus ? 'status_updated_at' : 'created_at';
   }
   if (flags.minAmount !== undefined) c.minAmount = minor('--min-amount', flags.minAmount);
   if (flags.maxAmount !== undefined) c.maxAmount = minor('--max-amount', flags.maxAmount);
@@ -107,4 +119,15 @@ function minor(flag: string, value: string): bigint {
       throw parse.bad(flag, 'an amount with at most two decimals', '19.90', value);
     throw err;
   }
+}
+
+/**
+ * What an empty filtered list says about its dates: which field --since/--until looked at and
+ * the flag that looks at the other; undefined when no date was asked for.
+ */
+export function datesNote(c: OrderCriteria): string | undefined {
+  if (c.since === undefined && c.until === undefined) return undefined;
+  return c.dateField === 'status_updated_at'
+    ? 'The dates filtered on when each order got its status (status_updated_at); --by-created-date filters on when it was created.'
+    : 'The dates filtered on when each order was created (created_at); --by-status-date filters on when it got its status.';
 }

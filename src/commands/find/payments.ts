@@ -5,16 +5,20 @@
 
 import { iterateOrders, listOrderPayments } from '../../api/orders.js';
 import type { Order, Payment } from '../../api/types.js';
+import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../domain/payments.js';
 import { BillingError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import { plural } from '../../format/text.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
-import { dateRange } from './filters.js';
-import { inRange, timeOf } from './match.js';
+import { dateRange, type OrderFilterFlags, orderCriteria } from './filters.js';
+import { inRange, matchesOrder, timeOf } from './match.js';
 import { mapOrdered, SCAN_CONCURRENCY, scan } from './scan.js';
 
-export interface AcrossFlags {
+/** The order filters that pick whose payments: the customer (id, e-mail, name), the type, the invoice. */
+export type PaymentOrderFlags = Pick<OrderFilterFlags, 'customer' | 'email' | 'name' | 'type' | 'invoice'>;
+
+export interface AcrossFlags extends PaymentOrderFlags {
   since?: string;
   until?: string;
   status?: string[];
@@ -23,14 +27,17 @@ export interface AcrossFlags {
   concurrency?: string;
 }
 
-/** The payment statuses and kinds the emulator uses (docs/decisions.md: the payment record). */
-const STATUSES = ['succeeded', 'failed', 'pending'];
-const KINDS = ['preauthorization', 'debit', 'capture', 'refund', 'reversal'];
-
 export async function listAcrossOrders(rt: Runtime, flags: AcrossFlags): Promise<void> {
   const { since, until } = dateRange(flags);
-  const statuses = words('--status', flags.status, STATUSES);
-  const kinds = words('--kind', flags.kind, KINDS);
+  const statuses = words('--status', flags.status, PAYMENT_STATUSES);
+  const kinds = words('--kind', flags.kind, PAYMENT_KINDS);
+  const ofOrders = orderCriteria({
+    customer: flags.customer,
+    email: flags.email,
+    name: flags.name,
+    type: flags.type,
+    invoice: flags.invoice,
+  });
   const limit = flags.limit === undefined ? undefined : parse.positiveInt('--limit', flags.limit);
   const concurrency =
     flags.concurrency === undefined
@@ -47,7 +54,12 @@ export async function listAcrossOrders(rt: Runtime, flags: AcrossFlags): Promise
     rt,
     { plural: 'orders', iterate: (c, options) => iterateOrders(c, options) },
     // A payment is never older than its order: an order created after --until has none before it.
-    { accept: (o) => until === undefined || !((timeOf(o, 'created_at') ?? 0) >= until), concurrency },
+    {
+      accept: (o) =>
+        (until === undefined || !((timeOf(o, 'created_at') ?? 0) >= until)) &&
+        (ofOrders === undefined || matchesOrder(o, ofOrders)),
+      concurrency,
+    },
     async (records) => {
       const perOrder = mapOrdered(records, concurrency, async (order) => {
         orders += 1;

@@ -10,16 +10,17 @@ import type { Runtime } from '../runtime.js';
 import { printed } from './capture.js';
 import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
-/** A read's answer: the command's -o json as text (exact), and parsed under "result". */
+/**
+ * A read's answer: what the tool makes of the command's -o json (./compact.ts), with the
+ * command's stderr lines (pages read, warnings) as notes; the text is the same JSON, unindented.
+ */
 async function read(rt: Runtime, spec: ToolSpec, args: Record<string, unknown>, signal: AbortSignal) {
   const run = spec.run as NonNullable<ToolSpec['run']>;
   const out = await printed(rt, signal, (call) => run(call, args));
-  const text = out.json.trim() === '' ? 'null' : out.json;
-  const data: Record<string, unknown> = { result: JSON.parse(text) };
+  const printedJson = JSON.parse(out.json.trim() === '' ? 'null' : out.json);
+  const data: Record<string, unknown> = spec.shape ? spec.shape(printedJson, args) : { result: printedJson };
   if (out.notes.length > 0) data.notes = out.notes;
-  const result = answer(data, text);
-  if (out.notes.length > 0) result.content.push({ type: 'text', text: out.notes.join('\n') });
-  return result;
+  return answer(data);
 }
 
 export async function serve(

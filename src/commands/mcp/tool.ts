@@ -18,6 +18,9 @@ export interface ToolSpec {
   write?: boolean;
   /** A read: writes the command's -o json on rt's stdout. */
   run?(rt: Runtime, args: Record<string, unknown>): Promise<void>;
+  /** A read: what it answers, made from what the command printed (./compact.ts: little by default). */
+  // biome-ignore lint/suspicious/noExplicitAny: the command's JSON, whatever the service sent
+  shape?(result: any, args: Record<string, unknown>): Record<string, unknown>;
   /** A write: returns its result. */
   act?(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolAnswer>;
 }

@@ -38,15 +38,19 @@ const lastAnswer = (d: Record<string, unknown>): string => {
   return last.status === null ? (last.error ?? 'no answer') : String(last.status);
 };
 
+/**
+ * At 80 columns the event and the endpoint stay whole; the attempts, the last answer, the time,
+ * the state and the delivery id give way first (-o json has them all).
+ */
 export const DELIVERY_COLUMNS = [
-  column('id', 'Delivery'),
-  column('event', 'Event'),
+  column('id', 'Delivery', undefined, { giveUp: 5 }),
+  column('event', 'Event', undefined, { keep: true }),
   column('order_id', 'Order'),
-  column('state', 'State'),
-  column('attempts', 'Attempts', (d) => String((d.attempts as Attempt[]).length)),
-  column('last_answer', 'Last answer', lastAnswer),
-  column('endpoint', 'Endpoint'),
-  column('occurred_at', 'Occurred'),
+  column('state', 'State', undefined, { giveUp: 4 }),
+  column('attempts', 'Attempts', (d) => String((d.attempts as Attempt[]).length), { giveUp: 1 }),
+  column('last_answer', 'Last answer', lastAnswer, { giveUp: 2 }),
+  column('endpoint', 'Endpoint', undefined, { keep: true }),
+  column('occurred_at', 'Occurred', undefined, { giveUp: 3 }),
 ];
 
 const ATTEMPT_COLUMNS = [
