@@ -1,6 +1,6 @@
 // Declarations of `billing webhooks` commands; their code is in src/commands/webhooks/, loaded on use.
 
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { collect, examples, type Run } from './shared.js';
 
 export function defineWebhooks(program: Command, run: Run, full = true): void {
@@ -12,18 +12,17 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       examples([
         'billing --env local webhooks listen --forward-to 3000',
         'billing --env local webhooks trigger order.active',
-        'billing webhooks verify --secret "$SECRET" --header "t=…,v1=…" --file body.json',
+        'billing webhooks verify --secret-file secret.txt --header "t=…,v1=…" --file body.json',
       ]),
     );
   // Top-level help needs only the group's name; its subcommands are declared when named.
   if (!full) return;
-  const secretOption = [
-    '--secret <secret>',
-    "signing secret (default: BILLING_WEBHOOK_SECRET, else the environment's webhook_secret)",
-  ] as const;
+  // The signing secret never comes as a flag value (ps shows it to every user): --secret is
+  // declared, hidden, only to be refused with the ways to give it (src/commands/secret-file.ts).
+  const secretOption = () => new Option('--secret <secret>').hideHelp();
   const secretFileOption = [
     '--secret-file <file>',
-    'read the signing secret from the first line of this file (keeps it out of ps; so does BILLING_WEBHOOK_SECRET)',
+    'signing secret: the first line of this file, readable only by you ("-": stdin); default BILLING_WEBHOOK_SECRET, else the environment\'s webhook_secret',
   ] as const;
 
   webhooks
@@ -34,7 +33,8 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4242')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--path <path>', 'path the deliveries are posted to', '/webhooks')
-    .option(...secretOption)
+    .addOption(secretOption())
+    .option(...secretFileOption)
     .option('--skip-verify', 'do not check signatures (loudly; never with --tunnel)')
     .option('--tolerance <seconds>', 'how old, or how far ahead, a signature timestamp may be', '300')
     .option(
@@ -63,12 +63,12 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       'after',
       examples([
         'billing --env local webhooks listen',
-        'export SECRET=$(billing --env local webhooks listen --print-secret)',
+        'export BILLING_WEBHOOK_SECRET=$(billing --env local webhooks listen --print-secret)',
         'billing --env local webhooks listen --forward-to 3000 --inspect',
         'billing --env local webhooks listen --forward-to 3000 --inspect --inspect-port 4040',
         'billing --env local webhooks listen --forward-to 3000 --events order.active,order.failed',
         'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
-        'billing webhooks listen --secret "$SECRET" --forward-to 3000 --events order.active,order.failed',
+        'billing webhooks listen --secret-file secret.txt --forward-to http://localhost:3000/webhooks',
         'billing --env local webhooks listen --json | jq -r .event',
         'billing webhooks listen --tunnel ngrok --forward-to 3000 --record deliveries.ndjson',
       ]) +
@@ -98,7 +98,8 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       'the order: changed for real on an emulator (default: a new one); else the event is built from it',
     )
     .option('--synthetic', 'send a made-up event even against an emulator (no order changes)')
-    .option(...secretOption)
+    .addOption(secretOption())
+    .option(...secretFileOption)
     .addHelpText(
       'after',
       examples([
@@ -106,7 +107,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
         'billing --env local webhooks trigger order.failed --order 206',
         'billing --env local webhooks trigger order.paused --synthetic',
         'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
-        'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
+        'billing webhooks trigger order.test --secret-file secret.txt --to http://localhost:3000/webhooks --json',
       ]) +
         '\nAgainst an emulator, order.<status> happens for real: on --order, or on a new order made through\n' +
         "the API (a subscription for paused, suspended, review, complete), moved by the emulator's own rules\n" +
@@ -125,7 +126,8 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     )
     .argument('<file>', 'an NDJSON file written by listen --record')
     .requiredOption('--to <url>', 'where to send them')
-    .option(...secretOption)
+    .addOption(secretOption())
+    .option(...secretFileOption)
     .option(
       '--send-unverified',
       'send records recorded with --skip-verify, or changed since, as they are: unsigned, marked X-Billing-Unverified: true (refused otherwise)',
@@ -139,7 +141,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
   webhooks
     .command('sign')
     .description('print the X-Service-Signature header for a body (for curl)')
-    .option(...secretOption)
+    .addOption(secretOption())
     .option(...secretFileOption)
     .option('--file <file>', 'the body ("-" or nothing: stdin)')
     .option('--timestamp <unix>', 'sign as of this time (default: now)')
@@ -156,7 +158,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .command('verify')
     .description('check a body against an X-Service-Signature header and a secret, and say why it fails')
     .requiredOption('--header <value>', 'the X-Service-Signature value (t=…,v1=…)')
-    .option(...secretOption)
+    .addOption(secretOption())
     .option(...secretFileOption)
     .option('--file <file>', 'the body ("-" or nothing: stdin)')
     .option('--tolerance <seconds>', 'how old, or how far ahead, the timestamp may be', '300')

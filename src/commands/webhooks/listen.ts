@@ -23,13 +23,12 @@ import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
 import { registerEndpoint, unregisterEndpoint } from './endpoints.js';
 import { findEmulator, type JoinedEmulator } from './join.js';
-import { webhookSecret } from './shared.js';
+import { givenSecret, type SecretFlags, webhookSecret } from './shared.js';
 
-export interface ListenFlags {
+export interface ListenFlags extends SecretFlags {
   port: string;
   host: string;
   path: string;
-  secret?: string;
   skipVerify?: boolean;
   tolerance: string;
   events?: string[];
@@ -72,7 +71,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   }
   // An emulator behind the environment: listen registers itself there and verifies with its secret.
   const emulator = await findEmulator(rt);
-  const secret = flags.skipVerify ? undefined : await listenSecret(rt, flags.secret, emulator);
+  const secret = flags.skipVerify ? undefined : await listenSecret(rt, flags, emulator);
   if (flags.printSecret) {
     if (!secret) throw noSecret((await rt.context()).envName);
     // For scripts: export SECRET=$(billing webhooks listen --print-secret). Printed as is, on purpose.
@@ -310,16 +309,17 @@ async function leave(rt: Runtime, joined: Joined): Promise<void> {
   }
 }
 
-/** --secret, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
-async function listenSecret(rt: Runtime, flag: string | undefined, emulator: JoinedEmulator | undefined) {
-  if (flag !== undefined && emulator && flag !== emulator.secret) {
+/** --secret-file, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
+async function listenSecret(rt: Runtime, flags: SecretFlags, emulator: JoinedEmulator | undefined) {
+  const given = await givenSecret(rt, flags);
+  if (given && emulator && given.value !== emulator.secret) {
     rt.info(
-      `warning: the emulator at ${emulator.origin} signs its deliveries with its own secret, not --secret: each of them will fail the check (leave out --secret to verify with the emulator's)`,
+      `warning: the emulator at ${emulator.origin} signs its deliveries with its own secret, not --secret-file's: each of them will fail the check (leave out --secret-file to verify with the emulator's)`,
     );
   }
-  if (flag !== undefined || !emulator) return webhookSecret(rt, flag);
-  const configured = await webhookSecret(rt, undefined);
-  if (configured?.value === emulator.secret) return configured;
+  if (given) return given;
+  const configured = await webhookSecret(rt, {});
+  if (!emulator || configured?.value === emulator.secret) return configured;
   if (configured) {
     rt.info(
       `note: the emulator at ${emulator.origin} signs with another secret than ${configured.origin}; using the emulator's.`,
@@ -330,7 +330,7 @@ async function listenSecret(rt: Runtime, flag: string | undefined, emulator: Joi
 
 function noSecret(envName: string): UsageError {
   return new UsageError(`no webhook signing secret for environment "${envName}"`, {
-    hint: 'pass --secret, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
+    hint: 'pass --secret-file FILE, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
   });
 }
 
