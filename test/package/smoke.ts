@@ -30,8 +30,8 @@ export async function expectTunnelRefused(
 ): Promise<Run> {
   const tunnel = await run(
     billing,
-    ['webhooks', 'listen', '--port', '0', '--secret', 'whsec_smoke', '--tunnel', 'ngrok'],
-    { ...env, NGROK_AUTHTOKEN: 'not-a-real-token' },
+    ['webhooks', 'listen', '--port', '0', '--tunnel', 'ngrok'],
+    { ...env, BILLING_WEBHOOK_SECRET: 'whsec_smoke', NGROK_AUTHTOKEN: 'not-a-real-token' },
   );
   expect(tunnel.code).not.toBe(0);
   expect(tunnel.stderr).toContain('the ngrok agent library could not be loaded');
@@ -129,7 +129,9 @@ export async function smoke(billing: string, env: Record<string, string | undefi
 
     const body = join(dir, 'body.json');
     writeFileSync(body, '{"event":"order.paid","id":1}');
-    const secret = ['--secret', 'whsec_smoke'];
+    const secretFile = join(dir, 'secret.txt');
+    writeFileSync(secretFile, 'whsec_smoke\n', { mode: 0o600 });
+    const secret = ['--secret-file', secretFile];
     const sign = await run(billing, ['webhooks', 'sign', ...secret, '--file', body], env);
     expect(sign.code).toBe(0);
     const header = sign.stdout.trim();

@@ -94,13 +94,19 @@ describe('webhooks listen against an emulator', () => {
     expect(none.stderr).toMatch(/no webhook signing secret/);
   });
 
-  it("--secret other than the emulator's is warned about: every delivery would fail its check", async () => {
+  it("--secret-file other than the emulator's is warned about: every delivery would fail its check", async () => {
     const { env } = await setup();
-    const res = await runCli(['webhooks', 'listen', '--print-secret', '--secret', 'whsec_other'], { env });
+    const res = await runCli(['webhooks', 'listen', '--print-secret', '--secret-file', '-'], {
+      env,
+      input: 'whsec_other\n',
+    });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain('signs its deliveries with its own secret, not --secret');
-    const same = await runCli(['webhooks', 'listen', '--print-secret', '--secret', SECRET], { env });
-    expect(same.stderr).not.toContain('not --secret');
+    expect(res.stderr).toContain("signs its deliveries with its own secret, not --secret-file's");
+    const same = await runCli(['webhooks', 'listen', '--print-secret', '--secret-file', '-'], {
+      env,
+      input: `${SECRET}\n`,
+    });
+    expect(same.stderr).not.toContain("not --secret-file's");
   });
 
   it('against a service (no emulator answers) it says where to paste the address, and registers nothing', async () => {

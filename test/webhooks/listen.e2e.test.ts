@@ -365,12 +365,14 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     const dir = tempDir();
     writeFileSync(`${dir}/body.json`, '{"id":"evt_1","event":"order.active"}\n');
     writeFileSync(`${dir}/changed.json`, '{"id":"evt_1","event":"order.paused"}\n');
-    const signed = await runCli(['webhooks', 'sign', '--secret', 'whsec_s', '--file', `${dir}/body.json`]);
+    writeFileSync(`${dir}/secret.txt`, 'whsec_s\n', { mode: 0o600 });
+    const secret = ['--secret-file', `${dir}/secret.txt`];
+    const signed = await runCli(['webhooks', 'sign', ...secret, '--file', `${dir}/body.json`]);
     expect(signed.code, signed.stderr).toBe(0);
     const header = signed.stdout.trim();
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const fromStdin = await runCli(
-      ['webhooks', 'sign', '--secret', 'whsec_s', '--timestamp', header.slice(2, 12)],
+      ['webhooks', 'sign', ...secret, '--timestamp', header.slice(2, 12)],
       {
         input: '{"id":"evt_1","event":"order.active"}\n',
       },
@@ -380,8 +382,7 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     const good = await runCli([
       'webhooks',
       'verify',
-      '--secret',
-      'whsec_s',
+      ...secret,
       '--header',
       header,
       '--file',
@@ -392,8 +393,7 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     const bad = await runCli([
       'webhooks',
       'verify',
-      '--secret',
-      'whsec_s',
+      ...secret,
       '--header',
       `X-Service-Signature: ${header}`,
       '--file',
@@ -444,9 +444,10 @@ describe('billing emulator start --webhook-url', () => {
     const env = baseEnv();
     const child = spawn(
       process.execPath,
-      [BIN, 'emulator', 'start', '--port', port, '--webhook-url', app.url, '--webhook-secret', 'whsec_given'],
-      { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
+      [BIN, 'emulator', 'start', '--port', port, '--webhook-url', app.url, '--webhook-secret-file', '-'],
+      { env, stdio: ['pipe', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
     );
+    child.stdin.end('whsec_given\n');
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       err += d;
