@@ -28,11 +28,11 @@ export async function expectTunnelRefused(
   billing: string,
   env: Record<string, string | undefined>,
 ): Promise<Run> {
-  const tunnel = await run(
-    billing,
-    ['webhooks', 'listen', '--port', '0', '--tunnel', 'ngrok'],
-    { ...env, BILLING_WEBHOOK_SECRET: 'whsec_smoke', NGROK_AUTHTOKEN: 'not-a-real-token' },
-  );
+  const tunnel = await run(billing, ['webhooks', 'listen', '--port', '0', '--tunnel', 'ngrok'], {
+    ...env,
+    BILLING_WEBHOOK_SECRET: 'whsec_smoke',
+    NGROK_AUTHTOKEN: 'not-a-real-token',
+  });
   expect(tunnel.code).not.toBe(0);
   expect(tunnel.stderr).toContain('the ngrok agent library could not be loaded');
   return tunnel;

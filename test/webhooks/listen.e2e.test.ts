@@ -9,7 +9,7 @@ import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
 import { createOrder } from '../emulator/helpers.js';
-import { baseEnv, tempDir } from '../helpers/cli.js';
+import { baseEnv, freePort, ngrokDouble, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -260,9 +260,9 @@ describe('listen options', () => {
       const out = join(dir, `loaded-${args.length}.txt`);
       const env = baseEnv({
         BILLING_ENV: 'local',
-        NODE_OPTIONS: `--enable-source-maps --require ${hook}`,
         LOADED_OUT: out,
         ...extra,
+        NODE_OPTIONS: `--enable-source-maps --require ${hook} ${extra.NODE_OPTIONS ?? ''}`,
       });
       const listen = await startListen(args, env);
       expect((await listen.stop()).code).toBe(0);
@@ -276,9 +276,10 @@ describe('listen options', () => {
     expect(plain).toContain('Listening on');
     expect(plain).not.toContain('INSPECTOR_HTML');
     expect(plain).not.toContain('ngrokProvider');
-    const asked = await loaded(['--inspect', '--inspect-port', '0', '--tunnel', 'ngrok'], {
-      BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test',
-    });
+    const asked = await loaded(
+      ['--inspect', '--inspect-port', '0', '--tunnel', 'ngrok'],
+      ngrokDouble('https://abc123.ngrok.test'),
+    );
     expect(asked).toContain('INSPECTOR_HTML');
     expect(asked).toContain('ngrokProvider');
   });
@@ -296,11 +297,16 @@ describe('listen options', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('names the tunnel’s public address on the ready line (tunnel substituted), and refuses what is unsafe or impossible', async () => {
+  it('names the tunnel’s public address on the ready line (the agent library a double), and refuses what is unsafe or impossible', async () => {
     const { runCli } = await import('../helpers/cli.js');
     const listen = await startListen(
       ['--tunnel', 'ngrok'],
-      baseEnv({ BILLING_ENV: 'local', BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test' }),
+      baseEnv({
+        BILLING_ENV: 'local',
+        // No emulator there (a user's may hold 4010): listen says where to paste the address.
+        BILLING_BASE_URL: `http://127.0.0.1:${await freePort()}/api/v2`,
+        ...ngrokDouble('https://abc123.ngrok.test'),
+      }),
     );
     cleanup.push(() => stopQuietly(listen));
     expect(listen.url).toBe('https://abc123.ngrok.test/webhooks');
@@ -317,6 +323,22 @@ describe('listen options', () => {
     const noSecret = await runCli(['webhooks', 'listen', '--port', '0']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toMatch(/no webhook signing secret/);
+  });
+
+  it('issue 26 §6: BILLING_TUNNEL_STUB_URL is no switch of the product: no tunnel is reported that was not opened', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const r = await runCli(['--env', 'local', 'webhooks', 'listen', '--port', '0', '--tunnel', 'ngrok'], {
+      env: baseEnv({ BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test', NGROK_AUTHTOKEN: undefined }),
+      timeoutMs: 15_000,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/NGROK_AUTHTOKEN/);
+    expect(r.stdout + r.stderr).not.toContain('abc123.ngrok.test');
+    // A blank one is no longer a variable the tool reads (no "is empty" refusal either).
+    const blank = await runCli(['webhooks', 'sign', '--file', '/dev/null'], {
+      env: baseEnv({ BILLING_TUNNEL_STUB_URL: '', BILLING_WEBHOOK_SECRET: 'whsec_x' }),
+    });
+    expect(blank.code, blank.stderr).toBe(0);
   });
 });
 
@@ -371,12 +393,9 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     expect(signed.code, signed.stderr).toBe(0);
     const header = signed.stdout.trim();
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    const fromStdin = await runCli(
-      ['webhooks', 'sign', ...secret, '--timestamp', header.slice(2, 12)],
-      {
-        input: '{"id":"evt_1","event":"order.active"}\n',
-      },
-    );
+    const fromStdin = await runCli(['webhooks', 'sign', ...secret, '--timestamp', header.slice(2, 12)], {
+      input: '{"id":"evt_1","event":"order.active"}\n',
+    });
     expect(fromStdin.stdout.trim()).toBe(header);
 
     const good = await runCli([
