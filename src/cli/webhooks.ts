@@ -1,6 +1,7 @@
 // Declarations of `billing webhooks` commands; their code is in src/commands/webhooks/, loaded on use.
 
 import { type Command, Option } from 'commander';
+import { DEFAULT_WEBHOOK_PATH } from '../domain/local.js';
 import { collect, examples, type Run } from './shared.js';
 
 export function defineWebhooks(program: Command, run: Run, full = true): void {
@@ -10,7 +11,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .addHelpText(
       'after',
       examples([
-        'billing --env local webhooks listen --forward-to 3000',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
         'billing --env local webhooks trigger order.active',
         'billing webhooks verify --secret-file secret.txt --header "t=…,v1=…" --file body.json',
       ]),
@@ -32,7 +33,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     )
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4242')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--path <path>', 'path the deliveries are posted to', '/webhooks')
+    .option('--path <path>', 'path the deliveries are posted to', DEFAULT_WEBHOOK_PATH)
     .addOption(secretOption())
     .option(...secretFileOption)
     .option('--skip-verify', 'do not check signatures (loudly; never with --tunnel)')
@@ -45,7 +46,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     )
     .option(
       '--forward-to <url>',
-      'send each delivery, bytes and headers intact, to your app (3000, /hooks and localhost:3000/hooks expand to http://localhost…)',
+      "send each delivery, bytes and headers intact, to your app: a URL, or a short form (3000 and localhost:3000 get listen's --path, e.g. http://localhost:3000/webhooks; 3000/hooks and /hooks keep theirs)",
     )
     .option('--forward-timeout <seconds>', 'how long the app may take to answer', '10')
     .option('--record <file>', 'append each delivery (headers and raw body) to this NDJSON file')
@@ -64,13 +65,12 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       examples([
         'billing --env local webhooks listen',
         'export BILLING_WEBHOOK_SECRET=$(billing --env local webhooks listen --print-secret)',
-        'billing --env local webhooks listen --forward-to 3000 --inspect',
-        'billing --env local webhooks listen --forward-to 3000 --inspect --inspect-port 4040',
-        'billing --env local webhooks listen --forward-to 3000 --events order.active,order.failed',
-        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks --inspect',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks --inspect --inspect-port 4040',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/hooks --events order.active,order.failed',
         'billing webhooks listen --secret-file secret.txt --forward-to http://localhost:3000/webhooks',
         'billing --env local webhooks listen --json | jq -r .event',
-        'billing webhooks listen --tunnel ngrok --forward-to 3000 --record deliveries.ndjson',
+        'billing webhooks listen --tunnel ngrok --forward-to http://localhost:3000/webhooks --record deliveries.ndjson',
       ]) +
         '\nAgainst an emulator (a local environment whose address answers /__emulator/status) listen\n' +
         'registers its address as a webhook endpoint, prints the signing secret, and removes the endpoint\n' +

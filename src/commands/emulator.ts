@@ -13,7 +13,7 @@ import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { emulatorAnswers as answers } from './emulator-advice.js';
-import { confirmTouchingEmulator, wideBindingWarning } from './emulator-owner.js';
+import { confirmTouchingEmulator, emulatorWideBindingWarning } from './emulator-owner.js';
 import { FIXTURE_REFUSED, readFixtureFile } from './fixture-file.js';
 import type { Runtime } from './runtime.js';
 import { readSecretFile, secretAsFlagValue } from './secret-file.js';
@@ -59,7 +59,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   // The address to reach it by: a wildcard binding (--host 0.0.0.0) is reached on loopback.
   const origin = `http://${urlHost(flags.host)}:${port}`;
   const envName = await emulatorEnvName(rt);
-  const wide = wideBindingWarning(flags.host);
+  const wide = emulatorWideBindingWarning(flags.host);
   if (wide) rt.info(wide);
   if (flags.detach) return detach(rt, flags, origin, envName, webhookSecret);
 
