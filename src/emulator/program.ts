@@ -4,6 +4,7 @@
 // type is written out, so that the declaration file stands alone.
 
 import { readFile } from 'node:fs/promises';
+import { EMULATOR_KEY_HEADER } from '../domain/emulator-key.js';
 import { parseFixtureText } from '../domain/fixture-file.js';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { startEmulator as startServer } from './index.js';
@@ -77,7 +78,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
   const admin = async (path: string, body: unknown): Promise<FixtureIds> => {
     const res = await fetch(`${running.url}/__emulator/${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // The credential this start made (the same the CLI reads from its file).
+      headers: { 'content-type': 'application/json', [EMULATOR_KEY_HEADER]: running.adminKey },
       body: JSON.stringify(body),
     });
     const answer = (await res.json()) as {

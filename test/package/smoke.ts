@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type CliResult, runFile, tempDir } from '../helpers/cli.js';
+import { adminFetch } from '../helpers/emulator.js';
 
 export type Run = CliResult;
 
@@ -97,7 +98,7 @@ export async function smoke(billing: string, env: Record<string, string | undefi
     expect(orders.length).toBeGreaterThan(100);
     expect(new Set(orders.map((o) => o.id)).size).toBe(orders.length);
 
-    const seeded = await fetch(`${origin}/__emulator/bulk-payments`, {
+    const seeded = await adminFetch(`${origin}/__emulator/bulk-payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ count: 1, amount: '30.00' }),

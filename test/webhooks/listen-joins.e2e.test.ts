@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
-import { startTestEmulator } from '../helpers/emulator.js';
+import { adminFetch, startTestEmulator } from '../helpers/emulator.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -240,7 +240,7 @@ describe('the endpoints admin API', () => {
   it('refuses a web page: no endpoint (where order events would go) is added cross-site or from a form', async () => {
     const { t } = await setup();
     const add = (headers: Record<string, string>) =>
-      fetch(`${t.url}/__emulator/webhook-endpoints`, {
+      adminFetch(`${t.url}/__emulator/webhook-endpoints`, {
         method: 'POST',
         headers,
         body: JSON.stringify({ url: 'http://attacker.example/steal' }),
@@ -254,7 +254,7 @@ describe('the endpoints admin API', () => {
     );
     expect(t.emulator.webhooks.urls).toEqual([]);
     const bad = await add({ 'content-type': 'application/json' }).then(() =>
-      fetch(`${t.url}/__emulator/webhook-endpoints`, {
+      adminFetch(`${t.url}/__emulator/webhook-endpoints`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ url: 'ftp://x' }),
