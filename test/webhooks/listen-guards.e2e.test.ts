@@ -2,9 +2,11 @@
 // another site sends, with --skip-verify too. Issue 27 §4: a bare port or host:port in
 // --forward-to gets listen's own path, said on the ready line.
 
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/webhooks/signature.js';
+import { browserTests, launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.js';
 import { baseEnv, freePort } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp } from './helpers.js';
 
@@ -120,6 +122,44 @@ describe('with --skip-verify, what only a browser on another site sends is refus
     expect(answer.status).toBe(403);
     expect(target.received).toHaveLength(0);
   });
+});
+
+describe.runIf(browserTests)(`a page on another site in headless Chromium${SKIP_WITHOUT_CHROMIUM}`, () => {
+  it('cannot post into the app through listen --skip-verify (no-cors fetch and a text/plain form)', async () => {
+    const target = await app();
+    const listen = await listening(['--skip-verify', '--forward-to', target.url]);
+    const body = delivery('evt_from_page');
+    const html = `<!doctype html><meta charset="utf-8"><title>evil</title>
+<form id="f" method="POST" enctype="text/plain" action="${listen.url}" target="sink">
+<input name='${body.slice(0, -1)},"x":"' value='"}'></form><iframe name="sink"></iframe>
+<script>
+async function attack() {
+  await fetch('${listen.url}', { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: ${JSON.stringify(body)} }).catch(() => {});
+  document.getElementById('f').submit();
+  await new Promise((r) => setTimeout(r, 1000));
+  document.title = 'done';
+}
+attack();
+</script>`;
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise((r) => site.close(r)));
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      // localhost:another port: another site than listen's 127.0.0.1.
+      await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
+      await page.waitForFunction("document.title === 'done'", undefined, { timeout: 15_000 });
+    } finally {
+      await browser.close();
+    }
+    const stopped = await listen.stop();
+    expect(target.received).toHaveLength(0);
+    expect(stopped.stderr).toMatch(/2 rejected/);
+  }, 60_000);
 });
 
 describe("issue 27 §4: a bare port or host:port in --forward-to gets listen's path", () => {
