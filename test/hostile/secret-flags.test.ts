@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
+import { otherUser } from '../helpers/other-user.js';
 
 const SECRET = 'whsec_kept_off_argv_7Qp2';
 
@@ -143,10 +144,10 @@ describe('a detached emulator never carries its secret where another user can re
     const pid = /pid (\d+)/.exec(started.stderr)?.[1];
     expect(pid).toBeDefined();
     try {
-      // As `nobody`: what any local user sees of the process.
+      // As another user (made with useradd): what any local user sees of the process.
       const cmdline = execFileSync('runuser', [
         '-u',
-        'nobody',
+        otherUser(),
         '--',
         'cat',
         `/proc/${pid}/cmdline`,

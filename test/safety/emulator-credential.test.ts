@@ -1,6 +1,6 @@
 // Issue 26 §3: the emulator and the inspector answer their owner, not every local user. The
 // control API (/__emulator/…) needs the credential made at each start, kept in a file only the
-// starting user can read; another user (`nobody`, run with runuser) gets 401 for the webhook
+// starting user can read; another user (made with useradd, run with runuser) gets 401 for the webhook
 // secret, for registering an endpoint and for a shutdown, while the public development token
 // still reads data. The inspector checks its token before it reads a body.
 
@@ -14,14 +14,15 @@ import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { startEmulator as startPackaged } from '../../src/emulator/program.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { otherUser } from '../helpers/other-user.js';
 import { startListen } from '../webhooks/helpers.js';
 
-/** `node -e SCRIPT` as the user nobody: what any other local user can do. */
+/** `node -e SCRIPT` as another local user (made with useradd): what any other local user can do. */
 function asNobody(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'runuser',
-      ['-u', 'nobody', '--', process.execPath, '-e', script],
+      ['-u', otherUser(), '--', process.execPath, '-e', script],
       { timeout: 30_000, cwd: '/' },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -29,8 +30,8 @@ function asNobody(script: string): Promise<{ code: number | null; stdout: string
   });
 }
 
-/** What nobody gets from each request: [status, body text]. */
-async function nobodyAsks(
+/** What another user gets from each request: [status, body text]. */
+async function otherUserAsks(
   url: string,
   calls: { method: string; path: string; body?: unknown; auth?: boolean }[],
 ): Promise<[number, string][]> {
@@ -76,8 +77,8 @@ describe('another local user and the emulator', () => {
     await emu?.close();
   });
 
-  it('nobody cannot read the webhook secret, register an endpoint or stop it; the development token still reads data', async () => {
-    const answers = await nobodyAsks(emu.url, [
+  it('another user cannot read the webhook secret, register an endpoint or stop it; the development token still reads data', async () => {
+    const answers = await otherUserAsks(emu.url, [
       { method: 'GET', path: '/__emulator/webhook-endpoints' },
       { method: 'POST', path: '/__emulator/webhook-endpoints', body: { url: 'http://127.0.0.1:9/stolen' } },
       { method: 'GET', path: '/__emulator/status' },
@@ -97,7 +98,7 @@ describe('another local user and the emulator', () => {
     expect(JSON.stringify(endpoints.body)).not.toContain('stolen');
   });
 
-  it('the credential is in a file only its owner can read; nobody cannot read it', async () => {
+  it('the credential is in a file only its owner can read; another user cannot read it', async () => {
     const file = emulatorKeyFile(emu.emulator.port);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
