@@ -3,7 +3,9 @@
 // bench/stats.mjs.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +49,20 @@ export function freePort() {
 }
 
 /**
+ * The emulator's control credential for `origin`, from the file its start wrote for this user
+ * (the same place src/domain/emulator-key.ts keeps it); none while it is not written yet.
+ */
+function keyHeader(origin) {
+  const port = new URL(origin).port;
+  const file = join(tmpdir(), `billing-${process.getuid?.() ?? userInfo().username}`, `emulator-${port}.key`);
+  try {
+    return { 'x-billing-emulator-key': readFileSync(file, 'utf8').trim() };
+  } catch {
+    return {};
+  }
+}
+
+/**
  * `node ARGV` as its own process, once it answers GET /__emulator/status on `port` with a 200
  * (polled every `pollMs`; an emulator, or a stand-in that answers any path). `firstAnswerMs`
  * is the time from just before the spawn to that first 200.
@@ -58,7 +74,7 @@ export async function spawnServing({ argv, port, env, pollMs = 100, stderr = 'in
   const deadline = started + 15_000;
   while (child.exitCode === null && performance.now() < deadline) {
     try {
-      const res = await fetch(`${origin}/__emulator/status`);
+      const res = await fetch(`${origin}/__emulator/status`, { headers: keyHeader(origin) });
       if (res.ok) return { child, origin, firstAnswerMs: performance.now() - started };
     } catch {
       // not listening yet
@@ -96,7 +112,7 @@ export function adminClient(origin) {
       try {
         res = await fetch(`${origin}/__emulator/${path}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...keyHeader(origin) },
           body: JSON.stringify(body ?? {}),
         });
       } catch (error) {

@@ -1,6 +1,6 @@
 // Declarations of `billing emulator` commands; their code is in src/commands/emulator.ts, loaded on use.
 
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { collect, examples, type Run } from './shared.js';
 
 export function defineEmulator(program: Command, run: Run, full = true): void {
@@ -38,9 +38,11 @@ export function defineEmulator(program: Command, run: Run, full = true): void {
     )
     .option('--webhook-url <url>', 'send order events to this endpoint (repeat for more)', collect, [])
     .option(
-      '--webhook-secret <secret>',
-      "signing secret of the deliveries (default: the local environment's)",
+      '--webhook-secret-file <file>',
+      'signing secret of the deliveries: the first line of this file, readable only by you ("-": stdin); default the local environment\'s',
     )
+    // Never a flag value (ps shows it to every user): declared only to be refused.
+    .addOption(new Option('--webhook-secret <secret>').hideHelp())
     .action(run(async () => (await load()).start));
   const portOption = [
     '--port <port>',

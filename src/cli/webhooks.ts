@@ -1,6 +1,7 @@
 // Declarations of `billing webhooks` commands; their code is in src/commands/webhooks/, loaded on use.
 
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { DEFAULT_WEBHOOK_PATH } from '../domain/local.js';
 import { collect, examples, type Run } from './shared.js';
 
 export function defineWebhooks(program: Command, run: Run, full = true): void {
@@ -10,20 +11,19 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .addHelpText(
       'after',
       examples([
-        'billing --env local webhooks listen --forward-to 3000',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
         'billing --env local webhooks trigger order.active',
-        'billing webhooks verify --secret "$SECRET" --header "t=…,v1=…" --file body.json',
+        'billing webhooks verify --secret-file secret.txt --header "t=…,v1=…" --file body.json',
       ]),
     );
   // Top-level help needs only the group's name; its subcommands are declared when named.
   if (!full) return;
-  const secretOption = [
-    '--secret <secret>',
-    "signing secret (default: BILLING_WEBHOOK_SECRET, else the environment's webhook_secret)",
-  ] as const;
+  // The signing secret never comes as a flag value (ps shows it to every user): --secret is
+  // declared, hidden, only to be refused with the ways to give it (src/commands/secret-file.ts).
+  const secretOption = () => new Option('--secret <secret>').hideHelp();
   const secretFileOption = [
     '--secret-file <file>',
-    'read the signing secret from the first line of this file (keeps it out of ps; so does BILLING_WEBHOOK_SECRET)',
+    'signing secret: the first line of this file, readable only by you ("-": stdin); default BILLING_WEBHOOK_SECRET, else the environment\'s webhook_secret',
   ] as const;
 
   webhooks
@@ -33,8 +33,9 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     )
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4242')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--path <path>', 'path the deliveries are posted to', '/webhooks')
-    .option(...secretOption)
+    .option('--path <path>', 'path the deliveries are posted to', DEFAULT_WEBHOOK_PATH)
+    .addOption(secretOption())
+    .option(...secretFileOption)
     .option('--skip-verify', 'do not check signatures (loudly; never with --tunnel)')
     .option('--tolerance <seconds>', 'how old, or how far ahead, a signature timestamp may be', '300')
     .option(
@@ -45,7 +46,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     )
     .option(
       '--forward-to <url>',
-      'send each delivery, bytes and headers intact, to your app (3000, /hooks and localhost:3000/hooks expand to http://localhost…)',
+      "send each delivery, bytes and headers intact, to your app: a URL, or a short form (3000 and localhost:3000 get listen's --path, e.g. http://localhost:3000/webhooks; 3000/hooks and /hooks keep theirs)",
     )
     .option('--forward-timeout <seconds>', 'how long the app may take to answer', '10')
     .option('--record <file>', 'append each delivery (headers and raw body) to this NDJSON file')
@@ -63,14 +64,13 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       'after',
       examples([
         'billing --env local webhooks listen',
-        'export SECRET=$(billing --env local webhooks listen --print-secret)',
-        'billing --env local webhooks listen --forward-to 3000 --inspect',
-        'billing --env local webhooks listen --forward-to 3000 --inspect --inspect-port 4040',
-        'billing --env local webhooks listen --forward-to 3000 --events order.active,order.failed',
-        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
-        'billing webhooks listen --secret "$SECRET" --forward-to 3000 --events order.active,order.failed',
+        'export BILLING_WEBHOOK_SECRET=$(billing --env local webhooks listen --print-secret)',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks --inspect',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks --inspect --inspect-port 4040',
+        'billing --env local webhooks listen --forward-to http://localhost:3000/hooks --events order.active,order.failed',
+        'billing webhooks listen --secret-file secret.txt --forward-to http://localhost:3000/webhooks',
         'billing --env local webhooks listen --json | jq -r .event',
-        'billing webhooks listen --tunnel ngrok --forward-to 3000 --record deliveries.ndjson',
+        'billing webhooks listen --tunnel ngrok --forward-to http://localhost:3000/webhooks --record deliveries.ndjson',
       ]) +
         '\nAgainst an emulator (a local environment whose address answers /__emulator/status) listen\n' +
         'registers its address as a webhook endpoint, prints the signing secret, and removes the endpoint\n' +
@@ -102,7 +102,8 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
       'against an emulator: the customer of the new order (default: one made now, with a card that suits the event)',
     )
     .option('--synthetic', 'send a made-up event even against an emulator (no order changes)')
-    .option(...secretOption)
+    .addOption(secretOption())
+    .option(...secretFileOption)
     .addHelpText(
       'after',
       examples([
@@ -111,7 +112,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
         'billing --env local webhooks trigger order.active --customer 12',
         'billing --env local webhooks trigger order.paused --synthetic',
         'billing --env local webhooks trigger order.paused --order 1042 --to http://localhost:3000/webhooks',
-        'billing webhooks trigger order.test --secret "$SECRET" --to 3000 --json',
+        'billing webhooks trigger order.test --secret-file secret.txt --to http://localhost:3000/webhooks --json',
       ]) +
         '\nAgainst an emulator, order.<status> happens for real: on --order, or on a new order made through\n' +
         'the API (a subscription for paused, suspended, review, complete) for --customer or a customer and\n' +
@@ -132,7 +133,8 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     )
     .argument('<file>', 'an NDJSON file written by listen --record')
     .requiredOption('--to <url>', 'where to send them')
-    .option(...secretOption)
+    .addOption(secretOption())
+    .option(...secretFileOption)
     .option(
       '--send-unverified',
       'send records recorded with --skip-verify, or changed since, as they are: unsigned, marked X-Billing-Unverified: true (refused otherwise)',
@@ -146,7 +148,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
   webhooks
     .command('sign')
     .description('print the X-Service-Signature header for a body (for curl)')
-    .option(...secretOption)
+    .addOption(secretOption())
     .option(...secretFileOption)
     .option('--file <file>', 'the body ("-" or nothing: stdin)')
     .option('--timestamp <unix>', 'sign as of this time (default: now)')
@@ -163,7 +165,7 @@ export function defineWebhooks(program: Command, run: Run, full = true): void {
     .command('verify')
     .description('check a body against an X-Service-Signature header and a secret, and say why it fails')
     .requiredOption('--header <value>', 'the X-Service-Signature value (t=…,v1=…)')
-    .option(...secretOption)
+    .addOption(secretOption())
     .option(...secretFileOption)
     .option('--file <file>', 'the body ("-" or nothing: stdin)')
     .option('--tolerance <seconds>', 'how old, or how far ahead, the timestamp may be', '300')

@@ -273,6 +273,7 @@ export async function status(rt: Runtime): Promise<void> {
     environment: ctx.envName,
     kind: ctx.kind,
     kind_source: ctx.kindSource,
+    ...(ctx.kindAddress ? { kind_address: `${ctx.kindAddress.url} (${ctx.kindAddress.where})` } : {}),
     base_url: shownUrl(ctx.baseUrl),
     base_url_v1: shownUrl(ctx.baseUrlV1),
     gateway_url: shownUrl(ctx.gatewayUrl),
@@ -283,10 +284,18 @@ export async function status(rt: Runtime): Promise<void> {
     service_v1: serviceV1,
     gateway,
   };
-  const { token_source, kind_source, service: _v2, service_v1: _v1, gateway: _gw, ...shown } = report;
+  const {
+    token_source,
+    kind_source,
+    kind_address: _a,
+    service: _v2,
+    service_v1: _v1,
+    gateway: _gw,
+    ...shown
+  } = report;
   const entries = Object.entries({
     ...shown,
-    kind: describeKind({ kind: ctx.kind, source: ctx.kindSource }),
+    kind: describeKind({ kind: ctx.kind, source: ctx.kindSource, address: ctx.kindAddress }),
     token: report.token ? `${report.token} (from ${token_source})` : '',
     service: serviceText(service),
     service_v1: serviceText(serviceV1),

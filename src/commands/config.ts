@@ -1,9 +1,8 @@
 // billing config list | get | set | unset | use | path
 
-import { builtinEnvironment } from '../config/builtins.js';
-import { effectiveKind } from '../config/kind.js';
+import { environmentKind, type Kind, storedAddresses } from '../config/kind.js';
 import { canonicalEnvName, maskToken, storedEnvironment } from '../config/resolve.js';
-import { type EnvironmentConfig, SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
+import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import type { Runtime } from './runtime.js';
@@ -18,9 +17,17 @@ async function selected(rt: Runtime) {
 
 export async function list(rt: Runtime): Promise<void> {
   const { data, envName } = await selected(rt);
+  // The current environment's kind as the commands of this run would see it: a --base-url or
+  // BILLING_BASE_URL that overrides its address counts (kind.ts).
+  const current = await rt.context().then(
+    (ctx) => ({ kind: ctx.kind, source: ctx.kindSource, address: ctx.kindAddress }),
+    () => undefined,
+  );
   const records = Object.entries(data.environments).map(([name, env]) => ({
     name,
-    ...kindOf(name, env),
+    ...kindFields(
+      (name === envName ? current : undefined) ?? environmentKind(name, data, storedAddresses(env)),
+    ),
     base_url: env.base_url ?? null,
     base_url_v1: env.base_url_v1 ?? null,
     profile_id: env.profile_id ?? null,
@@ -37,7 +44,9 @@ export async function get(rt: Runtime, [key]: string[]): Promise<void> {
   const env = storedEnvironment(data, envName);
   if (!env) throw new UsageError(`unknown environment "${envName}"`);
   const value =
-    key === 'kind' ? kindOf(envName, env).kind : (env as unknown as Record<string, unknown>)[key ?? ''];
+    key === 'kind'
+      ? environmentKind(envName, data, storedAddresses(env)).kind
+      : (env as unknown as Record<string, unknown>)[key ?? ''];
   if (key === undefined || (!SETTABLE.includes(key as SettableKey) && key !== 'token')) {
     throw new UsageError(`unknown key "${key}"`, {
       hint: `use one of: ${[...SETTABLE, 'token'].join(', ')}`,
@@ -89,14 +98,13 @@ export async function path(rt: Runtime): Promise<void> {
   rt.io.stdout.write(`${(await rt.config()).path}\n`);
 }
 
-/** The kind the production guard goes by, and where it comes from (src/config/kind.ts). */
-function kindOf(name: string, env: EnvironmentConfig) {
-  const chosen =
-    env.kind === undefined
-      ? undefined
-      : ({ kind: env.kind, source: builtinEnvironment(name) ? 'built-in' : 'saved' } as const);
-  const kind = effectiveKind(chosen, [env.base_url, env.base_url_v1]);
-  return { kind: kind.kind, kind_source: kind.source };
+/** The kind the guard goes by, where it comes from, and the address that made it production. */
+function kindFields(kind: Kind) {
+  return {
+    kind: kind.kind,
+    kind_source: kind.source,
+    ...(kind.address ? { kind_address: `${kind.address.url} (${kind.address.where})` } : {}),
+  };
 }
 
 function checkKey(key: string | undefined): SettableKey {

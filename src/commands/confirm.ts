@@ -35,12 +35,16 @@ export async function confirmInProduction(rt: Runtime, what: string): Promise<vo
   if (ctx.kind !== 'production') return;
   // An environment guarded by its address (src/config/kind.ts) says why, and how to say otherwise.
   const byAddress = ctx.kindSource === 'address';
+  const { guardedBecause } = await import('../config/kind.js');
+  const overridden = ctx.kindAddress !== undefined && !/^base_url/.test(ctx.kindAddress.where);
   await confirmOrYes(rt, {
     refusal: byAddress
-      ? `refusing to ${what} on environment "${ctx.envName}" without confirmation: its address is not this machine, so it is guarded like production`
+      ? `refusing to ${what} on environment "${ctx.envName}" without confirmation: ${safeLine(guardedBecause({ kind: ctx.kind, source: ctx.kindSource, address: ctx.kindAddress }))}, so it is guarded like production`
       : `refusing to ${what} on production (environment "${ctx.envName}") without confirmation`,
     hint: byAddress
-      ? 'pass --yes to confirm; if it is a sandbox, log in again with --kind sandbox'
+      ? overridden
+        ? 'pass --yes to confirm; if that address is a sandbox, save it as one: billing login --env NAME --kind sandbox --base-url URL'
+        : 'pass --yes to confirm; if it is a sandbox, log in again with --kind sandbox'
       : 'pass --yes to confirm (there is no terminal to ask on)',
     question: `Production (${ctx.envName}): ${what}?`,
   });

@@ -1,9 +1,11 @@
 // Calls to a running emulator's admin API (/__emulator/…), for the emulator, webhooks and
-// links commands. Not the service API: plain fetch, no token, loopback only.
+// links commands. Not the service API: plain fetch, no token, loopback only, with the
+// emulator's credential when this user started it (src/domain/emulator-key.ts).
 
 import { ApiError } from '../api/errors.js';
+import { EMULATOR_KEY_HEADER, readEmulatorKey } from '../domain/emulator-key.js';
 import { emulatorStartCommand } from '../domain/local.js';
-import { EXIT, UsageError } from '../errors.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 
 export interface AdminCall {
   body?: unknown;
@@ -13,6 +15,12 @@ export interface AdminCall {
   startFlags?: string;
   /** Statuses that mean the caller asked for something wrong (exit 2), with a hint. */
   usage?: Record<number, string | undefined>;
+}
+
+/** The header with the credential of this user's emulator at `origin`; none when this user holds none. */
+export function emulatorKeyHeader(origin: string): Record<string, string> {
+  const key = readEmulatorKey(origin);
+  return key ? { [EMULATOR_KEY_HEADER]: key } : {};
 }
 
 export async function adminCall<T = Record<string, unknown>>(
@@ -26,7 +34,7 @@ export async function adminCall<T = Record<string, unknown>>(
   try {
     res = await fetch(`${origin}${where}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...emulatorKeyHeader(origin) },
       body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined,
       signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
     });
@@ -46,6 +54,16 @@ export async function adminCall<T = Record<string, unknown>>(
     // an answer that is not JSON is reported by its status below
   }
   if (res.ok) return answer as T;
+  if (res.status === 401) {
+    throw new BillingError(
+      'forbidden',
+      EXIT.forbidden,
+      `the emulator at ${origin} was not started by this user: its control API needs the credential its owner holds`,
+      {
+        hint: 'ask whoever started it, or start one of your own: billing emulator start --port 0 --detach',
+      },
+    );
+  }
   const message =
     (answer.error as { message?: string } | undefined)?.message ?? `the emulator answered ${res.status}`;
   if (o.usage && res.status in o.usage) throw new UsageError(message, { hint: o.usage[res.status] });

@@ -5,13 +5,17 @@ import { storedEnvironment } from '../config/resolve.js';
 import type { ConfigData } from '../config/types.js';
 import { isLoopbackHost } from '../domain/hosts.js';
 import { localBaseUrls } from '../domain/local.js';
+import { emulatorKeyHeader } from './emulator-admin.js';
 
-/** Whether an emulator answers at `origin` within `ms`. */
+/** Whether an emulator answers at `origin` within `ms` (another user's answers 401: it is there too). */
 export async function emulatorAnswers(origin: string, ms = 1000): Promise<boolean> {
   try {
-    const res = await fetch(`${origin}/__emulator/status`, { signal: AbortSignal.timeout(ms) });
+    const res = await fetch(`${origin}/__emulator/status`, {
+      headers: emulatorKeyHeader(origin),
+      signal: AbortSignal.timeout(ms),
+    });
     await res.body?.cancel();
-    return res.ok;
+    return res.ok || res.status === 401;
   } catch {
     return false;
   }

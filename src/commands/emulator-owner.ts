@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isWideBinding } from '../domain/hosts.js';
+import { wideBindingWarning } from '../domain/hosts.js';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { safeLine } from '../format/terminal.js';
 import { confirmOrYes } from './confirm.js';
@@ -47,7 +47,9 @@ function checkoutOf(dir: string): string {
 }
 
 /** Said when `emulator start --host` opens it beyond this machine. */
-export function wideBindingWarning(host: string): string | undefined {
-  if (!isWideBinding(host)) return undefined;
-  return `warning: listening on ${host}, beyond this machine: anyone who reaches it can use the API with the public development token (${LOCAL_EMULATOR.token}); use --host 127.0.0.1 unless you mean it`;
+export function emulatorWideBindingWarning(host: string): string | undefined {
+  return wideBindingWarning(
+    host,
+    `anyone who reaches it can use the API with the public development token (${LOCAL_EMULATOR.token})`,
+  );
 }

@@ -13,9 +13,10 @@ import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import { adminCall } from './emulator-admin.js';
 import { emulatorAnswers as answers } from './emulator-advice.js';
-import { confirmTouchingEmulator, wideBindingWarning } from './emulator-owner.js';
+import { confirmTouchingEmulator, emulatorWideBindingWarning } from './emulator-owner.js';
 import { FIXTURE_REFUSED, readFixtureFile } from './fixture-file.js';
 import type { Runtime } from './runtime.js';
+import { readSecretFile, secretAsFlagValue } from './secret-file.js';
 
 interface StartFlags {
   port: string;
@@ -27,7 +28,9 @@ interface StartFlags {
   failRate: string;
   detach?: boolean;
   webhookUrl: string[];
+  /** Refused: a secret is never a flag value (src/commands/secret-file.ts). */
   webhookSecret?: string;
+  webhookSecretFile?: string;
   fault: string[];
 }
 
@@ -40,18 +43,25 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     throw new UsageError(`--fail-rate must be a number from 0 to 1, got "${flags.failRate}"`);
   }
   const webhookUrls = flags.webhookUrl.map((u) => parse.url('--webhook-url', u));
-  if (flags.webhookSecret !== undefined && flags.webhookSecret.trim() === '') {
-    throw new UsageError('--webhook-secret is empty');
+  if (flags.webhookSecret !== undefined) {
+    throw secretAsFlagValue(
+      '--webhook-secret',
+      'give it with --webhook-secret-file FILE (readable only by you; "-" reads stdin)',
+    );
   }
+  const webhookSecret =
+    flags.webhookSecretFile === undefined
+      ? undefined
+      : await readSecretFile(rt, '--webhook-secret-file', flags.webhookSecretFile);
   const faults = await faultRules(flags.fault);
   const fixture =
     flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
   // The address to reach it by: a wildcard binding (--host 0.0.0.0) is reached on loopback.
   const origin = `http://${urlHost(flags.host)}:${port}`;
   const envName = await emulatorEnvName(rt);
-  const wide = wideBindingWarning(flags.host);
+  const wide = emulatorWideBindingWarning(flags.host);
   if (wide) rt.info(wide);
-  if (flags.detach) return detach(rt, flags, origin, envName);
+  if (flags.detach) return detach(rt, flags, origin, envName, webhookSecret);
 
   const { startEmulator } = await import('../emulator/index.js');
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -66,7 +76,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
       latencyMs,
       failRate,
       webhookUrls,
-      webhookSecret: flags.webhookSecret,
+      webhookSecret,
       faults,
     });
   } catch (err) {
@@ -81,7 +91,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   let advice: string;
   try {
     // The bound address, not the asked one: --port 0 picks a free port.
-    advice = await useAdvice(rt, emulator.url, envName, flags.webhookSecret);
+    advice = await useAdvice(rt, emulator.url, envName, webhookSecret);
   } catch (err) {
     await emulator.close();
     throw err;
@@ -92,7 +102,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   );
   if (webhookUrls.length > 0) {
     rt.info(
-      `Order events go to ${webhookUrls.join(', ')}, signed with ${flags.webhookSecret ? 'the --webhook-secret' : "the local environment's webhook_secret"}.`,
+      `Order events go to ${webhookUrls.join(', ')}, signed with ${webhookSecret ? 'the --webhook-secret-file' : "the local environment's webhook_secret"}.`,
     );
   }
   const interrupted = new Promise<void>((resolve) =>
@@ -104,7 +114,13 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
 }
 
 /** Starts `billing emulator start` again as a detached process and waits until it answers. */
-async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: string): Promise<void> {
+async function detach(
+  rt: Runtime,
+  flags: StartFlags,
+  origin: string,
+  envName: string | undefined,
+  webhookSecret: string | undefined,
+): Promise<void> {
   if (await answers(origin)) {
     throw new UsageError(`an emulator already answers at ${origin}`, {
       hint: `stop it with ${emulatorStartCommand(origin, 'stop')}, or pick another --port`,
@@ -135,13 +151,17 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
   if (flags.data) args.push('--data', flags.data);
   if (flags.fixtures) args.push('--fixtures', resolve(flags.fixtures));
   for (const url of flags.webhookUrl) args.push('--webhook-url', url);
-  if (flags.webhookSecret) args.push('--webhook-secret', flags.webhookSecret);
+  // The secret goes down a pipe, never in argv (ps) nor the environment.
+  if (webhookSecret) args.push('--webhook-secret-file', '-');
   for (const fault of flags.fault) args.push('--fault', fault);
+  const { BILLING_WEBHOOK_SECRET: _s, BILLING_API_TOKEN: _t, ...env } = process.env;
   const child = spawn(process.execPath, args, {
     detached: true,
-    stdio: ['ignore', log, log],
-    env: process.env,
+    stdio: [webhookSecret ? 'pipe' : 'ignore', log, log],
+    env,
   });
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(webhookSecret ? `${webhookSecret}\n` : undefined);
   closeSync(log);
   let exited = false;
   let exitCode: number | null = null;
@@ -155,7 +175,7 @@ async function detach(rt: Runtime, flags: StartFlags, origin: string, envName?: 
     if (await answers(origin)) {
       let advice: string;
       try {
-        advice = await useAdvice(rt, origin, envName, flags.webhookSecret);
+        advice = await useAdvice(rt, origin, envName, webhookSecret);
       } catch (err) {
         // A failure after the start never leaves an emulator running unsaid: it is stopped.
         await stopDetached(child.pid, origin);
@@ -241,11 +261,11 @@ async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
   if (rt.flags.env === undefined) return undefined;
   const { canonicalEnvName, storedEnvironment } = await import('../config/resolve.js');
   const { checkEnvName } = await import('../config/values.js');
-  const { effectiveKind } = await import('../config/kind.js');
+  const { environmentKind, storedAddresses } = await import('../config/kind.js');
   const name = checkEnvName(canonicalEnvName(rt.flags.env.trim()));
-  const stored = storedEnvironment((await rt.config()).read(), name);
-  const kind = stored?.kind === undefined ? undefined : { kind: stored.kind, source: 'saved' as const };
-  const current = stored ? effectiveKind(kind, [stored.base_url, stored.base_url_v1]).kind : 'local';
+  const data = (await rt.config()).read();
+  const stored = storedEnvironment(data, name);
+  const current = stored ? environmentKind(name, data, storedAddresses(stored)).kind : 'local';
   if (current !== 'local') {
     throw new UsageError(
       `--env ${name}: environment "${name}" is ${current}; an emulator gets an environment of its own`,

@@ -4,7 +4,7 @@
 
 import { ConfigError, NotLoggedInError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, DEFAULT_ENV, isBuiltin } from './builtins.js';
-import { effectiveKind, type KindSource } from './kind.js';
+import { environmentKind, type Kind, type KindAddress, type KindSource } from './kind.js';
 import type { ConfigData, EnvironmentConfig, EnvKind } from './types.js';
 import { moveOrigin, parseHttpUrl, parseProfileId, unknownEnvironment } from './values.js';
 import { type Variable, variable } from './variables.js';
@@ -30,6 +30,8 @@ export interface Context {
   /** What the production guard goes by (kind.ts): production also for an address away from this machine. */
   kind: EnvKind;
   kindSource: KindSource;
+  /** The address that made it production by address, and where it was given. */
+  kindAddress?: Kind['address'];
   baseUrl?: string;
   baseUrlV1?: string;
   profileId?: number;
@@ -147,13 +149,10 @@ export function resolveContext(
     }
   }
   followBaseUrl(ctx, found, stored?.base_url ?? builtin?.base_url);
-  const chosen = builtin?.kind ?? stored?.kind;
-  const kind = effectiveKind(
-    chosen === undefined ? undefined : { kind: chosen, source: builtin ? 'built-in' : 'saved' },
-    [ctx.baseUrl, ctx.baseUrlV1],
-  );
+  const kind = environmentKind(envName, data, tokenAddresses(ctx, found));
   ctx.kind = kind.kind;
   ctx.kindSource = kind.source;
+  if (kind.address) ctx.kindAddress = kind.address;
   const secret = layer('webhook_secret', flags.secret, 'BILLING_WEBHOOK_SECRET');
   if (secret) {
     ctx.webhookSecret = secret.value;
@@ -180,6 +179,23 @@ function pick(
 }
 
 type UrlField = 'baseUrl' | 'baseUrlV1' | 'gatewayUrl';
+
+/** The addresses the token goes to, each with where it was given, for the kind (kind.ts). */
+function tokenAddresses(
+  ctx: Context,
+  found: Record<string, { source: Source; where: string } | undefined>,
+): KindAddress[] {
+  return (['baseUrl', 'baseUrlV1'] as const).flatMap((field) => {
+    const url = ctx[field];
+    if (url === undefined) return [];
+    const source = ctx.sources[field];
+    const overridden = source === 'flag' || source === 'env';
+    // An address that followed the v2 base (followBaseUrl) was given where the v2 base was.
+    const where =
+      overridden && found[field]?.source !== source ? (found.baseUrl?.where ?? field) : found[field]?.where;
+    return [{ url, where: where ?? field, overridden }];
+  });
+}
 
 /**
  * Addresses that move together: when the v2 base comes from a flag or variable and the v1

@@ -17,7 +17,6 @@ export const VARIABLES = [
   'BILLING_STATE_DIR',
   'BILLING_TIMEOUT',
   'BILLING_MAX_RESPONSE_MB',
-  'BILLING_TUNNEL_STUB_URL',
 ] as const;
 export type Variable = (typeof VARIABLES)[number];
 

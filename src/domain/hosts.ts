@@ -78,6 +78,12 @@ export function isWideBinding(bound: string): boolean {
   return !isLoopbackHost(bound);
 }
 
+/** Said when a local server (the emulator, listen) is bound beyond this machine: what that opens. */
+export function wideBindingWarning(host: string, consequence: string): string | undefined {
+  if (!isWideBinding(host)) return undefined;
+  return `warning: listening on ${host}, beyond this machine: ${consequence}; use --host 127.0.0.1 unless you mean it`;
+}
+
 /**
  * A bound host as written in a URL that reaches it from this machine: a wildcard binding
  * (0.0.0.0, ::) is reached on loopback (an address of "any" is no address to send to, and
@@ -121,12 +127,12 @@ export interface SiteHeaders {
 }
 
 /**
- * Why a request that changes something must be refused as cross-site, or undefined: a web
- * page's request (another origin, a cross-site fetch, or a form's text/plain body, which
- * needs no CORS preflight). `what` names the API in the message. Used by the emulator's
- * admin API and by `webhooks listen --inspect`.
+ * Why a request is refused as a browser's on another site, or undefined: an `Origin` other
+ * than the server's own, or a `Sec-Fetch-Site` other than same-origin or none. A service, curl
+ * or the emulator sends neither; a web page's fetch or form always sends them. Used, before
+ * any body is read, by every local server of the tool.
  */
-export function crossSiteRefusal(headers: SiteHeaders, rawBody: string, what: string): string | undefined {
+export function browserRefusal(headers: SiteHeaders, what: string): string | undefined {
   const origin = headers.origin;
   if (origin !== undefined && origin !== `http://${headers.host}`) {
     return `${what} refuses requests from another origin (${origin})`;
@@ -135,6 +141,18 @@ export function crossSiteRefusal(headers: SiteHeaders, rawBody: string, what: st
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
     return `${what} refuses ${site} requests`;
   }
+  return undefined;
+}
+
+/**
+ * Why a request that changes something must be refused as cross-site, or undefined: a web
+ * page's request (another origin, a cross-site fetch, or a form's text/plain body, which
+ * needs no CORS preflight). `what` names the API in the message. Used by the emulator's
+ * admin API and by `webhooks listen --inspect`.
+ */
+export function crossSiteRefusal(headers: SiteHeaders, rawBody: string, what: string): string | undefined {
+  const browser = browserRefusal(headers, what);
+  if (browser) return browser;
   const type = headers['content-type'];
   const json = type !== undefined && /^application\/json\s*(?:;|$)/i.test(type);
   if ((type !== undefined || rawBody !== '') && !json) {

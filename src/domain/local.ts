@@ -16,6 +16,9 @@ export const LOCAL_EMULATOR = {
   webhookSecret: 'whsec_local_emulator_secret',
 } as const;
 
+/** Where `webhooks listen` takes deliveries unless --path says otherwise; a bare --forward-to port gets it too. */
+export const DEFAULT_WEBHOOK_PATH = '/webhooks';
+
 export function localBaseUrls(port: number = LOCAL_EMULATOR.port, host: string = LOCAL_EMULATOR.host) {
   const origin = `http://${host}:${port}`;
   return {

@@ -2,6 +2,7 @@
 
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
+import { makeEmulatorKey } from '../domain/emulator-key.js';
 import { urlHost } from '../domain/hosts.js';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { watchStatusChanges } from './billing/lifecycle.js';
@@ -71,6 +72,11 @@ export interface RunningEmulator {
   fixtureIds: AppliedIds;
   /** Webhook delivery: endpoints, the delivery log, Send test event. */
   webhooks: WebhookDeliveries;
+  /**
+   * The control API's credential (header `x-billing-emulator-key`), made at this start and
+   * kept, for the CLI of the same user, in a file only that user can read.
+   */
+  adminKey: string;
 }
 
 /** How long in-flight requests may take to finish once closing has begun. */
@@ -117,6 +123,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     state,
     origin: '',
     startedAt: new Date().toISOString(),
+    adminKey: '',
     startSeed,
     startFixture: opts.fixture,
     startFixtureName: opts.fixtureName,
@@ -140,6 +147,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   runtime.origin = `http://${urlHost(host)}:${actualPort}`;
+  let key: ReturnType<typeof makeEmulatorKey>;
+  try {
+    key = makeEmulatorKey(actualPort);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  runtime.adminKey = key.key;
   if (writer && !saved) writer.schedule();
 
   function close(): Promise<void> {
@@ -151,6 +166,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       await stopped;
       clearTimeout(force);
       webhooks.close();
+      key.remove();
       await writer?.flush();
     })().then(resolveClosed, (error: Error) => {
       rejectClosed(error);
@@ -161,7 +177,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Nobody may be waiting on `closed`; a failed flush is reported by close() itself.
   closed.catch(() => {});
 
-  return { url: runtime.origin, port: actualPort, host, close, closed, state, fixtureIds, webhooks };
+  return {
+    url: runtime.origin,
+    port: actualPort,
+    host,
+    close,
+    closed,
+    state,
+    fixtureIds,
+    webhooks,
+    adminKey: key.key,
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

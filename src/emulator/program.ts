@@ -4,6 +4,7 @@
 // type is written out, so that the declaration file stands alone.
 
 import { readFile } from 'node:fs/promises';
+import { EMULATOR_KEY_HEADER } from '../domain/emulator-key.js';
 import { parseFixtureText } from '../domain/fixture-file.js';
 import { LOCAL_EMULATOR } from '../domain/local.js';
 import { startEmulator as startServer } from './index.js';
@@ -231,7 +232,8 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
   const control = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${running.url}/__emulator/${path}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      // The credential this start made (the same the CLI reads from its file).
+      headers: { 'content-type': 'application/json', [EMULATOR_KEY_HEADER]: running.adminKey },
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     });
     const text = await res.text();

@@ -302,8 +302,12 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       header: 'Kind',
       // "production (by address)": guarded because an address is not this machine (src/config/kind.ts).
       value: (r) => text(get(r, 'kind')),
-      display: (r) => `${text(get(r, 'kind'))}${get(r, 'kind_source') === 'address' ? ' (by address)' : ''}`,
-      fields: ['kind', 'kind_source'],
+      display: (r) => {
+        if (get(r, 'kind_source') !== 'address') return text(get(r, 'kind'));
+        const address = get(r, 'kind_address');
+        return `${text(get(r, 'kind'))} (by address${address ? ` ${text(address)}` : ''})`;
+      },
+      fields: ['kind', 'kind_source', 'kind_address'],
     },
     {
       key: 'base_url',

@@ -3,6 +3,7 @@
 // typed and maintained implementation of the JMESPath specification).
 
 import { compile, type JSONValue, TreeInterpreter, tokenize } from '@jmespath-community/jmespath';
+import { TooBigError, writtenOutValues } from '../domain/json-size.js';
 import { UsageError } from '../errors.js';
 import type { Data, Records } from './data.js';
 import { type Output, traitsOf } from './formats.js';
@@ -74,15 +75,63 @@ export function errorPosition(expression: string): number {
   return expression.length;
 }
 
-/** The expression applied to a value; a function called wrongly is a usage error too. */
+/**
+ * The bounds of one search (README "Filter any output"): its work (each step of the
+ * interpreter, and each element of a list it makes) and its result written out. An
+ * expression such as `[@,@][][@,@][]…` doubles its list at each step: without a bound it
+ * takes gigabytes and aborts the runtime.
+ */
+export const QUERY_LIMITS = { work: 5_000_000, values: 5_000_000 } as const;
+
+type Interpreter = typeof TreeInterpreter;
+const Interpreter = TreeInterpreter.constructor as new () => Interpreter;
+
+class QueryBoundError extends Error {}
+
+/** The expression applied to a value; a function called wrongly, or a bound passed, is a usage error too. */
 export function search(value: unknown, expression: string): unknown {
   const ast = compileQuery(expression);
   applied = true;
+  let result: unknown;
   try {
-    return TreeInterpreter.search(ast, (value ?? null) as JSONValue);
+    result = boundedSearch(ast, (value ?? null) as JSONValue);
+    writtenOutValues(result, QUERY_LIMITS.values);
   } catch (cause) {
+    if (cause instanceof QueryBoundError || cause instanceof TooBigError) {
+      const what =
+        cause instanceof TooBigError
+          ? `its result holds more than ${QUERY_LIMITS.values.toLocaleString('en')} values`
+          : `it took more than ${QUERY_LIMITS.work.toLocaleString('en')} steps`;
+      throw new UsageError(`--query stopped: ${what}`, {
+        hint: 'narrow the expression (filter before you multiply lists)',
+      });
+    }
     throw new UsageError(`--query failed: ${String((cause as Error).message ?? cause)}`, { cause });
   }
+  return result;
+}
+
+/** TreeInterpreter.search with its work counted: each visit, and each element of a list a visit returns. */
+function boundedSearch(ast: ASTNode, value: JSONValue): unknown {
+  let work = 0;
+  const counted = (interpreter: Interpreter): Interpreter => {
+    const visit = interpreter.visit.bind(interpreter);
+    const withScope = interpreter.withScope.bind(interpreter);
+    // The interpreter calls this.visit for every node: the instance's own property counts them
+    // all; `let` makes a new interpreter for its body, counted the same way.
+    interpreter.visit = (node, current) => {
+      if (++work > QUERY_LIMITS.work) throw new QueryBoundError();
+      const result = visit(node, current);
+      if (Array.isArray(result)) {
+        work += result.length;
+        if (work > QUERY_LIMITS.work) throw new QueryBoundError();
+      }
+      return result;
+    };
+    interpreter.withScope = (scope) => counted(withScope(scope));
+    return interpreter;
+  };
+  return counted(new Interpreter()).search(ast, value);
 }
 
 /**

@@ -72,5 +72,24 @@ const JSON_UNSAFE = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
  * (DEL, C1 controls, bidi overrides, line separators) is written as a \uXXXX escape.
  */
 export function safeJson(json: string): string {
-  return json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return redactJson(
+    json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
+
+/** In JSON text a URL's credentials end at its string's closing quote at the latest. */
+const JSON_URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"\\]+@/gi;
+
+/**
+ * redact() for JSON text, which stays the same JSON (a string keeps its quotes): the secrets
+ * we hold, as JSON writes them inside a string, and credentials in URLs. What the service
+ * echoes back (`billing api`, `-o json`) is masked as on stderr.
+ */
+function redactJson(json: string): string {
+  let out = json;
+  for (const secret of secrets) {
+    const written = JSON.stringify(secret).slice(1, -1);
+    if (out.includes(written)) out = out.split(written).join('***');
+  }
+  return out.includes('@') ? out.replace(JSON_URL_CREDENTIALS, '$1***@') : out;
 }

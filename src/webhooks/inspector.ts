@@ -7,7 +7,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crossSiteRefusal, namesThisMachine } from '../domain/hosts.js';
+import { browserRefusal, crossSiteRefusal, namesThisMachine } from '../domain/hosts.js';
 import { INSPECTOR_CSS, INSPECTOR_HTML, INSPECTOR_JS } from './inspector-page.js';
 import type { Report } from './receiver.js';
 
@@ -110,22 +110,34 @@ export class Inspector {
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /app.js') return sendText(res, 'text/javascript', INSPECTOR_JS);
     if (route === 'GET /app.css') return sendText(res, 'text/css', INSPECTOR_CSS);
-    const rawBody = await readBody(req);
-    const refused = crossSiteRefusal(req.headers, rawBody, 'the inspector');
-    if (refused) return send(res, 403, { error: { message: refused } });
+    // Who asks, before any body is read (a body unread closes the connection): a browser on
+    // another site, then the token. Only a replay's body is read, and at most READ_LIMIT of it.
+    const browser = browserRefusal(req.headers, 'the inspector');
+    if (browser) return refuse(res, 403, browser);
     const token = url.searchParams.get('token') ?? headerOf(req, 'x-inspector-token');
     if (!sameToken(token, this.token)) {
-      return send(res, 403, {
-        error: {
-          message: 'open the inspector with the address webhooks listen printed (it carries a token)',
-        },
-      });
+      return refuse(
+        res,
+        403,
+        'open the inspector with the address webhooks listen printed (it carries a token)',
+      );
     }
     if (route === 'GET /') return sendText(res, 'text/html', INSPECTOR_HTML);
     if (route === 'GET /api/stream') return this.stream(res);
     const replay = /^POST \/api\/entries\/(\d+)\/replay$/.exec(route);
-    if (replay) return this.replay(res, Number(replay[1]), rawBody);
-    send(res, 404, { error: { message: `no ${route}` } });
+    if (!replay) return refuse(res, 404, `no ${route}`);
+    if (Number(req.headers['content-length'] ?? 0) > READ_LIMIT) {
+      return refuse(res, 413, `a replay's request may be at most ${READ_LIMIT} bytes`);
+    }
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch {
+      return refuse(res, 413, `a replay's request may be at most ${READ_LIMIT} bytes`);
+    }
+    const refused = crossSiteRefusal(req.headers, rawBody, 'the inspector');
+    if (refused) return send(res, 403, { error: { message: refused } });
+    return this.replay(res, Number(replay[1]), rawBody);
   }
 
   private stream(res: ServerResponse): void {
@@ -297,13 +309,22 @@ function sameToken(given: string | null | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** An answer that closes the connection: the request's body, if any, is never read. */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.setHeader('Connection', 'close');
+  send(res, status, { error: { message } });
+}
+
+/** What the inspector keeps of one request: an edited body (MAX_EDIT_BYTES) in its JSON, with room for escapes. */
+const READ_LIMIT = MAX_EDIT_BYTES * 2;
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_EDIT_BYTES * 2) {
+      if (size > READ_LIMIT) {
         req.destroy();
         reject(new Error('request too large'));
       } else chunks.push(chunk);

@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { browserRefusal, hostOfHeader, namesThisMachine } from '../domain/hosts.js';
 import { DeliveryLedger } from './dedupe.js';
 import { describeEvent, type EventSummary } from './describe.js';
 import { encodeBody, type Recorder, recordDigest } from './recorder.js';
@@ -31,6 +32,8 @@ export interface ReceiverOptions {
   secret: string | undefined;
   toleranceS?: number;
   maxBodyBytes?: number;
+  /** Host names besides this machine's that requests may be addressed to (a tunnel's public host). */
+  publicHosts?: string[];
   /** Only these event names are shown and forwarded; others are acknowledged and counted. */
   events?: ReadonlySet<string>;
   forwardTo?: string;
@@ -68,7 +71,7 @@ export interface RejectedReport {
   receivedAt: Date;
   /** As claimed by the request; not verified (cut to SHOWN_ID characters). */
   deliveryId: string | null;
-  reason: VerifyFailure | 'too_large' | 'delivery_mismatch';
+  reason: VerifyFailure | 'too_large' | 'delivery_mismatch' | 'not_this_machine' | 'cross_site';
   message: string;
   answer: number;
   remote: string;
@@ -136,6 +139,7 @@ export class WebhookReceiver {
     this.maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.tolerance = o.toleranceS ?? DEFAULT_TOLERANCE_S;
     this.ledger = new DeliveryLedger(o.dedupeCapacity, o.dedupeBytes);
+    for (const host of o.publicHosts ?? []) this.allowHost(host);
     this.sender = o.forwardTo ? new Sender({ timeoutMs: o.forwardTimeoutMs }) : undefined;
     this.server = createServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch((err: unknown) => {
@@ -182,9 +186,59 @@ export class WebhookReceiver {
     await this.sender?.close();
   }
 
+  /** Requests addressed to `host` (a tunnel's public name, which it passes on) are taken too. */
+  allowHost(host: string): void {
+    this.publicHosts.add(host.toLowerCase());
+  }
+
+  private readonly publicHosts = new Set<string>();
+
+  /**
+   * What no service sends and only a web page on another site does, refused before the body
+   * is read, verified or not (--skip-verify): a Host that does not name this machine (DNS
+   * rebinding) or a public host of ours, a foreign Origin, a cross-site Sec-Fetch-Site.
+   */
+  private refusal(
+    req: IncomingMessage,
+  ): { reason: 'not_this_machine' | 'cross_site'; answer: number; message: string } | undefined {
+    const host = req.headers.host;
+    const named =
+      namesThisMachine(host, this.o.host) ||
+      (host !== undefined && this.publicHosts.has(hostOfHeader(host) ?? ''));
+    if (!named) {
+      return {
+        reason: 'not_this_machine',
+        answer: 421,
+        message: `listen answers only requests addressed to this machine, not Host ${JSON.stringify(clip(host ?? ''))}`,
+      };
+    }
+    const browser = browserRefusal(req.headers, 'listen');
+    return browser === undefined ? undefined : { reason: 'cross_site', answer: 403, message: browser };
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAt = new Date();
     const url = req.url ?? '/';
+    const refused = this.refusal(req);
+    if (refused) {
+      this.stats.received++;
+      reply(
+        res,
+        refused.answer,
+        { error: { message: refused.message, reason: refused.reason } },
+        { Connection: 'close' },
+      );
+      const claimed = header(req, DELIVERY_HEADER);
+      this.reject(
+        req,
+        receivedAt,
+        claimed === undefined ? null : clip(claimed),
+        refused.reason,
+        refused.message,
+        refused.answer,
+      );
+      return;
+    }
     const query = url.indexOf('?');
     const path = trimSlash(query >= 0 ? url.slice(0, query) : url);
     if (path !== this.path || req.method !== 'POST') {

@@ -1,9 +1,9 @@
 // A public address in front of the local listener. ngrok's agent library passes the raw
 // bytes through, so signatures survive. It is a native module: loaded only here, only when
-// --tunnel is given. Tests substitute the provider: in-process by passing `providers`, and
-// for the built CLI with BILLING_TUNNEL_STUB_URL (no network on the test machines).
+// --tunnel is given. Nothing a user sets makes it report a tunnel it did not open: tests
+// substitute the provider in-process by passing `providers`, and for the built CLI they load
+// a double of the agent library before it (test/helpers/ngrok-double.cjs).
 
-import { variable } from '../config/variables.js';
 import { urlHost } from '../domain/hosts.js';
 
 export interface Tunnel {
@@ -84,25 +84,13 @@ async function loadNgrok(): Promise<NgrokModule> {
   return typeof mod.forward === 'function' ? mod : (mod.default as NgrokModule);
 }
 
-/** For tests of the built CLI: a "tunnel" that reports a fixed public address and opens nothing. */
-export function stubProvider(url: string): TunnelProvider {
-  return async () => ({ url: url.replace(/\/+$/, ''), close: async () => {} });
-}
-
 export const TUNNEL_KINDS = ['ngrok'] as const;
 export type TunnelKind = (typeof TUNNEL_KINDS)[number];
-
-export function defaultProviders(
-  env: Record<string, string | undefined>,
-): Record<TunnelKind, TunnelProvider> {
-  const stub = variable(env, 'BILLING_TUNNEL_STUB_URL');
-  return { ngrok: stub ? stubProvider(stub) : ngrokProvider() };
-}
 
 export async function openTunnel(
   kind: TunnelKind,
   target: TunnelTarget,
-  providers: Record<TunnelKind, TunnelProvider> = defaultProviders(target.env),
+  providers: Record<TunnelKind, TunnelProvider> = { ngrok: ngrokProvider() },
 ): Promise<Tunnel> {
   return providers[kind](target);
 }

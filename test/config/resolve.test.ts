@@ -305,10 +305,37 @@ describe('resolveContext: kind and addresses that move together (issue 17)', () 
     });
     expect(resolveContext({ env: 'said' }, {}, d)).toMatchObject({ kind: 'sandbox', kindSource: 'saved' });
     // A flag that sends the near one far away makes it guarded; local too.
-    const away = { baseUrl: 'https://far.example.com/api/v2' };
+    const away = { baseUrl: 'https://other.example.com/api/v2' };
     expect(resolveContext({ env: 'near', ...away }, {}, d).kind).toBe('production');
     expect(resolveContext({ env: 'local', ...away }, {}, d).kind).toBe('production');
     expect(resolveContext({ env: 'local' }, {}, d)).toMatchObject({ kind: 'local', kindSource: 'built-in' });
+  });
+
+  it('issue 26 §1: a sandbox holds only for its own addresses; an override away from this machine is production, named', () => {
+    const d = data({
+      environments: { said: { kind: 'sandbox', base_url: 'https://far.example.com/api/v2' } },
+    });
+    // The built-in sandbox, its address given by a variable or a flag: guarded, and the address said.
+    expect(resolveContext({}, { BILLING_BASE_URL: 'https://other.example.com/api/v2' }, d)).toMatchObject({
+      envName: 'sandbox',
+      kind: 'production',
+      kindSource: 'address',
+      kindAddress: { url: 'https://other.example.com/api/v2', where: 'BILLING_BASE_URL' },
+    });
+    expect(
+      resolveContext({ env: 'said', baseUrl: 'https://user:pw@other.example.com/api/v2' }, {}, d),
+    ).toMatchObject({
+      kind: 'production',
+      kindAddress: { url: 'https://other.example.com/api/v2', where: '--base-url' },
+    });
+    // Its own address, this machine, or an address saved as a sandbox on purpose: a sandbox.
+    expect(resolveContext({ env: 'said' }, {}, d).kind).toBe('sandbox');
+    expect(resolveContext({ baseUrl: 'http://127.0.0.1:4810/api/v2' }, {}, d).kind).toBe('sandbox');
+    expect(resolveContext({ baseUrl: 'https://far.example.com/api/v2' }, {}, d).kind).toBe('sandbox');
+    expect(resolveContext({}, { BILLING_BASE_URL_V1: 'https://other.example.com/api/v1' }, d)).toMatchObject({
+      kind: 'production',
+      kindAddress: { where: 'BILLING_BASE_URL_V1' },
+    });
   });
 
   it('--base-url takes v1 and the gateway along when they shared the stored origin', () => {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
+import { adminFetch } from '../helpers/emulator.js';
 
 describe('billing emulator', () => {
   it('starts detached with demo data, answers the CLI, keeps its data across a restart, and stops', async () => {
@@ -92,7 +93,7 @@ describe('billing emulator', () => {
 
   it('--detach --env NAME refuses a symlinked config before it starts, and stops what it started when saving fails', async () => {
     const answers = async (port: string) =>
-      fetch(`http://127.0.0.1:${port}/__emulator/status`, { signal: AbortSignal.timeout(1000) }).then(
+      adminFetch(`http://127.0.0.1:${port}/__emulator/status`, { signal: AbortSignal.timeout(1000) }).then(
         (r) => r.ok,
         () => false,
       );

@@ -20,6 +20,8 @@ import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.j
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { need } from '../helpers/needs.js';
 import { type RemoteEmulator, startRemoteEmulator } from '../helpers/netns.js';
+import { type HttpsDouble, startHttpsDouble } from '../helpers/tls.js';
+import { refundsOf, seedPayments } from '../payments/helpers.js';
 
 const netns = need('netns');
 
@@ -264,7 +266,9 @@ describe.skipIf(netns.skip)(
         kind_source: 'address',
       });
       const table = await runCli(['config', 'list', '-o', 'table'], { env });
-      expect(table.stdout).toMatch(/staging\s+production \(by address\)/);
+      expect(table.stdout).toMatch(
+        /staging\s+production \(by address http:\/\/10\.213\.[\d.]+:\d+\/api\/v2 \(base_url\)\)/,
+      );
       const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
       expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'address' });
 
@@ -315,6 +319,146 @@ describe.skipIf(netns.skip)(
       const r = await runCli(['customers', 'delete', id], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('guarded like production');
+    });
+    // Issue 26 §1: an https service away from this machine (a TLS double with its own CA on the
+    // link to the test host), in front of the demo emulator; the default environment is sandbox.
+    describe('issue 26 §1 a sandbox whose address is overridden away from this machine is guarded like production', () => {
+      let https: HttpsDouble;
+      let away: string;
+      beforeAll(async () => {
+        https = await startHttpsDouble(remote.hostSide, emu.url);
+        away = `${https.url}/api/v2`;
+      });
+      afterAll(async () => {
+        await https?.close();
+      });
+      const overridden = (extra: Record<string, string | undefined> = {}) =>
+        baseEnv({
+          ...https.env,
+          BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+          BILLING_PROFILE_ID: '1',
+          ...extra,
+        });
+
+      it('BILLING_BASE_URL: status and config list say production by that address; a refund in a script is refused, nothing refunded', async () => {
+        const env = overridden({ BILLING_BASE_URL: away });
+        const status = await runCli(['status', '-o', 'json'], { env, timeoutMs: 15_000 });
+        const report = JSON.parse(status.stdout);
+        expect(report).toMatchObject({
+          environment: 'sandbox',
+          kind: 'production',
+          kind_source: 'address',
+          kind_address: `${away} (BILLING_BASE_URL)`,
+        });
+        // The double answers over https: the token went, and the service answered.
+        expect(report.service.ok, status.stdout).toBe(true);
+        const text = await runCli(['status'], { env, timeoutMs: 15_000 });
+        expect(text.stdout).toContain(
+          `production (its address ${away} (BILLING_BASE_URL) is not this machine`,
+        );
+
+        const { payments } = await seedPayments(emu.url, 1, { amount: '10.00' });
+        const id = String(payments[0]);
+        const refused = await runCli(['payments', 'refund', id, '--amount', '1.00'], {
+          env,
+          timeoutMs: 15_000,
+        });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`its address ${away} (BILLING_BASE_URL) is not this machine`);
+        expect(refused.stderr).toContain('guarded like production');
+        expect(refundsOf(emu.emulator.state, Number(id))).toEqual([]);
+        const yes = await runCli(['payments', 'refund', id, '--amount', '1.00', '--yes'], {
+          env,
+          timeoutMs: 15_000,
+        });
+        expect(yes.code, yes.stderr).toBe(0);
+        expect(refundsOf(emu.emulator.state, Number(id))).toEqual(['1.00']);
+      });
+
+      it('--base-url the same: the refusal names the flag; --env production with it is guarded as before', async () => {
+        const { payments } = await seedPayments(emu.url, 1, { amount: '10.00' });
+        const id = String(payments[0]);
+        for (const envFlag of [[], ['--env', 'production']]) {
+          const r = await runCli(
+            [...envFlag, '--base-url', away, 'payments', 'refund', id, '--amount', '1.00'],
+            {
+              env: overridden(),
+              timeoutMs: 15_000,
+            },
+          );
+          expect(r.code).toBe(2);
+          expect(r.stderr).toMatch(envFlag.length ? /on production/ : /\(--base-url\) is not this machine/);
+        }
+        expect(refundsOf(emu.emulator.state, Number(id))).toEqual([]);
+      });
+
+      it('config list names the address that made the current environment production', async () => {
+        const env = overridden();
+        const set = await runCli(['config', 'set', 'profile_id', '1'], { env });
+        expect(set.code, set.stderr).toBe(0);
+        const list = await runCli(['config', 'list', '-o', 'json'], {
+          env: { ...env, BILLING_BASE_URL: away },
+        });
+        expect(list.code, list.stderr).toBe(0);
+        expect(JSON.parse(list.stdout).find((e: { name: string }) => e.name === 'sandbox')).toMatchObject({
+          kind: 'production',
+          kind_source: 'address',
+          kind_address: `${away} (BILLING_BASE_URL)`,
+          current: true,
+        });
+        const table = await runCli(['config', 'list', '-o', 'table'], {
+          env: { ...env, BILLING_BASE_URL: away },
+        });
+        expect(table.stdout).toContain(`production (by address ${away} (BILLING_BASE_URL))`);
+        // Without the override the saved sandbox is a sandbox.
+        const plain = await runCli(['config', 'list', '-o', 'json'], { env });
+        expect(JSON.parse(plain.stdout).find((e: { name: string }) => e.name === 'sandbox')).toMatchObject({
+          kind: 'sandbox',
+        });
+      });
+
+      it('billing mcp --allow refunds on that address does not start without --allow-live', async () => {
+        const r = await runCli(
+          ['mcp', '--allow', 'refunds', '--max-refund', '5.00', '--max-total', '10.00'],
+          {
+            env: overridden({ BILLING_BASE_URL: away }),
+            input: '',
+            timeoutMs: 15_000,
+          },
+        );
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain('without --allow-live');
+      });
+
+      it('an address saved as a sandbox on purpose stays that sandbox when it overrides another', async () => {
+        const env = overridden();
+        const login = await runCli(
+          [
+            'login',
+            '--env',
+            'staging',
+            '--kind',
+            'sandbox',
+            '--with-token',
+            '--base-url',
+            away,
+            '--profile',
+            '1',
+          ],
+          { env, input: LOCAL_EMULATOR.token, timeoutMs: 15_000 },
+        );
+        expect(login.code, login.stderr).toBe(0);
+        const { payments } = await seedPayments(emu.url, 1, { amount: '10.00' });
+        const id = String(payments[0]);
+        const r = await runCli(['payments', 'refund', id, '--amount', '1.00'], {
+          env: { ...env, BILLING_BASE_URL: away },
+          timeoutMs: 15_000,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(refundsOf(emu.emulator.state, Number(id))).toEqual(['1.00']);
+        const status = await runCli(['status', '-o', 'json'], { env: { ...env, BILLING_BASE_URL: away } });
+        expect(JSON.parse(status.stdout)).toMatchObject({ environment: 'sandbox', kind: 'sandbox' });
+      });
     });
   },
 );

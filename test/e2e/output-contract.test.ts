@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedPayments } from '../payments/helpers.js';
 import { customerWithCard, liveSubscription, plan } from '../recurring/helpers.js';
 
@@ -109,7 +109,7 @@ describe('the output contract, command by command', () => {
     // Merging needs two open: a declined charge and the next cycle's event it made way for.
     const e4 = await eventOf(toMerge);
     const mergeCustomer = bySchedule[3]?.customerId;
-    await fetch(`${emu.url}/__emulator/declines`, {
+    await adminFetch(`${emu.url}/__emulator/declines`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ customer_id: mergeCustomer, decline: 'soft', times: 1 }),

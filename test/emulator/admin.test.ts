@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { adminFetch } from '../helpers/emulator.js';
 import { call, TOKEN, v2 } from './helpers.js';
 
 let emulator: RunningEmulator;
@@ -124,7 +125,7 @@ describe('server', () => {
   it.skipIf(!external)('answers the admin API on loopback only', async () => {
     const wide = await startEmulator({ port: 0, host: '0.0.0.0' });
     try {
-      const res = await fetch(`http://${external}:${wide.port}/__emulator/status`);
+      const res = await adminFetch(`http://${external}:${wide.port}/__emulator/status`);
       expect(res.status).toBe(403);
       await res.text();
       expect((await call(wide, 'GET', '/__emulator/status')).body.ok).toBe(true);
@@ -147,7 +148,7 @@ describe('server', () => {
     expect(answer.body).toEqual({ ok: true });
     // Closed, although the idle keep-alive connection is still open on this side (the agent keeps it).
     await other.closed;
-    await expect(fetch(`${other.url}/__emulator/status`)).rejects.toThrow();
+    await expect(adminFetch(`${other.url}/__emulator/status`)).rejects.toThrow();
     await other.close(); // a second close is harmless
     agent.destroy();
   });

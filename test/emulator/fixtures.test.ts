@@ -8,7 +8,7 @@ import { validatorSource } from '../../scripts/fixture-validator.mjs';
 import { applySeed } from '../../src/emulator/fixtures/seed.js';
 import { EmulatorState } from '../../src/emulator/index.js';
 import { freePort, runCli, tempDir } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 const SHOP = resolve(import.meta.dirname, '../fixtures/shop.yaml');
 const DEMO = resolve(import.meta.dirname, '../../fixtures/demo.json');
@@ -229,7 +229,7 @@ describe('emulator start|reset --fixtures', () => {
     expect(errors).toEqual([
       expect.stringMatching(/^error: fixture clock: .* the clock only moves forward; nothing was applied$/),
     ]);
-    await expect(fetch(`http://127.0.0.1:${port}/__emulator/status`)).rejects.toThrow();
+    await expect(adminFetch(`http://127.0.0.1:${port}/__emulator/status`)).rejects.toThrow();
   });
 });
 

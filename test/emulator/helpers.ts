@@ -1,5 +1,6 @@
 // Talking to a running emulator over real HTTP, as the CLI does.
 
+import { emulatorKeyHeader } from '../../src/commands/emulator-admin.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
@@ -19,7 +20,11 @@ export async function call(
   path: string,
   options: { token?: string | null; body?: unknown; rawBody?: string } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The control API takes this user's credential for the emulator (test/helpers/emulator.ts).
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...(path.startsWith('/__emulator/') ? emulatorKeyHeader(emulator.url) : {}),
+  };
   const token = options.token === undefined ? TOKEN : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   let body: string | undefined = options.rawBody;

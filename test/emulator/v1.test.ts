@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { adminFetch } from '../helpers/emulator.js';
 import { call, createCustomer, createProduct, nextInvoice, v2 } from './helpers.js';
 
 let emulator: RunningEmulator;
@@ -59,7 +60,7 @@ async function scheduled(orderId: number): Promise<Json[]> {
 
 /** Makes the order active (the admin API stands in for the dashboard); its one billing event. */
 async function activate(orderId: number): Promise<Json> {
-  const res = await fetch(`${emulator.url}/__emulator/orders/${orderId}/status`, {
+  const res = await adminFetch(`${emulator.url}/__emulator/orders/${orderId}/status`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ status: 'active' }),

@@ -162,3 +162,17 @@ export async function freePort(): Promise<number> {
   await new Promise((r) => server.close(r));
   return port;
 }
+
+/**
+ * Variables that make the built CLI load a double of the ngrok agent library, which reports
+ * `url` as the tunnel's public address (test/helpers/ngrok-double.cjs; the product has no
+ * switch of its own for it).
+ */
+export function ngrokDouble(url: string): Record<string, string> {
+  const preload = resolve(import.meta.dirname, 'ngrok-double.cjs');
+  return {
+    NODE_OPTIONS: `--require ${preload}`,
+    NGROK_AUTHTOKEN: 'test-authtoken',
+    NGROK_DOUBLE_URL: url,
+  };
+}

@@ -1,5 +1,6 @@
 // An emulator on an ephemeral port, and the environment that points the CLI at it.
 
+import { emulatorKeyHeader } from '../../src/commands/emulator-admin.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { baseEnv } from './cli.js';
@@ -32,7 +33,11 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   };
 }
 
-/** A direct call to the emulator's HTTP API (test setup and checks, not the code under test). */
+/**
+ * A direct call to the emulator's HTTP API (test setup and checks, not the code under test),
+ * with the development token and, for the control API, the credential of an emulator this
+ * user started (read from its file, as the CLI does).
+ */
 export async function emulatorApi(
   url: string,
   method: string,
@@ -42,11 +47,24 @@ export async function emulatorApi(
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(`${url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${LOCAL_EMULATOR.token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${LOCAL_EMULATOR.token}`,
+      'content-type': 'application/json',
+      ...emulatorKeyHeader(url),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : undefined;
   checkAnswer({ method, path: new URL(`${url}${path}`).pathname, status: res.status, body: parsed });
   return { status: res.status, body: parsed };
+}
+
+/** fetch() of the emulator's control API (/__emulator/…) with this user's credential for that emulator. */
+export function adminFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = {
+    ...emulatorKeyHeader(new URL(url).origin),
+    ...((init.headers as Record<string, string>) ?? {}),
+  };
+  return fetch(url, { ...init, headers });
 }

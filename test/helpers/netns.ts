@@ -9,6 +9,8 @@ import { BIN } from './cli.js';
 export interface RemoteEmulator {
   /** http://<the namespace's address>:<port> */
   url: string;
+  /** This side's address of the link: not loopback, so to the CLI another host's too (an https double binds here). */
+  hostSide: string;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startRemoteEmulator(seed = 'empty'): Promise<RemoteEmulato
   });
   return {
     url,
+    hostSide: here,
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');

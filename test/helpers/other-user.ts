@@ -1,6 +1,8 @@
-// What another local user runs: a copy of the built CLI (and of the Node running the tests, when
-// others cannot reach it) in a folder everyone may read, since the checkout itself may be private
-// (a clone made under a 0700 folder). Made once per test process.
+// Another local user, for the tests of what one user may not do to another's processes and
+// files (made with useradd when missing; these tests need root: need('users')), and what that user
+// runs: a copy of the built CLI (and of the Node running the tests, when others cannot reach it)
+// in a folder everyone may read, since the checkout itself may be private (a clone made under a
+// 0700 folder).
 
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, copyFileSync, cpSync, mkdtempSync, statSync } from 'node:fs';
@@ -43,4 +45,19 @@ export function runnableByOthers(): { node: string; bin: string } {
   execFileSync('chmod', ['-R', 'a+rX,go-w', dir], { timeout: 30_000 });
   made = { node, bin: join(dir, 'bin', 'billing') };
   return made;
+}
+
+export const OTHER_USER = 'billing-other';
+
+/** The name of a second local user, made now when it does not exist yet. */
+export function otherUser(): string {
+  try {
+    execFileSync('id', [OTHER_USER], { stdio: 'ignore', timeout: 10_000 });
+  } catch {
+    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 30_000,
+    });
+  }
+  return OTHER_USER;
 }

@@ -160,22 +160,21 @@ describe('the token over plain http://', () => {
 });
 
 describe('webhooks sign and verify take the secret from BILLING_WEBHOOK_SECRET or --secret-file', () => {
-  it('gives the same signature as --secret, and the help says so', async () => {
+  it('gives the same signature from either, and the help says so', async () => {
     const dir = tempDir();
     const body = join(dir, 'body.json');
     const secretFile = join(dir, 'secret.txt');
     writeFileSync(body, '{"event":"order.test"}');
-    writeFileSync(secretFile, 'whsecFromFile123\n');
+    writeFileSync(secretFile, 'whsecFromFile123\n', { mode: 0o600 });
     const sign = (args: string[], extra: Record<string, string> = {}) =>
       runCli(['webhooks', 'sign', '--file', body, '--timestamp', '1700000000', ...args], {
         env: baseEnv(extra),
       });
-    const byFlag = await sign(['--secret', 'whsecFromFile123']);
     const byFile = await sign(['--secret-file', secretFile]);
     const byEnv = await sign([], { BILLING_WEBHOOK_SECRET: 'whsecFromFile123' });
-    expect(byFlag.code, byFlag.stderr).toBe(0);
-    expect(byFile.stdout).toBe(byFlag.stdout);
-    expect(byEnv.stdout).toBe(byFlag.stdout);
+    expect(byFile.code, byFile.stderr).toBe(0);
+    expect(byFile.stdout).toMatch(/^t=1700000000,v1=[0-9a-f]{64}\n$/);
+    expect(byEnv.stdout).toBe(byFile.stdout);
     const verify = await runCli(
       [
         'webhooks',

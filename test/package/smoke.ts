@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type CliResult, runFile, tempDir } from '../helpers/cli.js';
+import { adminFetch } from '../helpers/emulator.js';
 
 export type Run = CliResult;
 
@@ -28,11 +29,11 @@ export async function expectTunnelRefused(
   billing: string,
   env: Record<string, string | undefined>,
 ): Promise<Run> {
-  const tunnel = await run(
-    billing,
-    ['webhooks', 'listen', '--port', '0', '--secret', 'whsec_smoke', '--tunnel', 'ngrok'],
-    { ...env, NGROK_AUTHTOKEN: 'not-a-real-token' },
-  );
+  const tunnel = await run(billing, ['webhooks', 'listen', '--port', '0', '--tunnel', 'ngrok'], {
+    ...env,
+    BILLING_WEBHOOK_SECRET: 'whsec_smoke',
+    NGROK_AUTHTOKEN: 'not-a-real-token',
+  });
   expect(tunnel.code).not.toBe(0);
   expect(tunnel.stderr).toContain('the ngrok agent library could not be loaded');
   return tunnel;
@@ -97,7 +98,7 @@ export async function smoke(billing: string, env: Record<string, string | undefi
     expect(orders.length).toBeGreaterThan(100);
     expect(new Set(orders.map((o) => o.id)).size).toBe(orders.length);
 
-    const seeded = await fetch(`${origin}/__emulator/bulk-payments`, {
+    const seeded = await adminFetch(`${origin}/__emulator/bulk-payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ count: 1, amount: '30.00' }),
@@ -129,7 +130,9 @@ export async function smoke(billing: string, env: Record<string, string | undefi
 
     const body = join(dir, 'body.json');
     writeFileSync(body, '{"event":"order.paid","id":1}');
-    const secret = ['--secret', 'whsec_smoke'];
+    const secretFile = join(dir, 'secret.txt');
+    writeFileSync(secretFile, 'whsec_smoke\n', { mode: 0o600 });
+    const secret = ['--secret-file', secretFile];
     const sign = await run(billing, ['webhooks', 'sign', ...secret, '--file', body], env);
     expect(sign.code).toBe(0);
     const header = sign.stdout.trim();

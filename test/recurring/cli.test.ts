@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, v2 } from '../emulator/helpers.js';
 import { BIN, parseNdjson, runCli } from '../helpers/cli.js';
+import { adminFetch } from '../helpers/emulator.js';
 import { waitFor } from '../webhooks/helpers.js';
 import {
   advance,
@@ -108,7 +109,7 @@ describe('emulator clock', () => {
   it('shows the time, advances it and lists what ran; refuses bad input with exit 2', async () => {
     const shown = await cli(['emulator', 'clock', '--port', port(), '-o', 'table']);
     expect(shown.code, shown.stderr).toBe(0);
-    const now = (await fetch(`${billing.emulator.url}/__emulator/clock`).then((r) => r.json())) as {
+    const now = (await adminFetch(`${billing.emulator.url}/__emulator/clock`).then((r) => r.json())) as {
       now: string;
     };
     expect(shown.stdout).toBe(`${now.now.slice(0, 16).replace('T', ' ')} UTC\n`);
@@ -138,7 +139,7 @@ describe('emulator clock', () => {
 });
 
 async function setDecline(customerId: number, decline: 'soft' | 'hard' | null, times?: number) {
-  await fetch(`${billing.emulator.url}/__emulator/declines`, {
+  await adminFetch(`${billing.emulator.url}/__emulator/declines`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ customer_id: customerId, decline, times }),

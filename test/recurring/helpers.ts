@@ -6,6 +6,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js
 import { outboxOf } from '../../src/emulator/outbox/outbox.js';
 import { call, createCustomer, createProduct, v2 } from '../emulator/helpers.js';
 import { baseEnv, localEnv } from '../helpers/cli.js';
+import { adminFetch } from '../helpers/emulator.js';
 import { type Listener, startListen, waitFor } from '../webhooks/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the emulator answered
@@ -97,7 +98,7 @@ export async function liveSubscription(
 }
 
 export async function admin(emulator: RunningEmulator, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${emulator.url}${path}`, {
+  const res = await adminFetch(`${emulator.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),

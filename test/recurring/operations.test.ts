@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, createCustomer, createProduct, nextInvoice, v2 } from '../emulator/helpers.js';
+import { adminFetch } from '../helpers/emulator.js';
 import {
   advance,
   type Billing,
@@ -76,7 +77,7 @@ describe('scheduled payment operations', () => {
 
   it('answers a declined execution 422 with the reason, and the order is failed', async () => {
     const { emulator, orderId, customerId, entries } = await live();
-    await fetch(`${emulator.url}/__emulator/declines`, {
+    await adminFetch(`${emulator.url}/__emulator/declines`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ customer_id: customerId, decline: 'soft', times: 1 }),
@@ -137,7 +138,7 @@ describe('scheduled payment operations', () => {
 
   it('merges a declined payment with the next into the earliest; refuses payments of two orders', async () => {
     const { emulator, orderId, customerId, entries } = await live();
-    await fetch(`${emulator.url}/__emulator/declines`, {
+    await adminFetch(`${emulator.url}/__emulator/declines`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ customer_id: customerId, decline: 'soft', times: 1 }),

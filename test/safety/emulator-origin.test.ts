@@ -4,6 +4,7 @@
 
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulatorKeyHeader } from '../../src/commands/emulator-admin.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { makeCustomer, makeOrder, makeProduct, type RunningCli, startCli } from '../checkout/helpers.js';
 import { chromium, launchChromium } from '../helpers/browser.js';
@@ -34,13 +35,19 @@ function raw(
   body?: string,
 ): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: target, method, path, headers, setHost: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => {
-        text += d;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    // The control API's credential, as its owner's CLI sends it: what is refused here is refused for the headers.
+    const key = path.startsWith('/__emulator/') ? emulatorKeyHeader(`http://127.0.0.1:${target}`) : {};
+    const all = { ...key, ...headers };
+    const req = request(
+      { host: '127.0.0.1', port: target, method, path, headers: all, setHost: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCustomer, makeOrder, makeProduct } from '../checkout/helpers.js';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runOnPty } from '../helpers/pty.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
 
@@ -175,12 +175,12 @@ describe('Ctrl-C ends a command that runs until stopped: exit 0 after its summar
     const term = runOnPty(['emulator', 'start', '--port', '0'], { env: emu.env() });
     await term.waitFor('Ctrl-C stops it.');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(term.text())?.[1] as string;
-    expect((await fetch(`${url}/__emulator/status`)).status).toBe(200);
+    expect((await adminFetch(`${url}/__emulator/status`)).status).toBe(200);
     term.type(ETX);
     const result = await term.exited;
     expect(result.code).toBe(0);
     expect(result.text).toContain('Emulator stopped.');
-    await expect(fetch(`${url}/__emulator/status`)).rejects.toThrow();
+    await expect(adminFetch(`${url}/__emulator/status`)).rejects.toThrow();
   });
 });
 

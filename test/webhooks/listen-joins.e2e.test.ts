@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
-import { startTestEmulator } from '../helpers/emulator.js';
+import { adminFetch, startTestEmulator } from '../helpers/emulator.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -94,13 +94,19 @@ describe('webhooks listen against an emulator', () => {
     expect(none.stderr).toMatch(/no webhook signing secret/);
   });
 
-  it("--secret other than the emulator's is warned about: every delivery would fail its check", async () => {
+  it("--secret-file other than the emulator's is warned about: every delivery would fail its check", async () => {
     const { env } = await setup();
-    const res = await runCli(['webhooks', 'listen', '--print-secret', '--secret', 'whsec_other'], { env });
+    const res = await runCli(['webhooks', 'listen', '--print-secret', '--secret-file', '-'], {
+      env,
+      input: 'whsec_other\n',
+    });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain('signs its deliveries with its own secret, not --secret');
-    const same = await runCli(['webhooks', 'listen', '--print-secret', '--secret', SECRET], { env });
-    expect(same.stderr).not.toContain('not --secret');
+    expect(res.stderr).toContain("signs its deliveries with its own secret, not --secret-file's");
+    const same = await runCli(['webhooks', 'listen', '--print-secret', '--secret-file', '-'], {
+      env,
+      input: `${SECRET}\n`,
+    });
+    expect(same.stderr).not.toContain("not --secret-file's");
   });
 
   it('against a service (no emulator answers) it says where to paste the address, and registers nothing', async () => {
@@ -232,7 +238,7 @@ describe('the endpoints admin API', () => {
   it('refuses a web page: no endpoint (where order events would go) is added cross-site or from a form', async () => {
     const { t } = await setup();
     const add = (headers: Record<string, string>) =>
-      fetch(`${t.url}/__emulator/webhook-endpoints`, {
+      adminFetch(`${t.url}/__emulator/webhook-endpoints`, {
         method: 'POST',
         headers,
         body: JSON.stringify({ url: 'http://attacker.example/steal' }),
@@ -246,7 +252,7 @@ describe('the endpoints admin API', () => {
     );
     expect(t.emulator.webhooks.urls).toEqual([]);
     const bad = await add({ 'content-type': 'application/json' }).then(() =>
-      fetch(`${t.url}/__emulator/webhook-endpoints`, {
+      adminFetch(`${t.url}/__emulator/webhook-endpoints`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ url: 'ftp://x' }),

@@ -9,7 +9,7 @@ import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
 import { createOrder } from '../emulator/helpers.js';
-import { baseEnv, localEnv, tempDir } from '../helpers/cli.js';
+import { baseEnv, localEnv, ngrokDouble, tempDir } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -253,9 +253,9 @@ describe('listen options', () => {
     const loaded = async (args: string[], extra: Record<string, string>) => {
       const out = join(dir, `loaded-${args.length}.txt`);
       const env = localEnv({
-        NODE_OPTIONS: `--enable-source-maps --require ${hook}`,
         LOADED_OUT: out,
         ...extra,
+        NODE_OPTIONS: `--enable-source-maps --require ${hook} ${extra.NODE_OPTIONS ?? ''}`,
       });
       const listen = await startListen(args, env);
       expect((await listen.stop()).code).toBe(0);
@@ -269,9 +269,10 @@ describe('listen options', () => {
     expect(plain).toContain('Listening on');
     expect(plain).not.toContain('INSPECTOR_HTML');
     expect(plain).not.toContain('ngrokProvider');
-    const asked = await loaded(['--inspect', '--inspect-port', '0', '--tunnel', 'ngrok'], {
-      BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test',
-    });
+    const asked = await loaded(
+      ['--inspect', '--inspect-port', '0', '--tunnel', 'ngrok'],
+      ngrokDouble('https://abc123.ngrok.test'),
+    );
     expect(asked).toContain('INSPECTOR_HTML');
     expect(asked).toContain('ngrokProvider');
   });
@@ -289,11 +290,11 @@ describe('listen options', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('names the tunnel’s public address on the ready line (tunnel substituted), and refuses what is unsafe or impossible', async () => {
+  it('names the tunnel’s public address on the ready line (the agent library a double), and refuses what is unsafe or impossible', async () => {
     const { runCli } = await import('../helpers/cli.js');
     const listen = await startListen(
       ['--tunnel', 'ngrok'],
-      localEnv({ BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test' }),
+      localEnv(ngrokDouble('https://abc123.ngrok.test')),
     );
     cleanup.push(() => stopQuietly(listen));
     expect(listen.url).toBe('https://abc123.ngrok.test/webhooks');
@@ -310,6 +311,22 @@ describe('listen options', () => {
     const noSecret = await runCli(['webhooks', 'listen', '--port', '0']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toMatch(/no webhook signing secret/);
+  });
+
+  it('issue 26 §6: BILLING_TUNNEL_STUB_URL is no switch of the product: no tunnel is reported that was not opened', async () => {
+    const { runCli } = await import('../helpers/cli.js');
+    const r = await runCli(['--env', 'local', 'webhooks', 'listen', '--port', '0', '--tunnel', 'ngrok'], {
+      env: baseEnv({ BILLING_TUNNEL_STUB_URL: 'https://abc123.ngrok.test', NGROK_AUTHTOKEN: undefined }),
+      timeoutMs: 15_000,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/NGROK_AUTHTOKEN/);
+    expect(r.stdout + r.stderr).not.toContain('abc123.ngrok.test');
+    // A blank one is no longer a variable the tool reads (no "is empty" refusal either).
+    const blank = await runCli(['webhooks', 'sign', '--file', '/dev/null'], {
+      env: baseEnv({ BILLING_TUNNEL_STUB_URL: '', BILLING_WEBHOOK_SECRET: 'whsec_x' }),
+    });
+    expect(blank.code, blank.stderr).toBe(0);
   });
 });
 
@@ -358,23 +375,21 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     const dir = tempDir();
     writeFileSync(`${dir}/body.json`, '{"id":"evt_1","event":"order.active"}\n');
     writeFileSync(`${dir}/changed.json`, '{"id":"evt_1","event":"order.paused"}\n');
-    const signed = await runCli(['webhooks', 'sign', '--secret', 'whsec_s', '--file', `${dir}/body.json`]);
+    writeFileSync(`${dir}/secret.txt`, 'whsec_s\n', { mode: 0o600 });
+    const secret = ['--secret-file', `${dir}/secret.txt`];
+    const signed = await runCli(['webhooks', 'sign', ...secret, '--file', `${dir}/body.json`]);
     expect(signed.code, signed.stderr).toBe(0);
     const header = signed.stdout.trim();
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    const fromStdin = await runCli(
-      ['webhooks', 'sign', '--secret', 'whsec_s', '--timestamp', header.slice(2, 12)],
-      {
-        input: '{"id":"evt_1","event":"order.active"}\n',
-      },
-    );
+    const fromStdin = await runCli(['webhooks', 'sign', ...secret, '--timestamp', header.slice(2, 12)], {
+      input: '{"id":"evt_1","event":"order.active"}\n',
+    });
     expect(fromStdin.stdout.trim()).toBe(header);
 
     const good = await runCli([
       'webhooks',
       'verify',
-      '--secret',
-      'whsec_s',
+      ...secret,
       '--header',
       header,
       '--file',
@@ -385,8 +400,7 @@ describe('trigger, sign, verify, emulator deliveries', () => {
     const bad = await runCli([
       'webhooks',
       'verify',
-      '--secret',
-      'whsec_s',
+      ...secret,
       '--header',
       `X-Service-Signature: ${header}`,
       '--file',
@@ -437,9 +451,10 @@ describe('billing emulator start --webhook-url', () => {
     const env = baseEnv();
     const child = spawn(
       process.execPath,
-      [BIN, 'emulator', 'start', '--port', port, '--webhook-url', app.url, '--webhook-secret', 'whsec_given'],
-      { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
+      [BIN, 'emulator', 'start', '--port', port, '--webhook-url', app.url, '--webhook-secret-file', '-'],
+      { env, stdio: ['pipe', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
     );
+    child.stdin.end('whsec_given\n');
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       err += d;

@@ -341,8 +341,13 @@ describe('pieces', () => {
     expect(small.bytes).toBe(8);
   });
 
-  it('expands short forms of --forward-to as stripe listen does', () => {
-    expect(expandLocalUrl('3000')).toBe('http://localhost:3000/');
+  it("expands short forms of --forward-to as stripe listen does; a bare port or host:port gets listen's path", () => {
+    expect(expandLocalUrl('3000')).toBe('http://localhost:3000/webhooks');
+    expect(expandLocalUrl('3000', '/hooks')).toBe('http://localhost:3000/hooks');
+    expect(expandLocalUrl('localhost:3000')).toBe('http://localhost:3000/webhooks');
+    expect(expandLocalUrl(':3000')).toBe('http://localhost:3000/webhooks');
+    expect(expandLocalUrl('[::1]:3000')).toBe('http://[::1]:3000/webhooks');
+    expect(expandLocalUrl('http://localhost:3000')).toBe('http://localhost:3000/');
     expect(expandLocalUrl('3000/hooks')).toBe('http://localhost:3000/hooks');
     expect(expandLocalUrl(':3000/hooks')).toBe('http://localhost:3000/hooks');
     expect(expandLocalUrl('/hooks')).toBe('http://localhost/hooks');

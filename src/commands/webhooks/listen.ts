@@ -1,7 +1,7 @@
 // billing webhooks listen: receive, verify, show and forward deliveries until Ctrl-C.
 
 import { ApiError } from '../../api/errors.js';
-import { urlHost } from '../../domain/hosts.js';
+import { urlHost, wideBindingWarning } from '../../domain/hosts.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS, traitsOf } from '../../format/formats.js';
@@ -23,13 +23,12 @@ import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
 import { registerEndpoint, unregisterEndpoint } from './endpoints.js';
 import { findEmulator, type JoinedEmulator } from './join.js';
-import { webhookSecret } from './shared.js';
+import { givenSecret, type SecretFlags, webhookSecret } from './shared.js';
 
-export interface ListenFlags {
+export interface ListenFlags extends SecretFlags {
   port: string;
   host: string;
   path: string;
-  secret?: string;
   skipVerify?: boolean;
   tolerance: string;
   events?: string[];
@@ -58,7 +57,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
       : parse.oneOf('--tunnel', flags.tunnel, tunnels.TUNNEL_KINDS);
   let forwardTo: string | undefined;
   if (flags.forwardTo !== undefined) {
-    forwardTo = expandLocalUrl(flags.forwardTo);
+    forwardTo = expandLocalUrl(flags.forwardTo, path);
     if (!forwardTo) {
       throw new UsageError(`--forward-to must be a URL, a port or a path, got "${flags.forwardTo}"`, {
         hint: 'for example --forward-to http://localhost:3000/webhooks, --forward-to 3000 or --forward-to localhost:3000/hooks',
@@ -72,7 +71,7 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
   }
   // An emulator behind the environment: listen registers itself there and verifies with its secret.
   const emulator = await findEmulator(rt);
-  const secret = flags.skipVerify ? undefined : await listenSecret(rt, flags.secret, emulator);
+  const secret = flags.skipVerify ? undefined : await listenSecret(rt, flags, emulator);
   if (flags.printSecret) {
     if (!secret) throw noSecret((await rt.context()).envName);
     // For scripts: export SECRET=$(billing webhooks listen --print-secret). Printed as is, on purpose.
@@ -217,9 +216,22 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
         throw err;
       }
     }
+    // The tunnel passes its public name on as the Host of each request.
+    if (tunnel) receiver.allowHost(new URL(tunnel.url).hostname);
     const endpoint = tunnel ? `${tunnel.url}${path}` : local;
 
-    rt.info(`Listening on ${local}${tunnel ? ` (public through ${tunnelKind}: ${tunnel.url})` : ''}`);
+    // The address it really listens on; a wide one is reached here on loopback, and said to be wide.
+    const bound = `http://${bracketed(flags.host)}:${address.port}${path}`;
+    rt.info(
+      `Listening on ${bound}${bound === local ? '' : ` (from this machine: ${local})`}${tunnel ? ` (public through ${tunnelKind}: ${tunnel.url})` : ''}`,
+    );
+    const wide = wideBindingWarning(
+      flags.host,
+      secret
+        ? 'anyone who reaches it can post to it (deliveries are still checked against the signing secret)'
+        : `anyone who reaches it can post to it, and with --skip-verify ${forwardTo ? 'it is forwarded to your app' : 'it is shown'} unchecked`,
+    );
+    if (wide) rt.info(wide);
     if (secret) {
       rt.info(`Verifying X-Service-Signature with ${secret.origin}, tolerance ${toleranceS} s.`);
     } else {
@@ -251,15 +263,17 @@ export async function listen(rt: Runtime, _args: string[], flags: ListenFlags): 
       rt.info(`Inspect deliveries at ${page} (this machine only; the address carries this run's token).`);
     }
     if (emulator && !stop.signal.aborted) joined = await join(rt, emulator, local);
+    // Where deliveries go on to, on the line whoever waits for listen reads.
+    const onward = forwardTo ? `; each goes on to ${forwardTo}` : '';
     if (joined) {
       // The secret itself, for the app's configuration (webhook secrets are not the API token);
       // before the Ready line, which whoever waits for listen reads as "all is said".
       rt.io.stderr.write(`Your webhook signing secret is ${joined.secret}\n`);
       rt.info(
-        `Ready: the emulator at ${joined.origin} sends order events to ${local} (${joined.added ? 'until listen stops' : 'an endpoint before listen started; it stays'}). Ctrl-C stops.`,
+        `Ready: the emulator at ${joined.origin} sends order events to ${local} (${joined.added ? 'until listen stops' : 'an endpoint before listen started; it stays'})${onward}. Ctrl-C stops.`,
       );
     } else {
-      rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints. Ctrl-C stops.`);
+      rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints${onward}. Ctrl-C stops.`);
     }
 
     if (!stop.signal.aborted) {
@@ -310,16 +324,17 @@ async function leave(rt: Runtime, joined: Joined): Promise<void> {
   }
 }
 
-/** --secret, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
-async function listenSecret(rt: Runtime, flag: string | undefined, emulator: JoinedEmulator | undefined) {
-  if (flag !== undefined && emulator && flag !== emulator.secret) {
+/** --secret-file, BILLING_WEBHOOK_SECRET or the environment's; an emulator's own when none was given. */
+async function listenSecret(rt: Runtime, flags: SecretFlags, emulator: JoinedEmulator | undefined) {
+  const given = await givenSecret(rt, flags);
+  if (given && emulator && given.value !== emulator.secret) {
     rt.info(
-      `warning: the emulator at ${emulator.origin} signs its deliveries with its own secret, not --secret: each of them will fail the check (leave out --secret to verify with the emulator's)`,
+      `warning: the emulator at ${emulator.origin} signs its deliveries with its own secret, not --secret-file's: each of them will fail the check (leave out --secret-file to verify with the emulator's)`,
     );
   }
-  if (flag !== undefined || !emulator) return webhookSecret(rt, flag);
-  const configured = await webhookSecret(rt, undefined);
-  if (configured?.value === emulator.secret) return configured;
+  if (given) return given;
+  const configured = await webhookSecret(rt, {});
+  if (!emulator || configured?.value === emulator.secret) return configured;
   if (configured) {
     rt.info(
       `note: the emulator at ${emulator.origin} signs with another secret than ${configured.origin}; using the emulator's.`,
@@ -330,7 +345,7 @@ async function listenSecret(rt: Runtime, flag: string | undefined, emulator: Joi
 
 function noSecret(envName: string): UsageError {
   return new UsageError(`no webhook signing secret for environment "${envName}"`, {
-    hint: 'pass --secret, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
+    hint: 'pass --secret-file FILE, set BILLING_WEBHOOK_SECRET, or use --env local for the emulator (--skip-verify turns verification off)',
   });
 }
 
@@ -361,6 +376,11 @@ function eventFilter(rt: Runtime, values: string[]): Set<string> | undefined {
     }
   }
   return new Set(names);
+}
+
+/** An IPv6 address in brackets, as a URL writes it. */
+function bracketed(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 function webhookPath(value: string): string {

@@ -31,7 +31,7 @@ import * as parse from '../args.js';
 import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import { findEmulator } from './join.js';
-import { requireSecret } from './shared.js';
+import { givenSecret, requireSecret, type SecretFlags } from './shared.js';
 import { triggerOnEmulator } from './trigger-real.js';
 
 /** Marks an event not backed by a state change; listen shows it as synthetic. */
@@ -48,12 +48,11 @@ const RESULT_COLUMNS = [
   column('latency_ms', 'Latency', (r) => `${r.latency_ms} ms`),
 ];
 
-interface TriggerFlags {
+interface TriggerFlags extends SecretFlags {
   to?: string;
   order?: string;
   /** Against an emulator: the customer of the new order (default: one made now). */
   customer?: string;
-  secret?: string;
   /** Send a made-up event even against an emulator. */
   synthetic?: boolean;
 }
@@ -87,10 +86,9 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
     ? await emulatorEndpoints(emulator.origin, event)
     : [target('--to', flags.to ?? DEFAULT_TARGET)];
   // The emulator's endpoints verify with its secret (webhooks listen takes it from there).
+  const given = await givenSecret(rt, flags);
   const secret =
-    emulator && flags.secret === undefined
-      ? { value: emulator.secret }
-      : await requireSecret(rt, flags.secret);
+    emulator && !given ? { value: emulator.secret } : (given ?? (await requireSecret(rt, flags)));
   const ctx = await rt.context();
   const id = newDeliveryId();
   const occurredAt = new Date().toISOString();
@@ -175,16 +173,15 @@ async function emulatorEndpoints(origin: string, event: string): Promise<string[
   return urls;
 }
 
-interface ReplayFlags {
+interface ReplayFlags extends SecretFlags {
   to: string;
-  secret?: string;
   /** Send records that were not verified, or changed since, as they are: unsigned and marked. */
   sendUnverified?: boolean;
 }
 
 export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
   const url = target('--to', flags.to);
-  const secret = await requireSecret(rt, flags.secret);
+  const secret = await requireSecret(rt, flags);
   let records: Awaited<ReturnType<typeof readRecords>>;
   try {
     records = await readRecords(file ?? '');

@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { maskToken as maskSecret } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
-import { hideSecret } from '../../format/terminal.js';
 import type { Runtime } from '../runtime.js';
+import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
 
 export interface Secret {
   value: string;
@@ -12,13 +12,27 @@ export interface Secret {
   origin: string;
 }
 
-/** --secret, else BILLING_WEBHOOK_SECRET, else the environment's webhook_secret. */
-export async function webhookSecret(rt: Runtime, flag: string | undefined): Promise<Secret | undefined> {
-  if (flag !== undefined) {
-    if (flag.trim() === '') throw new UsageError('--secret is empty');
-    hideSecret(flag);
-    return { value: flag, origin: `--secret (${maskSecret(flag)})` };
-  }
+/** How a webhook command is given its signing secret; `secret` is only there to be refused. */
+export interface SecretFlags {
+  secret?: string;
+  secretFile?: string;
+}
+
+export const SECRET_WAYS =
+  'give it with --secret-file FILE (readable only by you; "-" reads stdin) or BILLING_WEBHOOK_SECRET';
+
+/** The secret given on purpose to this run: --secret-file (--secret is refused), else none. */
+export async function givenSecret(rt: Runtime, flags: SecretFlags): Promise<Secret | undefined> {
+  if (flags.secret !== undefined) throw secretAsFlagValue('--secret', SECRET_WAYS);
+  if (flags.secretFile === undefined) return undefined;
+  const value = await readSecretFile(rt, '--secret-file', flags.secretFile);
+  return { value, origin: `--secret-file ${flags.secretFile} (${maskSecret(value)})` };
+}
+
+/** --secret-file, else BILLING_WEBHOOK_SECRET, else the environment's webhook_secret. */
+export async function webhookSecret(rt: Runtime, flags: SecretFlags): Promise<Secret | undefined> {
+  const given = await givenSecret(rt, flags);
+  if (given) return given;
   const ctx = await rt.context();
   if (!ctx.webhookSecret) return undefined;
   const where =
@@ -28,12 +42,12 @@ export async function webhookSecret(rt: Runtime, flag: string | undefined): Prom
   return { value: ctx.webhookSecret, origin: `${where} (${maskSecret(ctx.webhookSecret)})` };
 }
 
-export async function requireSecret(rt: Runtime, flag: string | undefined): Promise<Secret> {
-  const secret = await webhookSecret(rt, flag);
+export async function requireSecret(rt: Runtime, flags: SecretFlags): Promise<Secret> {
+  const secret = await webhookSecret(rt, flags);
   if (secret) return secret;
   const ctx = await rt.context();
   throw new UsageError(`no webhook signing secret for environment "${ctx.envName}"`, {
-    hint: `pass --secret, set BILLING_WEBHOOK_SECRET, or run "billing config set webhook_secret …" (the emulator's is in --env local)`,
+    hint: `${SECRET_WAYS}, or run "billing config set webhook_secret …" (the emulator's is in --env local)`,
   });
 }
 

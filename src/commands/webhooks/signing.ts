@@ -1,46 +1,20 @@
 // billing webhooks sign | verify: produce or check an X-Service-Signature, for debugging.
 
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { write } from '../../format/index.js';
-import { hideSecret } from '../../format/terminal.js';
 import { DEFAULT_TOLERANCE_S, signatureHeader, unixNow, verifySignature } from '../../webhooks/signature.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
-import { readBytes, requireSecret, type Secret } from './shared.js';
+import { readBytes, requireSecret, type Secret, type SecretFlags } from './shared.js';
 
-interface SecretFlags {
-  secret?: string;
-  secretFile?: string;
-}
-
-/**
- * --secret-file FILE (its first line), else --secret, BILLING_WEBHOOK_SECRET or the
- * environment's webhook_secret. A file or the variable keeps the secret out of `ps`.
- */
-async function signingSecret(rt: Runtime, flags: SecretFlags): Promise<Secret> {
-  if (flags.secretFile !== undefined && flags.secret !== undefined) {
-    throw new UsageError('give the secret once: --secret or --secret-file, not both');
+/** --secret-file (or "-", stdin), BILLING_WEBHOOK_SECRET or the environment's; stdin is for one of secret and body. */
+async function signingSecret(rt: Runtime, flags: SecretFlags & { file?: string }): Promise<Secret> {
+  if (flags.secretFile === '-' && (flags.file ?? '-') === '-') {
+    throw new UsageError('stdin can carry the secret or the body, not both', {
+      hint: 'give the body with --file FILE, or the secret with --secret-file FILE',
+    });
   }
-  let secret: Secret;
-  if (flags.secretFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(flags.secretFile, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        `cannot read --secret-file ${flags.secretFile}: ${code === 'ENOENT' ? 'no such file' : code}`,
-      );
-    }
-    const value = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
-    if (value === '') throw new UsageError(`--secret-file ${flags.secretFile} is empty`);
-    secret = { value, origin: `--secret-file ${flags.secretFile}` };
-  } else {
-    secret = await requireSecret(rt, flags.secret);
-  }
-  hideSecret(secret.value);
-  return secret;
+  return requireSecret(rt, flags);
 }
 
 interface SignFlags extends SecretFlags {

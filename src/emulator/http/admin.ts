@@ -1,4 +1,5 @@
-// The emulator's own control API under /__emulator/ (no token; loopback callers only).
+// The emulator's own control API under /__emulator/ (no API token; loopback callers with the
+// credential of this start only: server.ts checks both, src/domain/emulator-key.ts).
 // The clock and the recurring-billing test switches are in ../billing/admin.ts.
 
 import { isOrderStatus, type OrderStatus } from '../../domain/orders.js';

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import { carriesKey, EMULATOR_KEY_HEADER } from '../../domain/emulator-key.js';
 import { crossSiteRefusal, isLoopbackHost, isWideBinding, namesThisMachine } from '../../domain/hosts.js';
 import type { Route as SharedRoute } from '../../domain/routes.js';
 import { withFaults } from '../faults/faults.js';
@@ -157,6 +158,20 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
   // One trailing slash is forgiven: /orders/ is /orders.
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
   const method = req.method ?? 'GET';
+  const admin = path.startsWith('/__emulator/');
+  // The control API is checked before any body is read: where the request comes from, and its credential.
+  if (admin) {
+    if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
+      throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
+    }
+    if (!carriesKey(req.headers[EMULATOR_KEY_HEADER], runtime.adminKey)) {
+      throw new HttpError(
+        401,
+        "the emulator's control API needs the credential made when it started: the CLI and billing/emulator of the user who started it send it (it is kept in a file only that user can read)",
+        { headers: { Connection: 'close' } },
+      );
+    }
+  }
   const rawBody = await readBody(req);
   if (path === '/api' || path.startsWith('/api/')) {
     const reply = await withLatency(runtime.faults.latencyMs, method, () =>
@@ -170,10 +185,7 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     const { default: openapi } = await import('../../../docs/openapi.yaml');
     return { status: 200, text: openapi, headers: { 'Content-Type': 'application/yaml; charset=utf-8' } };
   }
-  if (path.startsWith('/__emulator/')) {
-    if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
-      throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
-    }
+  if (admin) {
     const refused = crossSiteRefusal(req.headers, rawBody, 'the emulator admin API');
     if (refused) throw new HttpError(403, refused);
     const reply = await handleAdmin(runtime, method, path, rawBody);

@@ -42,6 +42,8 @@ export interface Runtime {
   /** Origin the emulator answers on, e.g. http://127.0.0.1:4010; set once listening. */
   origin: string;
   startedAt: string;
+  /** The control API's credential, made at this start (src/domain/emulator-key.ts); '' until it listens. */
+  adminKey: string;
   startSeed: SeedName;
   /** The fixture it started from (applied again by a reset without a seed or fixture). */
   startFixture?: unknown;

@@ -1,0 +1,39 @@
+// How big a JSON value is once it is written out: a value can share nodes (a YAML alias, a
+// JMESPath `[@, @]`), so a few kilobytes in memory can be gigabytes of text. Counted once per
+// shared node (memoized by identity), never by writing it out.
+
+export class TooBigError extends Error {
+  override name = 'TooBigError';
+  constructor(readonly limit: 'values' | 'depth') {
+    super(`too many ${limit}`);
+  }
+}
+
+/**
+ * The number of values (scalars, objects and arrays) `root` holds written out; TooBigError
+ * as soon as it passes `maxValues`, or nests deeper than `maxDepth` (a cycle included).
+ */
+export function writtenOutValues(
+  root: unknown,
+  maxValues: number,
+  maxDepth = Number.POSITIVE_INFINITY,
+): number {
+  const counted = new Map<object, number>();
+  const visiting = new Set<object>();
+  const count = (node: unknown, depth: number): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = counted.get(node);
+    if (known !== undefined) return known;
+    if (depth > maxDepth || visiting.has(node)) throw new TooBigError('depth');
+    visiting.add(node);
+    let total = 1;
+    for (const child of Object.values(node)) {
+      total += count(child, depth + 1);
+      if (total > maxValues) throw new TooBigError('values');
+    }
+    visiting.delete(node);
+    counted.set(node, total);
+    return total;
+  };
+  return count(root, 0);
+}
