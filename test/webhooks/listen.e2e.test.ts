@@ -127,16 +127,17 @@ describe('emulator → listen --forward-to → app', () => {
   });
 
   it('shows a retry of a delivery it already forwarded (a lost answer) as a duplicate and does not forward it again', async () => {
-    // The app answers after 400 ms; the emulator gives up waiting after 200 ms and retries 600 ms later.
+    // The app answers after 2 s; the emulator gives up waiting after 1 s and retries 3 s later, when
+    // the app has answered: the retry is the duplicate, answered at once (with room for a busy machine).
     const { app, listen, emulator } = await chain([], {
-      webhookTimeoutMs: 200,
-      webhookRetryDelaysMs: [600, 600],
+      webhookTimeoutMs: 1_000,
+      webhookRetryDelaysMs: [3_000, 3_000],
     });
-    app.delays.push(400);
+    app.delays.push(2_000);
     const id = await createOrder(emulator, '42.00');
     moveTo(emulator, id, 'pending');
     const [delivery] = emulator.webhooks.deliveries();
-    await waitFor(() => (delivery?.state === 'delivered' ? true : undefined), 5_000);
+    await waitFor(() => (delivery?.state === 'delivered' ? true : undefined), 30_000);
     expect(delivery?.attempts.map((a) => a.status)).toEqual([null, 200]);
     const lines = await listen.lines(2);
     expect(app.received).toHaveLength(1);
