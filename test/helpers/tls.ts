@@ -55,7 +55,7 @@ function certificates(host: string): { ca: string; key: Buffer; cert: Buffer } {
     `/CN=${host}`,
   );
   const ext = join(dir, 'san.ext');
-  execFileSync('sh', ['-c', `printf 'subjectAltName=IP:${host}\\n' > '${ext}'`]);
+  execFileSync('sh', ['-c', `printf 'subjectAltName=IP:${host}\\n' > '${ext}'`], { timeout: 10_000 });
   openssl(
     dir,
     'x509',

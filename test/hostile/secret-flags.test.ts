@@ -92,7 +92,7 @@ describe('--secret-file: readable only by its owner, or stdin', () => {
     expect(open.stderr).toContain(`--secret-file ${file} can be read by others (mode 644)`);
     expect(open.stderr).toContain(`chmod 600 ${file}`);
     expect(open.stdout).toBe('');
-    execFileSync('chmod', ['600', file]);
+    execFileSync('chmod', ['600', file], { timeout: 10_000 });
     const own = await sign(['--secret-file', file]);
     expect(own.code, own.stderr).toBe(0);
     const piped = await sign(['--secret-file', '-'], `${SECRET}\n`);

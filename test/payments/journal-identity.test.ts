@@ -82,6 +82,8 @@ describe('one journal, two names (§2)', () => {
       {
         env,
         stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 60_000,
+        killSignal: 'SIGKILL',
       },
     );
     const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
@@ -106,7 +108,7 @@ describe.skipIf(mounts.skip)(`one journal through a bind mount (§2)${mounts.lab
     );
     const here = tempDir('billing-bind-a-');
     const there = tempDir('billing-bind-b-');
-    execFileSync('mount', ['--bind', here, there]);
+    execFileSync('mount', ['--bind', here, there], { timeout: 30_000 });
     try {
       const env = slow.env({ BILLING_STATE_DIR: tempDir('billing-state-') });
       const first = spawn(
@@ -122,7 +124,7 @@ describe.skipIf(mounts.skip)(`one journal through a bind mount (§2)${mounts.lab
           '--concurrency',
           '1',
         ],
-        { env, stdio: ['ignore', 'ignore', 'pipe'] },
+        { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000, killSignal: 'SIGKILL' },
       );
       const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
       await waitFor(() => journalLines(join(here, 'r.journal')).some((l) => l.state === 'started'));
@@ -137,7 +139,7 @@ describe.skipIf(mounts.skip)(`one journal through a bind mount (§2)${mounts.lab
       expect(await firstDone).toBe(0);
       for (const p of payments) expect(refundsOf(slow.emulator.state, p), `payment ${p}`).toEqual(['1.00']);
     } finally {
-      execFileSync('umount', ['-l', there]);
+      execFileSync('umount', ['-l', there], { timeout: 30_000 });
     }
   });
 });
@@ -186,7 +188,9 @@ describe.skipIf(users.skip)(`a journal planted by another local user (§4)${user
     writeFileSync(source, planted);
     chmodSync(source, 0o644);
     chmodSync(join(source, '..'), 0o755);
-    execFileSync('runuser', ['-u', other, '--', 'sh', '-c', `umask 0; cat ${source} > ${file}.journal`]);
+    execFileSync('runuser', ['-u', other, '--', 'sh', '-c', `umask 0; cat ${source} > ${file}.journal`], {
+      timeout: 30_000,
+    });
     const r = await cli(['payments', 'refund', '--file', file]);
     expect(r.code, r.stderr).toBe(12);
     expect(r.stderr).toContain(`${file}.journal belongs to another user`);

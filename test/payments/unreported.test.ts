@@ -35,6 +35,8 @@ describe.skipIf(mounts.skip)(`stdout that fills mid-run${mounts.label}`, () => {
         const child = spawn(process.execPath, [BIN, 'payments', 'refund', '--file', file, '-o', 'ndjson'], {
           env,
           stdio: ['ignore', out, 'pipe'],
+          timeout: 60_000,
+          killSignal: 'SIGKILL',
         });
         let stderr = '';
         child.stderr?.setEncoding('utf8').on('data', (d: string) => {
