@@ -139,7 +139,7 @@ describe('the test files of "Test your integration" run', () => {
       );
       writeFileSync(join(project, name), code);
       const args = name.endsWith('.mjs')
-        ? ['--test', name]
+        ? ['--test', '--test-reporter=tap', name]
         : [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project, name];
       const result = await new Promise<Run>((ok) => {
         const child = spawn(process.execPath, args, { cwd: project, env: baseEnv({ CI: 'true' }) });

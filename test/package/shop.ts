@@ -1,6 +1,6 @@
 // The sample shop of examples/shop (issue 27): copied to a project of its own, billing installed
 // there from the packed tarball as a merchant would, and its node:test suite run as it is —
-// `node --test test/` — using only the documented test API of `billing/emulator`.
+// `node --test` — using only the documented test API of `billing/emulator`.
 
 import { execFile } from 'node:child_process';
 import { cpSync } from 'node:fs';
@@ -21,7 +21,9 @@ export async function expectSampleShop(
   const run = promisify(execFile);
   await run('npm', ['install', '--offline', '--no-save', tarball], { cwd: project, env, timeout: 90_000 });
   const started = Date.now();
-  const result = await run(process.execPath, ['--test', 'test/'], {
+  // TAP on every Node (23 and later print the spec reporter by default); no path: node finds the
+  // *.test.mjs files itself (22 and later take a path as a module, not a folder).
+  const result = await run(process.execPath, ['--test', '--test-reporter=tap'], {
     cwd: project,
     env,
     timeout: 60_000,
