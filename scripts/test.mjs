@@ -7,7 +7,7 @@
 //      line of their own: `N passed, M failed, K skipped`.
 // Arguments after `--` go to vitest (`npm test -- test/e2e/find.test.ts`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { installMissing } from './system-needs.mjs';
 
@@ -42,6 +42,8 @@ await installMissing(say);
 const major = process.versions.node.split('.')[0];
 const reportFile = join(root, 'test', 'artifacts', `results-node${major}.json`);
 mkdirSync(dirname(reportFile), { recursive: true });
+// A report left by an earlier run must not stand for this one.
+rmSync(reportFile, { force: true });
 
 // The check (package.json's `check`), through the npm that runs this script, on this Node.
 const npm = process.env.npm_execpath;
