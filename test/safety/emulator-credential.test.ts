@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_KEY_HEADER, emulatorKeyFile } from '../../src/domain/emulator-key.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { startEmulator as startPackaged } from '../../src/emulator/program.js';
-import { baseEnv, runCli } from '../helpers/cli.js';
+import { baseEnv, localEnv, runCli } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { need } from '../helpers/needs.js';
 import { otherUser, runnableByOthers } from '../helpers/other-user.js';
@@ -144,10 +144,7 @@ describe("billing/emulator's startEmulator() carries the credential itself", () 
 
 describe('the inspector checks its token before it reads a body', () => {
   it('a request without the token, announcing 50 MB, is answered 403 at once and nothing is kept', async () => {
-    const listen = await startListen(
-      ['--skip-verify', '--inspect', '--inspect-port', '0'],
-      baseEnv({ BILLING_ENV: 'local', BILLING_BASE_URL: 'http://127.0.0.1:9/api/v2' }),
-    );
+    const listen = await startListen(['--skip-verify', '--inspect', '--inspect-port', '0'], localEnv());
     try {
       const page = /Inspect deliveries at (http:\/\/127\.0\.0\.1:\d+)\/\?token=/.exec(listen.stderr())?.[1];
       expect(page).toBeDefined();

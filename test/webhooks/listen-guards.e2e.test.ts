@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/webhooks/signature.js';
 import { chromium, launchChromium } from '../helpers/browser.js';
-import { baseEnv, freePort } from '../helpers/cli.js';
+import { freePort, localEnv } from '../helpers/cli.js';
 import { type Listener, startApp, startListen, type TestApp } from './helpers.js';
 
 const SECRET = 'whsec_listen_guards_1';
@@ -19,12 +19,7 @@ afterEach(async () => {
 
 /** No emulator behind the environment (a user's may hold 4010): listen stands alone. */
 async function env(extra: Record<string, string> = {}) {
-  return baseEnv({
-    BILLING_ENV: 'local',
-    BILLING_BASE_URL: `http://127.0.0.1:${await freePort()}/api/v2`,
-    BILLING_WEBHOOK_SECRET: SECRET,
-    ...extra,
-  });
+  return localEnv({ BILLING_WEBHOOK_SECRET: SECRET, ...extra });
 }
 
 async function listening(args: string[]): Promise<Listener> {
