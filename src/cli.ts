@@ -11,7 +11,7 @@ import { defineConfig } from './cli/config.js';
 import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
-import { formatHelp, wrapHelpText } from './cli/help-layout.js';
+import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
 import { defineMcp } from './cli/mcp.js';
 import { defineOrders } from './cli/orders.js';
@@ -20,6 +20,7 @@ import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
 import { defineSearch } from './cli/search.js';
 import { examples, type Loader } from './cli/shared.js';
+import { TOPICS } from './cli/topic-names.js';
 import { defineWebhooks } from './cli/webhooks.js';
 import {
   action,
@@ -30,7 +31,8 @@ import {
   settleOutput,
 } from './commands/run.js';
 import type { Streams } from './commands/runtime.js';
-import { EXIT, InterruptedError } from './errors.js';
+import { ENVIRONMENT } from './config/variables.js';
+import { EXIT, EXIT_CODES, InterruptedError } from './errors.js';
 import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
 import { flushed, watchOutput } from './format/sink.js';
 import { version } from './version.js';
@@ -90,16 +92,12 @@ function buildProgram(session: Session, argv: readonly string[], everything = fa
         'echo "$TOKEN" | billing login --env sandbox --with-token --base-url https://…/api/v2 --profile 7',
       ]) +
         // Lines of at most 80 columns: a terminal of 80 shows them as written.
-        '\nEnvironment: BILLING_API_TOKEN (the token; never a flag), BILLING_ENV,\n' +
-        '  BILLING_PROFILE_ID, BILLING_BASE_URL, BILLING_BASE_URL_V1, BILLING_CONFIG_DIR,\n' +
-        '  BILLING_TIMEOUT (seconds), BILLING_MAX_RESPONSE_MB (largest answer read,\n' +
-        '  default 64), NO_COLOR.\n' +
-        'Exit codes: 0 ok, 1 bug, 2 usage/400, 3 auth/401, 4 forbidden/403,\n' +
-        '  5 not found/404, 6 conflict/409, 7 rejected data/422, 8 service unavailable,\n' +
-        '  9 batch with failures, 10 money moves in doubt, 11 moved but not reported,\n' +
-        '  12 this machine failed, 13 journal in use, 130 interrupted.\n' +
-        'Help topics: billing help environment | exit-codes | output | formatting\n' +
-        '  | dates | fields.\n',
+        `\n${itemLines('Environment:', Object.keys(ENVIRONMENT))}\n` +
+        `${itemLines(
+          'Exit codes:',
+          Object.values(EXIT_CODES).map((e) => `${e.code} ${e.short}`),
+        )}\n` +
+        `${itemLines('Help topics: billing help', [...TOPICS, 'fields'])}\n`,
     );
 
   // A group's subcommands cost start-up time to declare; only the group named on the command

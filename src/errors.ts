@@ -29,27 +29,66 @@ export interface ErrorDetail {
   message: string;
 }
 
-export const EXIT = {
-  ok: 0,
-  unexpected: 1,
-  usage: 2,
-  unauthenticated: 3,
-  forbidden: 4,
-  notFound: 5,
-  conflict: 6,
-  invalid: 7,
-  unavailable: 8,
-  batchFailed: 9,
-  /** A run of money moves stopped because it could not record one: some rows are in doubt. */
-  inDoubt: 10,
-  /** Money moved, but its result could not be written (stdout full or closed). */
-  unreported: 11,
-  /** This machine failed: a full disk, a closed output, a path that is a file. Nothing moved. */
-  system: 12,
-  /** Another run holds the journal (its lock); nothing was sent. */
-  inUse: 13,
-  interrupted: 130,
-} as const;
+/** One exit code: its number, its words in `billing --help`, what it means (README's row, `billing help exit-codes`). */
+export interface ExitCode {
+  code: number;
+  short: string;
+  meaning: string;
+}
+
+/** The exit codes: the one table that `billing --help`, `billing help exit-codes` and README's table read. */
+export const EXIT_CODES = {
+  ok: { code: 0, short: 'ok', meaning: 'success' },
+  unexpected: { code: 1, short: 'bug', meaning: 'unexpected failure (a bug; `--debug` shows the stack)' },
+  usage: {
+    code: 2,
+    short: 'usage/400',
+    meaning: 'usage or invalid input (caught locally, or a 400), or a refused confirmation',
+  },
+  unauthenticated: { code: 3, short: 'auth/401', meaning: 'not authenticated: no token, or 401' },
+  forbidden: { code: 4, short: 'forbidden/403', meaning: 'forbidden: 403' },
+  notFound: { code: 5, short: 'not found/404', meaning: 'not found: 404' },
+  conflict: { code: 6, short: 'conflict/409', meaning: 'conflict: 409' },
+  invalid: { code: 7, short: 'rejected data/422', meaning: 'rejected data: 422 (each problem is listed)' },
+  unavailable: {
+    code: 8,
+    short: 'service unavailable',
+    meaning: 'the service or its gateway failed or could not be reached (also 429 and timeouts)',
+  },
+  batchFailed: { code: 9, short: 'batch with failures', meaning: 'a batch finished with some items failed' },
+  inDoubt: {
+    code: 10,
+    short: 'money moves in doubt',
+    meaning:
+      "money moves in doubt: a run stopped because it could not record one, or an answer did not confirm a move (the summary names them); run it again: it checks them against the order's payments before sending anything",
+  },
+  unreported: {
+    code: 11,
+    short: 'moved but not reported',
+    meaning:
+      'the money moved, but its result could not be written (stdout full or closed); stderr names what was done: do not retry blindly',
+  },
+  system: {
+    code: 12,
+    short: 'this machine failed',
+    meaning: 'this machine failed (a full disk, a closed output, a path that is a file); nothing moved',
+  },
+  inUse: {
+    code: 13,
+    short: 'journal in use',
+    meaning: 'another run holds the journal (its lock); nothing was sent',
+  },
+  interrupted: {
+    code: 130,
+    short: 'interrupted',
+    meaning: 'interrupted (Ctrl-C), at a prompt, a spinner, a list or a batch',
+  },
+} as const satisfies Record<string, ExitCode>;
+
+/** The exit codes by name: `EXIT.usage` is 2. */
+export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([name, e]) => [name, e.code])) as {
+  readonly [K in keyof typeof EXIT_CODES]: (typeof EXIT_CODES)[K]['code'];
+};
 
 export class BillingError extends Error {
   override name = 'BillingError';

@@ -23,6 +23,34 @@ function flow(terms: readonly string[], width: number, indent: string, gap = '  
   return lines;
 }
 
+/**
+ * Two columns of a help topic: each term padded to the longest plus two, its text wrapped at
+ * `width` and continued under itself, so a longer term moves every text along with it.
+ */
+export function termList(rows: readonly (readonly [term: string, text: string])[], width = 80): string {
+  const termWidth = Math.max(0, ...rows.map(([term]) => term.length));
+  const under = ' '.repeat(2 + termWidth + 2);
+  return rows
+    .map(([term, text]) => {
+      const [first = '', ...more] = flow(text.split(' '), width, under, ' ');
+      return [`  ${term.padEnd(termWidth)}  ${first.slice(under.length)}`, ...more].join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * `head` and the items after it, `, ` apart, in lines of at most `width` columns continued two
+ * columns in; an item is never split (`5 not found/404` stays on one line).
+ */
+export function itemLines(head: string, items: readonly string[], width = 80): string {
+  const terms = items.map((item, at) => (at < items.length - 1 ? `${item},` : `${item}.`));
+  const [first = '', ...more] = flow([head, ...terms], width, '  ', ' ');
+  return [first.slice(2), ...more].join('\n');
+}
+
+/** Text written for Markdown (README's tables) as a terminal shows it: no backticks. */
+export const plain = (text: string) => text.replaceAll('`', '');
+
 export function formatHelp(cmd: Command, helper: Help): string {
   const width = helper.helpWidth ?? 80;
   const own = [

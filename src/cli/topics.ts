@@ -1,27 +1,22 @@
 // The text of `billing help <topic>`. docs/contract.md says the same at length; a change to
-// one is a change to the other.
+// one is a change to the other. The tables (variables, exit codes, formats) are printed from
+// the one table of each: src/config/variables.ts, src/errors.ts, src/format/formats.ts.
 
+import { ENVIRONMENT } from '../config/variables.js';
+import { EXIT_CODES } from '../errors.js';
 import { FORMATS, OUTPUT_FORMATS } from '../format/formats.js';
+import { plain, termList } from './help-layout.js';
 import type { Topic } from './topic-names.js';
+
+const variables = termList(Object.entries(ENVIRONMENT).map(([name, v]) => [name, plain(v.meaning)]));
+const exitCodes = termList(Object.values(EXIT_CODES).map((e) => [String(e.code), plain(e.meaning)]));
+const formats = termList(OUTPUT_FORMATS.map((name) => [name, FORMATS[name].about]));
 
 const TEXT: Record<Topic, string> = {
   environment: `Environment variables (a flag wins over a variable, a variable over the selected
 environment in the config file, that over the built-in default):
 
-  BILLING_API_TOKEN     the token; overrides the stored one. There is no flag for it.
-  BILLING_ENV           environment (--env): sandbox, production, local or one you named
-  BILLING_PROFILE_ID    merchant profile id (--profile)
-  BILLING_BASE_URL      API version 2 base, ending in /api/v2 (--base-url)
-  BILLING_BASE_URL_V1   API version 1 base, ending in /api/v1 (--base-url-v1); subscriptions use it
-  BILLING_GATEWAY_URL   the card gateway's script host (--gateway-url)
-  BILLING_WEBHOOK_SECRET  webhook signing secret
-  BILLING_CONFIG_DIR    where the config file lives (billing config path shows it)
-  BILLING_STATE_DIR     where the index of batches run lives (default $XDG_STATE_HOME/billing)
-  BILLING_TIMEOUT       seconds before a request times out (default 30)
-  BILLING_MAX_RESPONSE_MB  the largest answer read, in MB (default 64); a larger one is exit 8
-  BILLING_CODE_CACHE    0 turns off the compiled-code cache in ~/.cache/billing/v8
-  NO_COLOR, FORCE_COLOR colour (--no-color)
-  CI                    never prompt (like --no-input)
+${variables}
 
 The environment "local" is the emulator (billing emulator start): its address, profile 1
 and its development token sk_local_dev_emulator are pre-set.
@@ -36,24 +31,7 @@ billing login --env NAME --emulator http://127.0.0.1:PORT, or emulator start --e
 `,
   'exit-codes': `Exit codes:
 
-  0    success
-  1    unexpected failure (a bug; --debug shows the stack)
-  2    usage or invalid input (caught locally, or a 400), or a refused confirmation
-  3    not authenticated: no token, or 401
-  4    forbidden: 403
-  5    not found: 404
-  6    conflict: 409
-  7    rejected data: 422 (each problem is listed)
-  8    the service or its gateway failed or could not be reached (also 429 and timeouts)
-  9    a batch finished with some items failed
-  10   a run of money moves stopped because it could not record one: some rows are in doubt
-       (the summary names them; a re-run checks them against the order's payments);
-       also a batch with a row whose answer did not confirm the move (journaled in doubt)
-  11   the money moved, but its result could not be written (stdout full or closed);
-       stderr names what was done: do not retry blindly
-  12   this machine failed (a full disk, a closed output, a path that is a file); nothing moved
-  13   another run holds the journal (its lock); nothing was sent
-  130  interrupted (Ctrl-C), at a prompt, a spinner, a list or a batch
+${exitCodes}
 
 1 is only ever a bug. A full or closed stdout is 12 with one error line (11 once money
 moved, naming the payment, the refund or capture id and the amount); a reader that goes
@@ -87,7 +65,7 @@ See also: billing help formatting, billing help exit-codes.
 `,
   formatting: `Formats:
 
-${OUTPUT_FORMATS.map((name) => `  ${name.padEnd(7)} ${FORMATS[name].about}`).join('\n')}
+${formats}
 
 In csv and tsv money is two columns, amount (a decimal like 497.30) and currency (EUR).
 Service text never reaches the terminal as control sequences: they are shown escaped.

@@ -1,9 +1,9 @@
-// The output formats: the one list that help, topics, completion, the runtime and the tests
-// read. Each entry says what a command's output becomes in it; how a format writes is its
+// The output formats: the one list that help, topics, completion, the runtime, README's table
+// of formats and the tests read. Each entry says what a command's output becomes in it; how a format writes is its
 // strategy in ./strategies.ts (loaded only when something is written, never for --help).
 
 export interface FormatTraits {
-  /** One line of `billing help formatting`. */
+  /** What it writes, in one sentence: its row in `billing help formatting` and in README's table of formats. */
   about: string;
   /**
    * What the format shows of a command's output: `data` the records themselves (what the
@@ -44,7 +44,7 @@ export const FORMATS = {
   },
   csv: {
     about:
-      'RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted,\n          its quotes doubled',
+      'RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted, its quotes doubled',
     shows: 'rows',
     streams: true,
     eachLine: false,
@@ -52,7 +52,7 @@ export const FORMATS = {
   },
   tsv: {
     about:
-      'no header, one record a line, fields split by one tab; tabs and line breaks inside a\n          value become spaces (so cut and awk work)',
+      'no header, one record a line, fields split by one tab; tabs and line breaks inside a value become spaces (so cut and awk work)',
     shows: 'rows',
     streams: true,
     eachLine: true,

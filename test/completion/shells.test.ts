@@ -9,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ORDER_STATUSES } from '../../src/domain/orders.js';
+import { OUTPUT_FORMATS } from '../../src/format/formats.js';
 import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
 import { need } from '../helpers/needs.js';
 
@@ -77,24 +79,14 @@ function candidates(text: string): string[] {
   return [...new Set(text.split('\n').filter((l) => l.trim() !== ''))].sort();
 }
 
-const STATUSES = [
-  'active',
-  'cancelled',
-  'complete',
-  'draft',
-  'failed',
-  'paused',
-  'pending',
-  'registered',
-  'rejected',
-  'review',
-  'suspended',
-];
+/** Candidates come back sorted (see candidates()); the lists are those of src, never a copy. */
+const STATUSES = [...ORDER_STATUSES].sort();
+const FORMATS = [...OUTPUT_FORMATS].sort();
 
 const CASES: [line: string, expected: string[]][] = [
   ['billing orders list --status ', STATUSES],
   ['billing orders list --status pa', ['paused']],
-  ['billing -o ', ['csv', 'json', 'ndjson', 'table', 'tsv']],
+  ['billing -o ', FORMATS],
   ['billing orders list --output n', ['ndjson']],
   ['billing --env ', ['local', 'production', 'sandbox', 'staging']],
   ['billing completion ', ['bash', 'fish', 'zsh']],

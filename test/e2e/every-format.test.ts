@@ -3,16 +3,17 @@
 // a document the service sent, every page of one, a dry run, a timeline, the results of a
 // batch of ids and of a refunds file), against the emulator. Each
 // format has its check here: a format added to the constant without one is a compile error
-// (CHECKS is a Record of every format) and a failure below. The docs and help are held to the
-// same list.
+// (CHECKS is a Record of every format) and a failure below. Help, completion and README's
+// table of formats (a row each, its text from FORMATS) are held to the same list.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTPUT_FORMATS, type OutputFormat } from '../../src/format/formats.js';
+import { FORMATS, OUTPUT_FORMATS, type OutputFormat } from '../../src/format/formats.js';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { repoFile, tableAfter } from '../helpers/markdown.js';
 
 let emu: TestEmulator;
 
@@ -160,12 +161,10 @@ describe('every format of OUTPUT_FORMATS, every kind of output', () => {
     }
   });
 
-  it('README.md and docs/contract.md name every format', () => {
-    for (const file of ['README.md', 'docs/contract.md']) {
-      const text = readFileSync(resolve(import.meta.dirname, '../..', file), 'utf8');
-      for (const format of OUTPUT_FORMATS)
-        expect(text, `${file} names -o ${format}`).toMatch(new RegExp(`\\b${format}\\b`));
-    }
+  it("README's table of formats has each format's own row, saying what FORMATS says of it", () => {
+    expect(tableAfter(repoFile('README.md'), '### Output')).toEqual(
+      OUTPUT_FORMATS.map((format) => [`\`${format}\``, FORMATS[format].about]),
+    );
   });
 
   for (const c of CASES) {

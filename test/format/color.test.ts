@@ -38,7 +38,8 @@ describe('defaultFormat', () => {
   it('is table on a TTY and tsv otherwise', () => {
     expect(defaultFormat(true)).toBe('table');
     expect(defaultFormat(false)).toBe('tsv');
-    expect(OUTPUT_FORMATS).toEqual(['table', 'json', 'ndjson', 'csv', 'tsv']);
+    expect(OUTPUT_FORMATS).toContain(defaultFormat(true));
+    expect(OUTPUT_FORMATS).toContain(defaultFormat(false));
   });
 });
 
