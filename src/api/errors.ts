@@ -3,6 +3,7 @@
 
 import { isLoopbackHost } from '../domain/hosts.js';
 import { emulatorStartCommand } from '../domain/local.js';
+import { isRecord } from '../domain/records.js';
 import { BillingError, type ErrorDetail, type ErrorKind, EXIT } from '../errors.js';
 
 /** An answer of the service that is not a success, or a request that got no answer. */
@@ -178,10 +179,6 @@ function parseIfJson(body: unknown): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function text(value: unknown): string | undefined {

@@ -1,5 +1,6 @@
 // Orders: lists, one order, creation (v2 and v1), and the actions on an order.
 
+import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { ApiError } from './errors.js';
@@ -9,7 +10,6 @@ import {
   type Answered,
   checkedOptional,
   checkedRecord,
-  isRecord,
   optionalRecord,
   recordId,
   unwrapRecord,

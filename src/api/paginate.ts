@@ -2,6 +2,7 @@
 // the interface document does not show, and reading every page in order.
 
 import { setMaxListeners } from 'node:events';
+import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT } from '../errors.js';
 import { AbortError } from './errors.js';
 
@@ -84,10 +85,6 @@ function firstNumber(places: Record<string, unknown>[], aliases: readonly string
 function toCount(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function unexpected(rootKey: string): BillingError {

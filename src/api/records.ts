@@ -1,5 +1,6 @@
 // Small helpers the resource modules share: local id checks and unwrapping one record.
 
+import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 
 /** A record id given by the user: a positive integer, checked before any request. */
@@ -10,10 +11,6 @@ export function recordId(what: string, value: unknown): number {
     throw new UsageError(`${what} id must be a positive integer, got ${JSON.stringify(String(value))}`);
   }
   return n;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The record under its root key (`{"order": {…}}`), under `payload`, or bare. */

@@ -2,8 +2,9 @@
 // shows neither; see routes.ts); each body goes under the route's root key. Listing an
 // order's schedule is listScheduledPayments in orders.ts (a path the document shows).
 
+import { isRecord } from '../domain/records.js';
 import type { ApiClient } from './client.js';
-import { type Answered, checkedOptional, isRecord, recordId, wrap } from './records.js';
+import { type Answered, checkedOptional, recordId, wrap } from './records.js';
 import { routes } from './routes.js';
 import type { Order, Payment, ScheduledPayment } from './types.js';
 

@@ -1,6 +1,7 @@
 // Declarations of `billing customers` commands; their code is in src/commands/customers.ts, loaded on use.
 
 import type { Command } from 'commander';
+import { CUSTOMER_FIELDS, type CustomerField, flagOf } from '../domain/customers.js';
 import { EXPANSION_NAMES, examples, PRODUCTION_GUARD, type Run } from './shared.js';
 
 export function defineCustomers(program: Command, run: Run, full = true): void {
@@ -47,20 +48,12 @@ export function defineCustomers(program: Command, run: Run, full = true): void {
         '"orders" (a subscription with its "next_payment") and "payments".\n',
     )
     .action(run(async () => (await load()).get));
-  customers
+  const create = customers
     .command('create')
-    .description('create a customer; asks on a terminal for a missing first or last name')
-    .option('--first-name <name>', 'first name (needed)')
-    .option('--last-name <name>', 'last name (needed)')
-    .option('--email <email>')
-    .option('--phone <phone>')
-    .option('--date-of-birth <date>', 'a day: 1990-12-10 or 10/12/1990')
-    .option('--merchant-customer-id <id>', 'your own id of the customer')
-    .option('--street <street>')
-    .option('--city <city>')
-    .option('--state <state>')
-    .option('--postal-code <code>')
-    .option('--country <code>', 'two-letter country code')
+    .description('create a customer; asks on a terminal for a missing first or last name');
+  for (const f of CUSTOMER_FIELDS as readonly CustomerField[])
+    create.option(`${flagOf(f.field)} <${f.value}>`, f.help);
+  create
     .option('--file <path>', 'a JSON body with its root key "customer" ("-" for stdin)')
     .addHelpText(
       'after',

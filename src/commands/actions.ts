@@ -22,8 +22,9 @@ import {
   sendSmsLink,
 } from '../api/orders.js';
 import { payOrderWithCard, sendChecked } from '../api/payments.js';
-import { isRecord } from '../api/records.js';
 import type { Order, Payment } from '../api/types.js';
+import { orderStatus } from '../domain/orders.js';
+import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ActionPlan, BatchRecord, MoveAction } from './batch/engine.js';
 import type { RowState } from './batch/journal.js';
@@ -47,13 +48,6 @@ interface OrderState {
 
 /** The record of an order action: the order as read after it (or the payment a pay made). */
 export type ActionRecord = BatchRecord & { to?: string };
-
-export function statusOf(order: Order): string {
-  const status = order.status as unknown;
-  if (typeof status === 'string') return status;
-  if (isRecord(status) && typeof status.value === 'string') return status.value;
-  return 'unknown';
-}
 
 /** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
 const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
@@ -96,7 +90,7 @@ function orderAction(o: {
 }
 
 function refuseNothingToPay(order: Order): void {
-  const status = statusOf(order);
+  const status = orderStatus(order);
   if (NOTHING_TO_PAY.includes(status)) {
     throw new UsageError(`order ${order.id} is ${status}: there is nothing to pay, so no link was sent`);
   }
@@ -139,7 +133,7 @@ export const pauseAction = (client: ApiClient) =>
   orderAction({
     name: 'pause',
     done: 'paused',
-    shows: (order) => statusOf(order) === 'paused',
+    shows: (order) => orderStatus(order) === 'paused',
     send: async (orderId) => orderOf(orderId, await pauseOrder(client, orderId)),
   })(client);
 
@@ -147,7 +141,7 @@ export const resumeAction = (client: ApiClient) =>
   orderAction({
     name: 'resume',
     done: 'resumed',
-    shows: (order) => statusOf(order) !== 'paused',
+    shows: (order) => orderStatus(order) !== 'paused',
     send: async (orderId) => orderOf(orderId, await resumeOrder(client, orderId)),
   })(client);
 
@@ -155,7 +149,7 @@ export const cancelAction = (client: ApiClient) =>
   orderAction({
     name: 'cancel',
     done: 'cancelled',
-    shows: (order) => statusOf(order) === 'cancelled',
+    shows: (order) => orderStatus(order) === 'cancelled',
     send: async (orderId) => orderOf(orderId, await cancelOrder(client, orderId)),
   })(client);
 

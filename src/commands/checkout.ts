@@ -3,9 +3,9 @@
 
 import { ApiError } from '../api/errors.js';
 import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
-import { isRecord } from '../api/records.js';
-import type { Checkout, Order } from '../api/types.js';
+import type { Checkout } from '../api/types.js';
 import { namesThisMachine } from '../domain/hosts.js';
+import { orderStatus } from '../domain/orders.js';
 import { BillingError, ConfigError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
@@ -41,7 +41,7 @@ export async function renew(rt: Runtime, [id]: string[]): Promise<void> {
   const { checkout } = await renewCheckout(client, orderId, { signal: rt.signal });
   const live = liveCheckout(checkout);
   const order = await getOrder(client, orderId, { signal: rt.signal });
-  const status = statusOf(order);
+  const status = orderStatus(order);
   const row = {
     order_id: orderId,
     status,
@@ -64,7 +64,7 @@ export async function snippet(
   const gatewayUrl = await gateway(rt);
   const client = await rt.client();
   const order = await getOrder(client, orderId, { signal: rt.signal });
-  const status = statusOf(order);
+  const status = orderStatus(order);
   // A new checkout is offered only where it can be paid; --renew on a complete order is refused.
   const renewable = PAYABLE.includes(status);
   let live: Live | null;
@@ -130,12 +130,12 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
   const gatewayUrl = await gateway(rt);
   const client = await rt.client();
 
-  let status = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
+  let status = orderStatus(await getOrder(client, orderId, { signal: rt.signal }));
   if (!PAYABLE.includes(status)) {
     throw new BillingError(
       'invalid',
       EXIT.invalid,
-      `order ${orderId} is ${status}: there is nothing to pay`,
+      `order ${orderId} is ${status || 'without a status'}: there is nothing to pay`,
       {
         hint: status === 'active' ? 'its first payment was already collected' : undefined,
       },
@@ -172,7 +172,7 @@ export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promi
     await Promise.race([stopped, new Promise((r) => setTimeout(r, pollMs).unref())]);
     if (rt.signal.aborted) break;
     try {
-      const now = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
+      const now = orderStatus(await getOrder(client, orderId, { signal: rt.signal }));
       if (now !== status) rt.info(`Order ${orderId} is now ${now}.`);
       status = now;
       const current = await readCurrent(rt, orderId, { tolerateMissingRoute: true });
@@ -367,13 +367,6 @@ function expiresAtText(checkout: Checkout, live: Live): string {
 /** "24:59": minutes and seconds left. */
 export function left(live: Live, nowMs = Date.now()): string {
   return leftText(Math.max(0, Math.round((live.expiresAtMs - nowMs) / 1000)));
-}
-
-function statusOf(order: Order): string {
-  const status = order.status as unknown;
-  if (typeof status === 'string') return status;
-  if (isRecord(status) && typeof status.value === 'string') return status.value;
-  return 'unknown';
 }
 
 async function gateway(rt: Runtime): Promise<string> {

@@ -8,6 +8,7 @@ import {
   listCustomersPage,
 } from '../api/customers.js';
 import type { Customer } from '../api/types.js';
+import { type Camel, CUSTOMER_FIELDS, type CustomerFieldName, camel } from '../domain/customers.js';
 import { parseDate } from '../domain/dates.js';
 import { write, writeOne } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
@@ -77,21 +78,7 @@ export async function get(rt: Runtime, [id]: string[], flags: { expand?: string 
   await write(rt.output, data, { screen });
 }
 
-const FIELDS = {
-  firstName: 'first_name',
-  lastName: 'last_name',
-  email: 'email',
-  phone: 'phone',
-  dateOfBirth: 'date_of_birth',
-  merchantCustomerId: 'merchant_customer_id',
-  street: 'street',
-  city: 'city',
-  state: 'state',
-  postalCode: 'postal_code',
-  country: 'country',
-} as const;
-
-type CreateFlags = Partial<Record<keyof typeof FIELDS, string>> & { file?: string };
+type CreateFlags = { [F in CustomerFieldName as Camel<F>]?: string } & { file?: string };
 
 export async function create(rt: Runtime, _args: string[], flags: CreateFlags): Promise<void> {
   let input: Record<string, unknown>;
@@ -99,8 +86,8 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
     input = await readBodyFile(rt, flags.file, 'customer');
   } else {
     input = {};
-    for (const [flag, field] of Object.entries(FIELDS)) {
-      const value = flags[flag as keyof typeof FIELDS];
+    for (const { field } of CUSTOMER_FIELDS) {
+      const value = flags[camel(field)];
       if (value !== undefined) input[field] = value;
     }
     input.first_name = await flagOrAsk(rt, flags.firstName, {

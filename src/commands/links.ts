@@ -6,9 +6,10 @@ import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/pro
 import { basename, dirname, join } from 'node:path';
 import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
 import { previewRequest } from '../api/payments.js';
-import { isRecord } from '../api/records.js';
 import { routes } from '../api/routes.js';
 import type { Order } from '../api/types.js';
+import { orderStatus } from '../domain/orders.js';
+import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { textColumn as column, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
@@ -58,7 +59,7 @@ async function send(
     signal: rt.signal,
   });
   const order = await orderAfter(rt, orderId);
-  const status = statusOf(order);
+  const status = orderStatus(order);
   const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
   const to = typeof message.to === 'string' ? message.to : '';
   const at = typeof message.sent_at === 'string' ? message.sent_at : new Date().toISOString();
@@ -105,7 +106,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
   const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
   const current = await payableOrder(rt, orderId);
-  const before = statusOf(current);
+  const before = orderStatus(current);
   // The link the order already has is the one a new request gives again, where the service
   // says it: too long for a QR code is refused before the request moves the order.
   const known = current.payment_link;
@@ -120,7 +121,7 @@ export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise
     await checkQrSize(link, 'made', () => rt.io.stdout.write(`${safeLine(link)}\n`));
   }
   const order = await orderAfter(rt, orderId);
-  const status = statusOf(order);
+  const status = orderStatus(order);
   let drew = false;
   await writeRecord(
     rt,
@@ -224,7 +225,7 @@ const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
 /** The order before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
 async function payableOrder(rt: Runtime, orderId: number): Promise<Order> {
   const order = await getOrder(await rt.client(), orderId, { signal: rt.signal });
-  const status = statusOf(order);
+  const status = orderStatus(order);
   if (NOTHING_TO_PAY.includes(status)) {
     throw new UsageError(
       `order ${orderId} is ${status}: there is nothing to pay, so no link was made or sent`,
@@ -234,7 +235,7 @@ async function payableOrder(rt: Runtime, orderId: number): Promise<Order> {
 }
 
 async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
-  return statusOf(await payableOrder(rt, orderId));
+  return orderStatus(await payableOrder(rt, orderId));
 }
 
 /** Said with a link that fails its check: the message was sent all the same. */
@@ -247,13 +248,6 @@ function statusChange(orderId: number, before: string, after: string): string {
   return before === after
     ? `Order ${orderId} is ${after}.`
     : `Order ${orderId} moved from ${before} to ${after} (a payment link makes a draft order pending).`;
-}
-
-function statusOf(order: Order): string {
-  const status = order.status as unknown;
-  if (typeof status === 'string') return status;
-  if (isRecord(status) && typeof status.value === 'string') return status.value;
-  return 'unknown';
 }
 
 function linkOf(raw: unknown): string | undefined {

@@ -2,7 +2,13 @@
 
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
-import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
+import {
+  FINAL_STATUSES,
+  isOrderStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+  orderStatus,
+} from '../domain/orders.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import { textColumn, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
@@ -14,13 +20,6 @@ import { orderIdOf } from './order-arg.js';
 import { writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { writeSchedule } from './schedule.js';
-
-function statusOf(order: Order | undefined): string {
-  const status = (order as { status?: unknown } | undefined)?.status;
-  if (typeof status === 'string') return status;
-  const value = (status as { value?: unknown } | undefined)?.value;
-  return typeof value === 'string' ? value : '';
-}
 
 export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = await orderIdOf(rt, id);
@@ -35,7 +34,7 @@ export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
 
 /** The status before an action, for the line that says what changed. */
 async function statusBefore(rt: Runtime, orderId: number): Promise<string> {
-  return statusOf(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
+  return orderStatus(await getOrder(await rt.client(), orderId, { signal: rt.signal }));
 }
 
 /**
@@ -52,7 +51,7 @@ async function report(
   extras: Record<string, unknown> = {},
 ): Promise<void> {
   const shown = order ?? (await getOrder(await rt.client(), orderId, { signal: rt.signal }));
-  const after = statusOf(shown);
+  const after = orderStatus(shown);
   const change =
     before && after && before !== after ? `${before} → ${after}` : after ? `still ${after}` : 'done';
   const line = safeLine(`Order ${orderId}: ${change}. ${what}`);
@@ -95,7 +94,7 @@ export async function resume(
   await confirmInProduction(rt, `resume order ${orderId}${restartDate ? ` on ${restartDate}` : ''}`);
   const before = await statusBefore(rt, orderId);
   const result = await resumeOrder(await rt.client(), orderId, { restartDate, signal: rt.signal });
-  const later = typeof result.restartDate === 'string' && statusOf(result.order) === 'paused';
+  const later = typeof result.restartDate === 'string' && orderStatus(result.order) === 'paused';
   await report(
     rt,
     orderId,
@@ -158,7 +157,7 @@ export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Pro
     try {
       for (;;) {
         const order = await getOrder(client, orderId, { signal: rt.signal });
-        const status = statusOf(order);
+        const status = orderStatus(order);
         if (status !== last) {
           const at = typeof order.status_updated_at === 'string' ? order.status_updated_at : '';
           yield {

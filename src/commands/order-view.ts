@@ -8,12 +8,12 @@ import { iterateOrders, listOrderPayments, listScheduledPayments } from '../api/
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { EXPANSIONS, type Expandable, type Expansion } from '../domain/expand.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
-import { FINAL_STATUSES, type OrderStatus } from '../domain/orders.js';
+import { FINAL_STATUSES, type OrderStatus, orderStatus } from '../domain/orders.js';
 import { REFUNDABLE_KINDS } from '../domain/payments.js';
+import { codeOf } from '../domain/records.js';
 import { BillingError, UsageError } from '../errors.js';
 import { formatAmount } from '../format/index.js';
 import { runInOrder } from './batch/runner.js';
-import { codeOf } from './find/match.js';
 import type { Runtime } from './runtime.js';
 
 /** A payment with what was refunded of it and what is left (debits and captures only). */
@@ -47,16 +47,11 @@ export function nextPayment(schedule: readonly ScheduledPayment[]): ScheduledPay
 
 /** A subscription whose next payment can still come: not complete, cancelled or rejected. */
 export function hasNextPayment(order: Order): boolean {
-  const status = order.status as unknown;
-  const value =
-    typeof status === 'object' && status !== null ? (status as { value?: unknown }).value : status;
-  return isSubscription(order) && !FINAL_STATUSES.includes(value as OrderStatus);
+  return isSubscription(order) && !FINAL_STATUSES.includes(orderStatus(order) as OrderStatus);
 }
 
 export function isSubscription(order: Order): boolean {
-  const type = order.order_type as unknown;
-  const value = typeof type === 'object' && type !== null ? (type as { value?: unknown }).value : type;
-  return value === 'subscription';
+  return codeOf(order.order_type) === 'subscription';
 }
 
 function customerIdOf(order: Order): unknown {
@@ -177,7 +172,7 @@ export async function paymentsOf(
 
 /** A subscription the service charges on its schedule: an active one. */
 function bills(order: Order): boolean {
-  return isSubscription(order) && codeOf(order.status) === 'active';
+  return isSubscription(order) && orderStatus(order) === 'active';
 }
 
 /**
@@ -198,7 +193,7 @@ export function doubleSubscriptions(orders: readonly Order[]): string[] {
       const name = typeof line?.name === 'string' ? `"${line.name}"` : 'the same product';
       const each = same
         .map(
-          (o) => `${o.id} (${codeOf(o.status)}, ${formatAmount(o.initial_amount, String(o.currency ?? ''))})`,
+          (o) => `${o.id} (${orderStatus(o)}, ${formatAmount(o.initial_amount, String(o.currency ?? ''))})`,
         )
         .join(', ');
       return `${same.length} active subscriptions of ${name} bill this customer: orders ${each}; a "charged twice" is likely one too many`;

@@ -10,6 +10,7 @@ import {
 } from '../api/orders.js';
 import type { Order, OrderInput, SubscriptionOrderInput } from '../api/types.js';
 import { EXPANSIONS } from '../domain/expand.js';
+import { orderStatus } from '../domain/orders.js';
 import { formatAmount, textColumn, write, writeOne } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import { formatTimestamp } from '../format/text.js';
@@ -39,13 +40,6 @@ export async function list(rt: Runtime, _args: string[], flags: ListFlags & Orde
   );
   const note = criteria && listed === 0 ? datesNote(criteria) : undefined;
   if (note) rt.info(note);
-}
-
-function statusOf(order: Order): string | undefined {
-  const status = (order as { status?: unknown }).status;
-  if (typeof status === 'string') return status;
-  if (status && typeof status === 'object') return (status as { value?: string }).value;
-  return undefined;
 }
 
 /**
@@ -102,7 +96,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
   }
   await checkOrderLinks(rt, created.order.id, { checkout: created.checkout });
   await writeRecord(rt, created.order, 'order', { checkout: created.checkout });
-  rt.info(`Created order ${created.order.id} (${statusOf(created.order) ?? 'status unknown'}).`);
+  rt.info(`Created order ${created.order.id} (${orderStatus(created.order) || 'status unknown'}).`);
 }
 
 async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInput> {
@@ -222,7 +216,7 @@ export async function subscribe(rt: Runtime, _args: string[], flags: SubscribeFl
     const orderCurrency = typeof order.currency === 'string' ? order.currency : input.currency;
     const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
     const from = formatTimestamp(payload.start_date ?? input.start_date);
-    const status = statusOf(order) ?? 'pending';
+    const status = orderStatus(order) || 'pending';
     rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
     const summary = {
       invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),

@@ -10,6 +10,7 @@ import {
   updateScheduledPayments,
 } from '../api/schedule.js';
 import type { ScheduledPayment } from '../api/types.js';
+import { orderStatus } from '../domain/orders.js';
 import { UsageError } from '../errors.js';
 import { moneyColumns } from '../format/columns.js';
 import { type Column, formatAmount, statusStyle, write, writeList } from '../format/index.js';
@@ -116,11 +117,6 @@ async function writeEntry(rt: Runtime, result: ScheduleActionResult, message: st
   rt.info(message);
 }
 
-const orderStatus = (result: ScheduleActionResult) => {
-  const status = result.order?.status;
-  return typeof status === 'string' ? status : str((status as { value?: unknown } | undefined)?.value);
-};
-
 export async function execute(rt: Runtime, [id]: string[], flags: { amount?: string }): Promise<void> {
   const entryId = parse.recordId('scheduled payment', id ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
@@ -137,7 +133,7 @@ export async function execute(rt: Runtime, [id]: string[], flags: { amount?: str
   await writeEntry(
     rt,
     result,
-    `Scheduled payment ${entryId}: ${what}; order is ${orderStatus(result) || 'unknown'}.`,
+    `Scheduled payment ${entryId}: ${what}; order is ${orderStatus(result.order) || 'unknown'}.`,
   );
 }
 

@@ -7,6 +7,7 @@
 import { getOrder, listOrderPayments, listScheduledPayments } from '../api/orders.js';
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { noticeName } from '../domain/notices.js';
+import { orderStatus } from '../domain/orders.js';
 import { BillingError } from '../errors.js';
 import { writeList } from '../format/index.js';
 import { plural } from '../format/text.js';
@@ -31,12 +32,6 @@ function text(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
-function statusOf(order: Order): string {
-  const status = order.status as unknown;
-  if (typeof status === 'object' && status !== null) return text((status as { value?: unknown }).value);
-  return text(status);
-}
-
 export function orderEvents(order: Order): TimelineEvent[] {
   const events: TimelineEvent[] = [];
   const invoice = text(order.merchant_invoice_id ?? order.invoice_id);
@@ -52,7 +47,7 @@ export function orderEvents(order: Order): TimelineEvent[] {
   if (order.status_updated_at) {
     events.push({
       at: order.status_updated_at,
-      event: `status ${statusOf(order) || 'unknown'}`,
+      event: `status ${orderStatus(order) || 'unknown'}`,
       // The service keeps no earlier status change: orders timeline --help says so.
       detail: 'latest status change',
       source: 'order',

@@ -1,5 +1,7 @@
 // Order statuses and events, as the interface document names them.
 
+import { codeOf, isRecord } from './records.js';
+
 export const ORDER_STATUSES = [
   'draft',
   'pending',
@@ -29,6 +31,15 @@ export const STATUS_LABELS: Record<OrderStatus, string> = {
   complete: 'Complete',
   cancelled: 'Cancelled',
 };
+
+/**
+ * The status of an order as the service sent it: `{"value": "active", "label": "Active"}`, or a
+ * bare string (API v1, an order inside another answer); '' when it sent neither. The one reader
+ * of an order's status: whatever the service's shape, every command reads it here.
+ */
+export function orderStatus(order: unknown): string {
+  return (isRecord(order) && codeOf(order.status)) || '';
+}
 
 export function isOrderStatus(value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value);

@@ -7,6 +7,8 @@
 // that explains it. Assumed routes follow the REST shape of the shown ones, under
 // /profiles/{profile_id} of version 2, so that one edit here corrects them everywhere.
 
+import { CUSTOMER_FIELDS } from './customers.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A row of docs/decisions.md's table of assumed routes. */
@@ -157,19 +159,7 @@ export const routes = {
   createCustomer: v2('createCustomer', 'POST', '/customers', {
     assumed: 'customers',
     rootKey: 'customer',
-    fields: [
-      'first_name',
-      'last_name',
-      'email',
-      'phone',
-      'date_of_birth',
-      'street',
-      'city',
-      'state',
-      'postal_code',
-      'country',
-      'merchant_customer_id',
-    ],
+    fields: CUSTOMER_FIELDS.map((f) => f.field),
   }),
   deleteCustomer: v2('deleteCustomer', 'DELETE', '/customers/{id}', { assumed: 'customers' }),
   listProducts: v2('listProducts', 'GET', '/products', { assumed: 'products' }),

@@ -1,5 +1,8 @@
+import { personName } from '../domain/customers.js';
+import { orderStatus } from '../domain/orders.js';
+import { isRecord } from '../domain/records.js';
 import { type ChalkInstance, outcomeStyle, statusStyle } from './color.js';
-import { first, formatAmount, formatTimestamp, get, isRecord, text } from './text.js';
+import { first, formatAmount, formatTimestamp, get, text } from './text.js';
 
 export type ResourceName =
   | 'order'
@@ -42,16 +45,8 @@ export interface Column {
   giveUp?: number;
 }
 
-/** Status as a plain string, from {value, label} or a string. */
-function statusOf(status: unknown): string {
-  return isRecord(status) ? first(status.value, status.label) : text(status);
-}
-
 function customerName(customer: unknown): string {
-  if (typeof customer === 'string') return customer;
-  const full = first(get(customer, 'full_name'), get(customer, 'name'));
-  if (full) return full;
-  return [text(get(customer, 'first_name')), text(get(customer, 'last_name'))].filter(Boolean).join(' ');
+  return typeof customer === 'string' ? customer : personName(customer);
 }
 
 function currencyOf(record: unknown): string {
@@ -69,17 +64,17 @@ const created: Column = {
   fields: ['created_at', 'created'],
 };
 
-const orderStatus: Column = {
+const statusColumn: Column = {
   key: 'status',
   header: 'Status',
-  value: (r) => statusOf(get(r, 'status')),
-  style: (t, r, c) => statusStyle(statusOf(get(r, 'status')), c)(t),
+  value: (r) => orderStatus(r),
+  style: (t, r, c) => statusStyle(orderStatus(r), c)(t),
   fields: ['status'],
 };
 
 const outcomeStatus: Column = {
-  ...orderStatus,
-  style: (t, r, c) => outcomeStyle(statusOf(get(r, 'status')), c)(t),
+  ...statusColumn,
+  style: (t, r, c) => outcomeStyle(orderStatus(r), c)(t),
 };
 
 /**
@@ -155,7 +150,7 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       fields: ['order_type'],
       giveUp: 1,
     },
-    orderStatus,
+    statusColumn,
     ...moneyColumns(
       'amount',
       'Amount',

@@ -2,6 +2,7 @@
 // has one, a view for people) to ./write.ts, which asks the strategy of the chosen format.
 // The Record type makes a format of ./formats.ts without a strategy a compile error.
 
+import { isRecord } from '../domain/records.js';
 import { type Column, emptyMessage, type ResourceName } from './columns.js';
 import type { Records } from './data.js';
 import { csvHeader, csvRow, tsvRow } from './delimited.js';
@@ -9,7 +10,7 @@ import type { Output, OutputFormat } from './formats.js';
 import type { Sink } from './sink.js';
 import { renderList, renderRecord } from './table.js';
 import { safeJson } from './terminal.js';
-import { humanize, isRecord, isScalar, text } from './text.js';
+import { humanize, isScalar, text } from './text.js';
 
 export interface Strategy {
   /** Writes a list; returns how many records stdout took. */

@@ -1,10 +1,10 @@
+import { isRecord } from '../domain/records.js';
 import { type ChalkInstance, chalkFor } from './color.js';
 import type { Column } from './columns.js';
 import {
   displayWidth,
   formatTimestamp,
   humanize,
-  isRecord,
   isScalar,
   isTimestamp,
   type Rec,

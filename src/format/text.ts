@@ -1,11 +1,8 @@
 import { normaliseAmount } from '../domain/money.js';
+import { isRecord } from '../domain/records.js';
 import { safeLine, safeText } from './terminal.js';
 
 export type Rec = Readonly<Record<string, unknown>>;
-
-export function isRecord(value: unknown): value is Rec {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isScalar(value: unknown): value is string | number | boolean | bigint | null | undefined {
   return value === null || (typeof value !== 'object' && typeof value !== 'function');

@@ -1,7 +1,7 @@
 // What a person needs to see of a received event, read tolerantly from its body: the body
 // came from outside, so nothing in it is trusted to have the documented shape.
 
-import { ORDER_EVENTS } from '../domain/orders.js';
+import { ORDER_EVENTS, orderStatus } from '../domain/orders.js';
 
 export interface EventSummary {
   /** The parsed body, or undefined when it is not JSON. */
@@ -46,7 +46,7 @@ export function describeEvent(body: Buffer): EventSummary {
     occurredAt: str(field(payload, 'occurred_at')),
     orderId: str(field(order, 'id')),
     previousStatus: str(field(data, 'previous_status')),
-    status: str(field(data, 'status')) ?? str(field(field(order, 'status'), 'value')),
+    status: str(field(data, 'status')) ?? (orderStatus(order) || null),
     amount: str(field(order, 'initial_amount')) ?? str(field(field(order, 'summary'), 'payment_amount')),
     currency: str(field(order, 'currency')),
     known: event !== null && KNOWN.has(event),

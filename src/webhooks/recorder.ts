@@ -7,6 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { isRecord } from '../domain/records.js';
 
 export interface DeliveryRecord {
   received_at: string;
@@ -99,7 +100,7 @@ export async function readRecords(path: string): Promise<Array<DeliveryRecord & 
     } catch {
       throw new RecordFileError(`line ${index + 1} is not JSON`);
     }
-    if (!isRecord(parsed)) throw new RecordFileError(`line ${index + 1} is not a recorded delivery`);
+    if (!isDeliveryRecord(parsed)) throw new RecordFileError(`line ${index + 1} is not a recorded delivery`);
     records.push({ ...parsed, line: index + 1 });
   }
   return records;
@@ -109,12 +110,8 @@ export class RecordFileError extends Error {
   override name = 'RecordFileError';
 }
 
-function isRecord(value: unknown): value is DeliveryRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Record<string, unknown>;
-  return (
-    typeof r.headers === 'object' &&
-    r.headers !== null &&
-    (typeof r.body === 'string' || typeof r.body_base64 === 'string')
-  );
+function isDeliveryRecord(value: unknown): value is DeliveryRecord {
+  if (!isRecord(value)) return false;
+  const r = value;
+  return isRecord(r.headers) && (typeof r.body === 'string' || typeof r.body_base64 === 'string');
 }

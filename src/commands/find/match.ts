@@ -1,12 +1,10 @@
 // The pure matchers of finding: does a record answer what was asked. No I/O; the records are
 // whatever the service sent, so every reader checks the type of what it reads.
 
+import { personName } from '../../domain/customers.js';
 import { isAmount, toMinor } from '../../domain/money.js';
-
-type AnyRecord = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is AnyRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { orderStatus } from '../../domain/orders.js';
+import { type AnyRecord, codeOf, isRecord } from '../../domain/records.js';
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -18,21 +16,10 @@ function field(record: unknown, ...path: string[]): unknown {
   return at;
 }
 
-/** A {value, label} field (status, order_type) as its value, or a plain string. */
-export function codeOf(v: unknown): string | undefined {
-  return isRecord(v) ? str(v.value) : str(v);
-}
-
 export const customerOf = (order: unknown): AnyRecord => {
   const customer = field(order, 'customer');
   return isRecord(customer) ? customer : {};
 };
-
-export function fullName(person: unknown): string {
-  const full = str(field(person, 'full_name'));
-  if (full) return full;
-  return [str(field(person, 'first_name')), str(field(person, 'last_name'))].filter(Boolean).join(' ');
-}
 
 /** An invoice id pattern: exact, or a prefix when it ends with `*` ("INV-0001*"). */
 export interface InvoicePattern {
@@ -106,7 +93,7 @@ export function inRange(ms: number | undefined, since?: number, until?: number):
 }
 
 export function matchesOrder(order: unknown, c: OrderCriteria): boolean {
-  if (c.statuses && !c.statuses.includes(codeOf(field(order, 'status')) ?? '')) return false;
+  if (c.statuses && !c.statuses.includes(orderStatus(order))) return false;
   if (c.types && !c.types.includes(codeOf(field(order, 'order_type')) ?? '')) return false;
   if (c.currency !== undefined && str(field(order, 'currency'))?.toUpperCase() !== c.currency) return false;
   if (c.customerId !== undefined) {
@@ -115,7 +102,8 @@ export function matchesOrder(order: unknown, c: OrderCriteria): boolean {
   }
   const customer = customerOf(order);
   if (c.email !== undefined && !sameEmail(str(customer.email), c.email)) return false;
-  if (c.name !== undefined && !fullName(customer).toLowerCase().includes(c.name.toLowerCase())) return false;
+  if (c.name !== undefined && !personName(customer).toLowerCase().includes(c.name.toLowerCase()))
+    return false;
   if (c.invoice && !matchesInvoice(order, c.invoice, true)) return false;
   if (!inRange(timeOf(order, c.dateField ?? 'created_at'), c.since, c.until)) return false;
   if (c.minAmount !== undefined || c.maxAmount !== undefined) {
@@ -134,7 +122,8 @@ export function sameEmail(a: string | undefined, b: string): boolean {
 /** A customer record by --email (exact, any case) and --name (part of the name, any case). */
 export function matchesCustomer(customer: unknown, c: { email?: string; name?: string }): boolean {
   if (c.email !== undefined && !sameEmail(str(field(customer, 'email')), c.email)) return false;
-  if (c.name !== undefined && !fullName(customer).toLowerCase().includes(c.name.toLowerCase())) return false;
+  if (c.name !== undefined && !personName(customer).toLowerCase().includes(c.name.toLowerCase()))
+    return false;
   return true;
 }
 
@@ -205,7 +194,7 @@ export function matchOrder(order: unknown, text: string): Hit | undefined {
     [
       ['invoice id', invoiceOf(order), 5],
       ['customer email', str(customer.email), 2],
-      ['customer name', fullName(customer), 0],
+      ['customer name', personName(customer), 0],
     ],
     text,
   );
@@ -225,7 +214,7 @@ export function matchCustomer(customer: unknown, text: string): Hit | undefined 
   const top = best(
     [
       ['email', str(field(customer, 'email')), 3],
-      ['name', fullName(customer), 1],
+      ['name', personName(customer), 1],
       ['customer id', str(field(customer, 'display_customer_id')), 3],
       ['your customer id', str(field(customer, 'merchant_customer_id')), 3],
     ],

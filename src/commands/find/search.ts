@@ -5,19 +5,12 @@
 
 import { iterateCustomers } from '../../api/customers.js';
 import { iterateOrders } from '../../api/orders.js';
+import { personName } from '../../domain/customers.js';
+import { orderStatus } from '../../domain/orders.js';
 import { type Column, formatAmount, textColumn, writeList } from '../../format/index.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
-import {
-  codeOf,
-  customerOf,
-  fullName,
-  type Hit,
-  invoiceOf,
-  matchCustomer,
-  matchOrder,
-  rankHits,
-} from './match.js';
+import { customerOf, type Hit, invoiceOf, matchCustomer, matchOrder, rankHits } from './match.js';
 import { SCAN_CONCURRENCY, type ScanTally, scan, tallyLine } from './scan.js';
 
 export interface SearchFlags {
@@ -88,12 +81,12 @@ const SEARCH_COLUMNS: Column[] = [
   textColumn('kind', 'Kind', (h) => of(h).kind),
   textColumn('id', 'ID', (h) => of(h).id, { keep: true }),
   textColumn('matched', 'Matched on', (h) => of(h).matched, { giveUp: 2 }),
-  textColumn('name', 'Name', (h) => fullName(person(h))),
+  textColumn('name', 'Name', (h) => personName(person(h))),
   textColumn('email', 'Email', (h) => textOf(field(person(h), 'email')), { keep: true }),
   textColumn('invoice_id', 'Invoice ID', (h) => (isOrder(h) ? (invoiceOf(of(h).record) ?? '') : ''), {
     keep: true,
   }),
-  textColumn('status', 'Status', (h) => (isOrder(h) ? (codeOf(field(of(h).record, 'status')) ?? '') : '')),
+  textColumn('status', 'Status', (h) => (isOrder(h) ? orderStatus(of(h).record) : '')),
   {
     key: 'amount',
     header: 'Amount',

@@ -4,6 +4,7 @@
 // did they pay". `full` asks for the records as -o json prints them, `fields` for chosen fields.
 
 import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
+import { type AnyRecord, isRecord } from '../../domain/records.js';
 import { UsageError } from '../../errors.js';
 import { COLUMNS, type ResourceName } from '../../format/index.js';
 
@@ -15,10 +16,6 @@ export interface Wanted {
   fields?: string[];
   cursor?: string;
 }
-
-type AnyRecord = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is AnyRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The record as the resource's table shows it: each column's plain value, empty ones left out. */
 export function compactRecord(record: unknown, resource: ResourceName): AnyRecord {

@@ -3,7 +3,7 @@
 import { ApiError, classifyStatus } from '../../api/errors.js';
 import { getOrder } from '../../api/orders.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
-import { isOrderStatus } from '../../domain/orders.js';
+import { isOrderStatus, orderStatus } from '../../domain/orders.js';
 import { BatchFailedError, EXIT, UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { version } from '../../version.js';
@@ -101,7 +101,7 @@ export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags
       string,
       unknown
     >;
-    const current = statusOf(order);
+    const current = orderStatus(order) || undefined;
     const status = eventStatus ?? current ?? 'active';
     document = buildEvent({
       id,
@@ -290,14 +290,4 @@ function target(flag: string, value: string): string {
   const url = expandLocalUrl(value);
   if (!url) throw new UsageError(`${flag} must be a URL, a port or a path, got "${value}"`);
   return url;
-}
-
-function statusOf(order: Record<string, unknown>): string | undefined {
-  const status = order.status;
-  if (typeof status === 'string') return status;
-  if (status && typeof status === 'object') {
-    const value = (status as { value?: unknown }).value;
-    return typeof value === 'string' ? value : undefined;
-  }
-  return undefined;
 }

@@ -9,7 +9,7 @@ import { createCustomer, getCustomer } from '../../api/customers.js';
 import { createOrder, createSubscriptionOrder, getOrder } from '../../api/orders.js';
 import { createProduct } from '../../api/products.js';
 import { toDayFirst } from '../../domain/dates.js';
-import type { OrderStatus } from '../../domain/orders.js';
+import { type OrderStatus, orderStatus } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import * as parse from '../args.js';
 import { adminCall } from '../emulator-admin.js';
@@ -39,7 +39,7 @@ export async function triggerOnEmulator(
     orderFlag === undefined
       ? await newOrder(rt, origin, status, customerFlag)
       : parse.recordId('--order', orderFlag);
-  const current = statusOf(await getOrder(client, orderId, { signal: rt.signal }));
+  const current = orderStatus(await getOrder(client, orderId, { signal: rt.signal }));
   if (current === status) {
     throw new UsageError(
       `order ${orderId} is already ${status}: nothing would change, so no ${event} is sent`,
@@ -61,11 +61,11 @@ export async function triggerOnEmulator(
   await writeRows(rt, ours, DELIVERY_COLUMNS, {
     order_id: orderId,
     event,
-    status: statusOf(order),
+    status: orderStatus(order) || undefined,
     deliveries: ours,
   });
   rt.info(
-    `Order ${orderId} is now ${statusOf(order)} (billing orders get ${orderId}); ${event} was raised by the emulator.`,
+    `Order ${orderId} is now ${orderStatus(order)} (billing orders get ${orderId}); ${event} was raised by the emulator.`,
   );
   if (endpoints.length === 0) {
     rt.info(
@@ -195,11 +195,4 @@ async function waitFor(rt: Runtime, origin: string, before: Set<string>, orderId
 
 async function deliveries(origin: string): Promise<Delivery[]> {
   return (await adminCall<{ deliveries: Delivery[] }>(origin, 'GET', 'deliveries')).deliveries;
-}
-
-function statusOf(order: unknown): string | undefined {
-  const status = (order as { status?: unknown }).status;
-  if (typeof status === 'string') return status;
-  const value = (status as { value?: unknown } | null)?.value;
-  return typeof value === 'string' ? value : undefined;
 }
