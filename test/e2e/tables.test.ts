@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { plain } from '../../src/cli/help-layout.js';
 import { ENVIRONMENT } from '../../src/config/variables.js';
+import { CUSTOMER_FIELDS, flagOf } from '../../src/domain/customers.js';
 import { EXIT_CODES } from '../../src/errors.js';
 import { FORMATS, OUTPUT_FORMATS } from '../../src/format/formats.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
@@ -100,5 +101,14 @@ describe('help prints the tables of src', () => {
     for (const [name] of variables) expect(text).toMatch(new RegExp(`[ :]${name}[,.]`));
     for (const e of codes) expect(text, `exit ${e.code}`).toContain(` ${e.code} ${e.short}`);
     for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
+  it('customers create takes a flag per field of CUSTOMER_FIELDS; help fields customers names each field', async () => {
+    const create = await runCli(['customers', 'create', '--help'], { env: baseEnv() });
+    const fields = await runCli(['help', 'fields', 'customers'], { env: baseEnv() });
+    for (const { field } of CUSTOMER_FIELDS) {
+      expect(create.stdout, field).toMatch(new RegExp(`^  ${flagOf(field)} <`, 'm'));
+      expect(fields.stdout, field).toMatch(new RegExp(`\\b${field}\\b`));
+    }
   });
 });
