@@ -8,7 +8,8 @@
 //   loop must not send a message a run; a row journaled sent is never sent again.
 // - pay: done when a succeeded debit or pre-authorisation not in the baseline is on the order
 //   ("paid"): the same check as `orders pay` before any retry.
-// - pause / resume / cancel: done when the order is read paused / not paused / cancelled.
+// - pause / resume / cancel: done when the order is read paused / active / cancelled; an order
+//   read so before anything is sent has nothing to do (nothing sent, exit 0).
 
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -25,7 +26,7 @@ import { payOrderWithCard, sendChecked } from '../api/payments.js';
 import { isRecord } from '../api/records.js';
 import type { Order, Payment } from '../api/types.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
-import type { ActionPlan, BatchRecord, MoveAction } from './batch/engine.js';
+import type { Action, ActionPlan, BatchRecord } from './batch/engine.js';
 import type { RowState } from './batch/journal.js';
 import type { BatchRow } from './batch/rows.js';
 import type { Runtime } from './runtime.js';
@@ -66,16 +67,19 @@ function describeError(err: BillingError, row: OrderRow): string {
 function orderAction(o: {
   name: string;
   done: RowState;
-  /** The order shows the action done (read after an earlier run started the row). */
+  /**
+   * The order shows the action done: read after an earlier run started the row, the action
+   * landed; read before anything is sent, there is nothing to do.
+   */
   shows?(order: Order): boolean;
   /** Refuses (the row fails, nothing sent) an order the action cannot apply to. */
   check?(order: Order): void;
   send(orderId: number): Promise<ActionRecord>;
   /** A lost answer: what may have happened, what the next run does (default: it reads the order). */
   afterLostAnswer?: string;
-  /** MoveAction.unseen: a message, which nothing reads back. */
+  /** Action.unseen: a message, which nothing reads back. */
   unseen?: string;
-}): (client: ApiClient) => MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
+}): (client: ApiClient) => Action<OrderRow, OrderState, ActionPlan, ActionRecord> {
   return (client) => ({
     name: o.name,
     done: o.done,
@@ -83,11 +87,13 @@ function orderAction(o: {
     read: async (row) => ({ order: await getOrder(client, row.orderId) }),
     currencyOf: (state) => (typeof state.order.currency === 'string' ? state.order.currency : null),
     landed: (state) => (o.shows?.(state.order) ? (state.order as ActionRecord) : undefined),
+    nothingToDo: (state) =>
+      o.shows?.(state.order) ? `order ${state.order.id} is ${statusOf(state.order)} already` : undefined,
     plan: (state) => {
       o.check?.(state.order);
       return {};
     },
-    send: async (state) => ({ payment: await o.send(state.order.id), recovered: false }),
+    send: async (state) => ({ record: await o.send(state.order.id), recovered: false }),
     describeError,
     afterLostAnswer:
       o.afterLostAnswer ?? `the order may be ${o.done} already; the next run reads it before sending again`,
@@ -147,7 +153,7 @@ export const resumeAction = (client: ApiClient) =>
   orderAction({
     name: 'resume',
     done: 'resumed',
-    shows: (order) => statusOf(order) !== 'paused',
+    shows: (order) => statusOf(order) === 'active',
     send: async (orderId) => orderOf(orderId, await resumeOrder(client, orderId)),
   })(client);
 
@@ -172,7 +178,7 @@ function isNewCharge(p: Payment, baseline: readonly number[]): boolean {
   );
 }
 
-export function payAction(client: ApiClient): MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
+export function payAction(client: ApiClient): Action<OrderRow, OrderState, ActionPlan, ActionRecord> {
   return {
     name: 'pay',
     done: 'paid',
@@ -201,7 +207,7 @@ export function payAction(client: ApiClient): MoveAction<OrderRow, OrderState, A
           'the service answered without the payment it made',
         );
       }
-      return { payment: result.payment as ActionRecord, recovered: result.recovered };
+      return { record: result.payment as ActionRecord, recovered: result.recovered };
     },
     describeError,
   };

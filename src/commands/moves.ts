@@ -20,7 +20,7 @@ import {
 import type { Payment } from '../api/types.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import type { BillingError } from '../errors.js';
-import type { MoveAction, MovePlan } from './batch/engine.js';
+import type { Action, MovePlan, Sent } from './batch/engine.js';
 import type { BatchRow } from './batch/rows.js';
 
 /** A row that acts on one payment. */
@@ -44,7 +44,7 @@ function describeError(err: BillingError, row: PaymentRow): string {
   return err.message;
 }
 
-export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundState, RefundPlan> {
+export function refundAction(client: ApiClient): Action<PaymentRow, RefundState, RefundPlan> {
   return {
     name: 'refund',
     kind: 'refund',
@@ -57,7 +57,7 @@ export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundSt
       landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
     since: (state, started) => refundsSince(state.orderPayments, state.payment.id, started.baseline ?? []),
     plan: (state, row) => planRefund(state, row.amount),
-    send: (_state, plan) => sendRefund(client, plan),
+    send: async (_state, plan) => sent(await sendRefund(client, plan)),
     describeError,
   };
 }
@@ -78,7 +78,7 @@ function preauthAction(
   client: ApiClient,
   name: 'capture' | 'reverse',
   kind: 'capture' | 'reversal',
-): MoveAction<PaymentRow, PreauthState, PreauthPlan> {
+): Action<PaymentRow, PreauthState, PreauthPlan> {
   const appeared = (p: Payment, id: number, baseline: readonly number[]) =>
     p.parent_id === id && p.kind === kind && p.status !== 'failed' && !baseline.includes(p.id);
   const isOurs = (p: Payment, id: number, amount: string, baseline: readonly number[]) =>
@@ -112,26 +112,33 @@ function preauthAction(
         .map((p) => p.id),
       ...(name === 'capture' && row.amount !== undefined ? { asked: row.amount } : {}),
     }),
-    send: (state, plan) =>
-      sendChecked(client, {
-        orderId: plan.orderId,
-        isOurs: (p) => isOurs(p, state.payment.id, plan.amount, plan.baseline),
-        appeared: (p) => appeared(p, state.payment.id, plan.baseline),
-        asked: { kind, paymentId: state.payment.id, amount: plan.amount, ...currencyOf(state.payment) },
-        send: () =>
-          name === 'capture'
-            ? capturePayment(client, state.payment.id, {
-                amount: plan.asked,
-                expected: plan.amount,
-                ...currencyOf(state.payment),
-              })
-            : reversePayment(client, state.payment.id, {
-                expected: plan.amount,
-                ...currencyOf(state.payment),
-              }),
-      }),
+    send: async (state, plan) =>
+      sent(
+        await sendChecked(client, {
+          orderId: plan.orderId,
+          isOurs: (p) => isOurs(p, state.payment.id, plan.amount, plan.baseline),
+          appeared: (p) => appeared(p, state.payment.id, plan.baseline),
+          asked: { kind, paymentId: state.payment.id, amount: plan.amount, ...currencyOf(state.payment) },
+          send: () =>
+            name === 'capture'
+              ? capturePayment(client, state.payment.id, {
+                  amount: plan.asked,
+                  expected: plan.amount,
+                  ...currencyOf(state.payment),
+                })
+              : reversePayment(client, state.payment.id, {
+                  expected: plan.amount,
+                  ...currencyOf(state.payment),
+                }),
+        }),
+      ),
     describeError,
   };
+}
+
+/** What a send of a money move answered, as the engine takes it: the payment it made. */
+function sent(result: { payment?: Payment; recovered: boolean }): Sent<Payment> {
+  return { ...(result.payment ? { record: result.payment } : {}), recovered: result.recovered };
 }
 
 /** A record by its id, as the service shows it now; undefined when it has none (404). */

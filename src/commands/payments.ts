@@ -24,7 +24,7 @@ import { COLUMNS, type Column, write, writeList, writeOne } from '../format/inde
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
 import type { BatchFlags } from './batch/command.js';
-import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
+import type { Action, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { AcrossFlags } from './find/payments.js';
 import type { PaymentRow } from './moves.js';
@@ -254,7 +254,7 @@ async function report(
  */
 async function moveOne<S, P extends MovePlan>(
   rt: Runtime,
-  action: MoveAction<PaymentRow, S, P>,
+  action: Action<PaymentRow, S, P>,
   paymentId: number,
   amount: string | undefined,
   flags: JournalFlags & BatchFlags,
@@ -322,8 +322,12 @@ async function moveOne<S, P extends MovePlan>(
     if (outcome.unrecorded) rt.info(describeDoubt(outcome, 'payment', action.done));
     throw outcome.cause;
   }
+  if (outcome.status === 'nothing_to_do') {
+    rt.info(`Nothing to do: ${outcome.note}; nothing was sent.`);
+    return;
+  }
   let record = outcome.record;
-  if (outcome.status === 'skipped') {
+  if (outcome.status === 'already_done') {
     if (outcome.resultId !== null && record === undefined)
       record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal }).catch((err) => {
         // The journal names a record the service does not have: its data was replaced (an
@@ -356,7 +360,7 @@ async function moveOne<S, P extends MovePlan>(
     rt.moved = movedLine(done(record), record);
   }
   if (record) await writeRecord(rt, record, 'payment');
-  if (outcome.status !== 'skipped') rt.info(done(record));
+  if (outcome.status !== 'already_done') rt.info(done(record));
   if (outcome.unrecorded) {
     rt.info(describeDoubt(outcome, 'payment', action.done));
     throw new InDoubtError(

@@ -31,14 +31,15 @@ import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
 import { stateDir } from './batches.js';
 import {
+  type Action,
   type ActionPlan,
   type BatchRecord,
   describeDoubt,
   inDoubt,
   inDoubtError,
-  type MoveAction,
   type Outcome,
   runBatch,
+  statusWord,
 } from './engine.js';
 import { idCell, type Problem, readRawInput, refuse } from './input.js';
 import { readJournal } from './journal.js';
@@ -66,7 +67,7 @@ export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T ext
   verb: string;
   /** The word of a row done in the summary: sent, paused, captured. */
   doneWord: string;
-  makeAction(client: ApiClient, rt?: Runtime): MoveAction<R, S, P, T>;
+  makeAction(client: ApiClient, rt?: Runtime): Action<R, S, P, T>;
   rowOf(id: number, index: number, line: number): R;
   /** The request a row sends, for --dry-run. */
   route: Route;
@@ -279,7 +280,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   rt: Runtime,
   o: {
     opened: OpenBatch;
-    action: MoveAction<R, S, P, T>;
+    action: Action<R, S, P, T>;
     rows: readonly R[];
     concurrency: number;
     laneOf(row: R): string | undefined;
@@ -310,7 +311,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   }
   const total = o.rows.length;
   try {
-    const counts = { done: 0, skipped: 0, failed: 0, in_doubt: 0 };
+    const counts = { done: 0, already_done: 0, nothing_to_do: 0, failed: 0, in_doubt: 0 };
     const progress = await startProgress(rt, `0/${total} ${words.inFlight}…`);
     const onAbort = () => {
       progress.update(`Stopping: letting the ${words.inFlight} in flight finish (Ctrl-C again to quit now)…`);
@@ -332,8 +333,9 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;
-          const done = counts.done + counts.skipped + counts.failed + counts.in_doubt;
-          const tally = `${done}/${total}: ${counts.done} ${words.done}, ${counts.skipped} skipped, ${counts.failed} failed`;
+          const done = Object.values(counts).reduce((a, b) => a + b, 0);
+          const nothing = counts.nothing_to_do > 0 ? `, ${counts.nothing_to_do} nothing to do` : '';
+          const tally = `${done}/${total}: ${counts.done} ${words.done}, ${counts.already_done} skipped${nothing}, ${counts.failed} failed`;
           // After Ctrl-C the line keeps saying that it stops, with the tally after it.
           progress.update(
             rt.signal.aborted
@@ -361,9 +363,11 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   const count = (status: Outcome<R, T>['status']) => outcomes.filter((x) => x.status === status).length;
   const doubtful = inDoubt(outcomes).sort((a, b) => a.row.index - b.row.index);
   const notStarted = total - outcomes.length;
+  const already = count('already_done');
   const parts = [
     `${count('done')} ${words.done}`,
-    `${count('skipped')} skipped (${action.done} by an earlier run${count('skipped') > 0 ? ` of the batch of ${opened.created}` : ''})`,
+    `${already} skipped (${action.done} by an earlier run${already > 0 ? ` of the batch of ${opened.created}` : ''})`,
+    ...(count('nothing_to_do') > 0 ? [`${count('nothing_to_do')} nothing to do`] : []),
     `${count('failed')} failed`,
   ];
   if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
@@ -398,7 +402,7 @@ function unreported<R extends BatchRow, T extends BatchRecord>(
   const cause = failed ?? closed;
   const why = cause ? outputError(cause).message.replace(/^could not write to /, '') : 'standard output';
   const moved = outcomes
-    .filter((o) => !written.has(o) && (o.status === 'done' || o.status === 'in_doubt' || o.unrecorded))
+    .filter((o) => !written.has(o) && (o.status === 'done' || inDoubt([o]).length > 0))
     .sort((a, b) => a.row.index - b.row.index);
   if (moved.length === 0) return outputError(cause ?? new Error('standard output'));
   rt.info(
@@ -423,14 +427,14 @@ function unreported<R extends BatchRow, T extends BatchRecord>(
 
 async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   outcomes: AsyncGenerator<Outcome<R, T>>,
-  action: MoveAction<R, S, P, T>,
+  action: Action<R, S, P, T>,
   command: BatchCommand<R, S, P, T>,
 ): AsyncGenerator<BatchResult> {
   for await (const o of outcomes) {
     yield {
       id: action.idOf(o.row),
-      status: o.status === 'done' ? action.done : o.status,
-      result: o.status === 'done' ? command.resultOf(o) : '',
+      status: statusWord(o.status, action.done),
+      result: o.status === 'done' ? command.resultOf(o) : (o.note ?? ''),
       error: o.error,
     };
   }

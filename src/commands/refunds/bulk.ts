@@ -11,7 +11,7 @@ import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
-import type { Outcome } from '../batch/engine.js';
+import { type Outcome, statusWord } from '../batch/engine.js';
 import { readJournal } from '../batch/journal.js';
 import { journalPathOf, openBatch } from '../batch/open.js';
 import { confirmMoneyMove } from '../confirm.js';
@@ -28,7 +28,8 @@ export interface RowResult {
   amount: string;
   /** The payment's currency, as the service gave it; null when the payment was not read. */
   currency: string | null;
-  status: 'refunded' | 'skipped' | 'failed' | 'in_doubt';
+  /** statusWord (../batch/engine.ts): refunded, skipped, failed, in_doubt. */
+  status: string;
   refund_id: number | null;
   error: string | null;
 }
@@ -139,17 +140,13 @@ async function refundRows(
   });
 }
 
-function statusOf(outcome: Outcome<PaymentRow>): RowResult['status'] {
-  return outcome.status === 'done' ? 'refunded' : outcome.status;
-}
-
 async function* mapResults(outcomes: AsyncGenerator<Outcome<PaymentRow>>): AsyncGenerator<RowResult> {
   for await (const o of outcomes) {
     yield {
       payment_id: o.row.paymentId,
       amount: o.amount ?? o.row.amount ?? '',
       currency: o.currency,
-      status: statusOf(o),
+      status: statusWord(o.status, 'refunded'),
       refund_id: o.resultId,
       error: o.error,
     };
