@@ -26,8 +26,8 @@ import { payOrderWithCard, sendChecked } from '../api/payments.js';
 import { isRecord } from '../api/records.js';
 import type { Order, Payment } from '../api/types.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
+import { ACTIONS, type ActionName } from './batch/actions.js';
 import type { Action, ActionPlan, BatchRecord } from './batch/engine.js';
-import type { RowState } from './batch/journal.js';
 import type { BatchRow } from './batch/rows.js';
 import type { Runtime } from './runtime.js';
 
@@ -64,14 +64,13 @@ function describeError(err: BillingError, row: OrderRow): string {
   return err.message;
 }
 
+/**
+ * An action on an order whose entry in the table (./batch/actions.ts) says its done state and,
+ * when the order shows it (`doneWhen.status`), how: read after an earlier run started the row,
+ * the action landed; read before anything is sent, there is nothing to do.
+ */
 function orderAction(o: {
-  name: string;
-  done: RowState;
-  /**
-   * The order shows the action done: read after an earlier run started the row, the action
-   * landed; read before anything is sent, there is nothing to do.
-   */
-  shows?(order: Order): boolean;
+  name: ActionName;
   /** Refuses (the row fails, nothing sent) an order the action cannot apply to. */
   check?(order: Order): void;
   send(orderId: number): Promise<ActionRecord>;
@@ -80,15 +79,17 @@ function orderAction(o: {
   /** Action.unseen: a message, which nothing reads back. */
   unseen?: string;
 }): (client: ApiClient) => Action<OrderRow, OrderState, ActionPlan, ActionRecord> {
+  const { done, doneWhen } = ACTIONS[o.name];
+  const shows = (order: Order) => 'status' in doneWhen && statusOf(order) === doneWhen.status;
   return (client) => ({
     name: o.name,
-    done: o.done,
+    done,
     idOf: (row) => row.orderId,
     read: async (row) => ({ order: await getOrder(client, row.orderId) }),
     currencyOf: (state) => (typeof state.order.currency === 'string' ? state.order.currency : null),
-    landed: (state) => (o.shows?.(state.order) ? (state.order as ActionRecord) : undefined),
+    landed: (state) => (shows(state.order) ? (state.order as ActionRecord) : undefined),
     nothingToDo: (state) =>
-      o.shows?.(state.order) ? `order ${state.order.id} is ${statusOf(state.order)} already` : undefined,
+      shows(state.order) ? `order ${state.order.id} is ${statusOf(state.order)} already` : undefined,
     plan: (state) => {
       o.check?.(state.order);
       return {};
@@ -96,7 +97,7 @@ function orderAction(o: {
     send: async (state) => ({ record: await o.send(state.order.id), recovered: false }),
     describeError,
     afterLostAnswer:
-      o.afterLostAnswer ?? `the order may be ${o.done} already; the next run reads it before sending again`,
+      o.afterLostAnswer ?? `the order may be ${done} already; the next run reads it before sending again`,
     ...(o.unseen === undefined ? {} : { unseen: o.unseen }),
   });
 }
@@ -111,7 +112,6 @@ function refuseNothingToPay(order: Order): void {
 function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
   return orderAction({
     name: `${channel}-link`,
-    done: 'sent',
     check: refuseNothingToPay,
     // Nothing in an order shows a sent message (docs/decisions.md, "Act on many, once"): one
     // that may have gone is in doubt, and a plain re-run does not send it again.
@@ -144,24 +144,18 @@ export const smsLinkAction = (client: ApiClient, rt?: Runtime) => linkAction(cli
 export const pauseAction = (client: ApiClient) =>
   orderAction({
     name: 'pause',
-    done: 'paused',
-    shows: (order) => statusOf(order) === 'paused',
     send: async (orderId) => orderOf(orderId, await pauseOrder(client, orderId)),
   })(client);
 
 export const resumeAction = (client: ApiClient) =>
   orderAction({
     name: 'resume',
-    done: 'resumed',
-    shows: (order) => statusOf(order) === 'active',
     send: async (orderId) => orderOf(orderId, await resumeOrder(client, orderId)),
   })(client);
 
 export const cancelAction = (client: ApiClient) =>
   orderAction({
     name: 'cancel',
-    done: 'cancelled',
-    shows: (order) => statusOf(order) === 'cancelled',
     send: async (orderId) => orderOf(orderId, await cancelOrder(client, orderId)),
   })(client);
 
@@ -169,19 +163,16 @@ function orderOf(orderId: number, result: { order?: Order }): ActionRecord {
   return (result.order ?? { id: orderId }) as ActionRecord;
 }
 
-/** A new succeeded debit or pre-authorisation on the order: what a payment with the card makes. */
+/** A new succeeded payment of the kinds a payment with the card makes (a debit or pre-authorisation). */
 function isNewCharge(p: Payment, baseline: readonly number[]): boolean {
-  return (
-    !baseline.includes(p.id) &&
-    (p.kind === 'debit' || p.kind === 'preauthorization') &&
-    p.status === 'succeeded'
-  );
+  const kinds: readonly string[] = ACTIONS.pay.doneWhen.makes;
+  return !baseline.includes(p.id) && kinds.includes(p.kind ?? '') && p.status === 'succeeded';
 }
 
 export function payAction(client: ApiClient): Action<OrderRow, OrderState, ActionPlan, ActionRecord> {
   return {
     name: 'pay',
-    done: 'paid',
+    done: ACTIONS.pay.done,
     idOf: (row) => row.orderId,
     read: async (row) => ({
       order: await getOrder(client, row.orderId),
@@ -212,3 +203,13 @@ export function payAction(client: ApiClient): Action<OrderRow, OrderState, Actio
     describeError,
   };
 }
+
+/** The code of each action on an order, by its name in the table (./batch/actions.ts). */
+export const ORDER_ACTIONS = {
+  'email-link': emailLinkAction,
+  'sms-link': smsLinkAction,
+  pay: payAction,
+  pause: pauseAction,
+  resume: resumeAction,
+  cancel: cancelAction,
+};

@@ -20,6 +20,7 @@ import {
 import type { Payment } from '../api/types.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import type { BillingError } from '../errors.js';
+import { ACTIONS } from './batch/actions.js';
 import type { Action, MovePlan, Sent } from './batch/engine.js';
 import type { BatchRow } from './batch/rows.js';
 
@@ -48,7 +49,7 @@ export function refundAction(client: ApiClient): Action<PaymentRow, RefundState,
   return {
     name: 'refund',
     kind: 'refund',
-    done: 'refunded',
+    done: ACTIONS.refund.done,
     idOf: (row) => row.paymentId,
     read: (row) => readRefundState(client, row.paymentId),
     recorded: (resultId) => recordOf(client, resultId),
@@ -88,7 +89,7 @@ function preauthAction(
   return {
     name,
     kind,
-    done: name === 'capture' ? 'captured' : 'reversed',
+    done: ACTIONS[name].done,
     idOf: (row) => row.paymentId,
     read: async (row) => {
       const payment = await getPayment(client, row.paymentId);
@@ -167,3 +168,6 @@ function amountIs(p: Payment, amount: string): boolean {
 
 export const captureAction = (client: ApiClient) => preauthAction(client, 'capture', 'capture');
 export const reverseAction = (client: ApiClient) => preauthAction(client, 'reverse', 'reversal');
+
+/** The code of each action on a payment, by its name in the table (./batch/actions.ts). */
+export const PAYMENT_ACTIONS = { capture: captureAction, reverse: reverseAction, refund: refundAction };

@@ -11,8 +11,6 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { previewRequest, type RequestPreview } from '../../api/payments.js';
-import type { Route } from '../../api/routes.js';
 import {
   BatchFailedError,
   type BillingError,
@@ -26,9 +24,10 @@ import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
 import { isInvoiceText } from '../order-arg.js';
-import { previewBase, writePreviews } from '../preview.js';
+import { previewBase, previewOf, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
+import { type ActionEntry, type ActionName, actionOf } from './actions.js';
 import { stateDir } from './batches.js';
 import {
   type Action,
@@ -61,18 +60,10 @@ export interface BatchFlags {
 }
 
 export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord> {
-  /** order or payment: what each id is. */
-  what: IdOf;
-  /** "send the payment link by e-mail to", "pause": said in the confirmation and the dry run. */
-  verb: string;
-  /** The word of a row done in the summary: sent, paused, captured. */
-  doneWord: string;
+  /** Its entry in the table of actions (./actions.ts): what a row's id is, its words, its request. */
+  action: ActionName;
   makeAction(client: ApiClient, rt?: Runtime): Action<R, S, P, T>;
   rowOf(id: number, index: number, line: number): R;
-  /** The request a row sends, for --dry-run. */
-  route: Route;
-  /** The result column of a row done: "to james@…", "payment 312". */
-  resultOf(outcome: Outcome<R, T>): string;
 }
 
 export interface BatchResult {
@@ -198,30 +189,29 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency ?? '4');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
-  const { rows, name } = await readBatchRows(rt, args, flags, command.what, command.rowOf);
+  const entry = actionOf(command.action);
+  const { rows, name } = await readBatchRows(rt, args, flags, entry.on, command.rowOf);
   const client = flags.dryRun ? undefined : await rt.client();
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient, rt);
   const journalPath = await journalFor(rt, flags, action.name, rows);
-  const many = (n: number) => plural(n, command.what);
+  const many = (n: number) => plural(n, entry.on);
   if (flags.dryRun) {
     const journal = await readJournal(journalPath);
     const planned = rows.filter((row) => journal.history.get(row.key)?.last.state !== action.done);
     const base = await previewBase(rt);
-    const previews: RequestPreview[] = planned.map((row) =>
-      previewRequest(base, command.route, { id: action.idOf(row) }),
-    );
+    const previews = planned.map((row) => previewOf(base, command.action, action.idOf(row), row.amount));
     await writePreviews(rt, previews, false);
     const skipped = rows.length - planned.length;
     rt.info(
-      `Dry run: would ${command.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
+      `Dry run: would ${entry.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
     );
     return;
   }
   const opened = await openBatch(rt, {
     action: action.name,
     done: action.done,
-    what: command.what,
+    what: entry.on,
     rows,
     input: flags.file === undefined ? 'the command line' : flags.file === '-' ? 'stdin' : resolve(flags.file),
     journalPath,
@@ -233,7 +223,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
       const skipped = rows.length - planned;
       await confirmInProduction(
         rt,
-        `${command.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
+        `${entry.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
       );
     },
   });
@@ -244,12 +234,12 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     concurrency,
     laneOf: () => undefined,
     resource: 'batch_result',
-    results: (outcomes) => results(outcomes, action, command),
+    results: (outcomes) => results(outcomes, action, entry),
     words: {
       head: name,
       rows: many(rows.length),
-      done: command.doneWord,
-      what: command.what,
+      done: entry.done,
+      what: entry.on,
       inFlight: 'rows',
       failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
     },
@@ -428,14 +418,22 @@ function unreported<R extends BatchRow, T extends BatchRecord>(
 async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   outcomes: AsyncGenerator<Outcome<R, T>>,
   action: Action<R, S, P, T>,
-  command: BatchCommand<R, S, P, T>,
+  entry: ActionEntry,
 ): AsyncGenerator<BatchResult> {
   for await (const o of outcomes) {
     yield {
       id: action.idOf(o.row),
       status: statusWord(o.status, action.done),
-      result: o.status === 'done' ? command.resultOf(o) : (o.note ?? ''),
+      result: o.status === 'done' ? resultOf(o, entry) : (o.note ?? ''),
       error: o.error,
     };
   }
+}
+
+/** The result column of a row done: "to james@…", "payment 312", "paused". */
+function resultOf(o: Outcome<BatchRow, BatchRecord>, entry: ActionEntry): string {
+  if (entry.result === 'recipient')
+    return typeof o.record?.to === 'string' ? `to ${o.record.to}` : entry.done;
+  if (entry.result === 'payment') return o.resultId === null ? '' : `payment ${o.resultId}`;
+  return entry.done;
 }

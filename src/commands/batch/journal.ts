@@ -17,6 +17,7 @@
 import { constants } from 'node:fs';
 import { access, type FileHandle, link, open, readFile, stat, unlink } from 'node:fs/promises';
 import { BillingError, SystemError, UsageError } from '../../errors.js';
+import { ACTIONS, type DoneState } from './actions.js';
 import { refuseForeign } from './lock.js';
 import type { RowList } from './rows.js';
 
@@ -24,21 +25,14 @@ import type { RowList } from './rows.js';
  * A row's states: done is the action's own word (refunded, captured, reversed, sent, paid…);
  * nothing_to_do a row the record showed nothing to do for (read again by the next run).
  */
-export const ROW_STATES = [
+export type RowState = 'started' | 'failed' | 'in_doubt' | 'nothing_to_do' | DoneState;
+export const ROW_STATES: readonly RowState[] = [
   'started',
   'failed',
   'in_doubt',
   'nothing_to_do',
-  'refunded',
-  'captured',
-  'reversed',
-  'sent',
-  'paid',
-  'paused',
-  'resumed',
-  'cancelled',
-] as const;
-export type RowState = (typeof ROW_STATES)[number];
+  ...new Set(Object.values(ACTIONS).map((a) => a.done)),
+];
 
 export interface BatchHeader {
   v: 2;
