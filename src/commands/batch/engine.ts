@@ -70,7 +70,7 @@ export interface Action<
   kind?: MoveKind;
   /** The journal state of a row done, and the result's status: refunded, captured, reversed, paused. */
   done: RowState;
-  /** The payment (or order) the row acts on. */
+  /** The order or payment the row acts on. */
   idOf(row: R): number;
   /** Reads what the action needs (GET requests only). */
   read(row: R): Promise<S>;
@@ -455,7 +455,7 @@ export function inDoubtError(o: {
   total: number;
 }): InDoubtError {
   const settle =
-    'run the same command again: it checks each row in doubt against its order’s payments before anything is sent again';
+    'run the same command again: it checks each row in doubt against the service’s records (the order, its payments) before anything is sent again';
   if (o.stopped) {
     return new InDoubtError(
       `stopped: ${o.stopped.message}; ${plural(o.doubtful, 'row')} in doubt, ${o.notStarted} not started`,
