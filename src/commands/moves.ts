@@ -48,7 +48,7 @@ function describeError(err: BillingError, row: PaymentRow): string {
 export function refundAction(client: ApiClient): Action<PaymentRow, RefundState, RefundPlan> {
   return {
     name: 'refund',
-    kind: 'refund',
+    kind: ACTIONS.refund.doneWhen.makes[0],
     done: ACTIONS.refund.done,
     idOf: (row) => row.paymentId,
     read: (row) => readRefundState(client, row.paymentId),
@@ -78,8 +78,9 @@ interface PreauthPlan extends MovePlan {
 function preauthAction(
   client: ApiClient,
   name: 'capture' | 'reverse',
-  kind: 'capture' | 'reversal',
 ): Action<PaymentRow, PreauthState, PreauthPlan> {
+  // The kind of payment it makes, as the table says the record shows it done.
+  const [kind] = ACTIONS[name].doneWhen.makes;
   const appeared = (p: Payment, id: number, baseline: readonly number[]) =>
     p.parent_id === id && p.kind === kind && p.status !== 'failed' && !baseline.includes(p.id);
   const isOurs = (p: Payment, id: number, amount: string, baseline: readonly number[]) =>
@@ -166,8 +167,8 @@ function amountIs(p: Payment, amount: string): boolean {
   );
 }
 
-export const captureAction = (client: ApiClient) => preauthAction(client, 'capture', 'capture');
-export const reverseAction = (client: ApiClient) => preauthAction(client, 'reverse', 'reversal');
+export const captureAction = (client: ApiClient) => preauthAction(client, 'capture');
+export const reverseAction = (client: ApiClient) => preauthAction(client, 'reverse');
 
 /** The code of each action on a payment, by its name in the table (./batch/actions.ts). */
 export const PAYMENT_ACTIONS = { capture: captureAction, reverse: reverseAction, refund: refundAction };
