@@ -1,7 +1,7 @@
 // Declarations of `billing links` commands; their code is in src/commands/links.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { batchHelp, batchOptions, examples, ORDER_ARG, ORDERS_ARG, type Run } from './shared.js';
+import { batchCommands, batchHelp, examples, ORDER_ARG, ORDERS_ARG, type Run } from './shared.js';
 
 const LINK_DONE =
   'A link is done once the service answered the send: a re-run never sends it\n' +
@@ -39,7 +39,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
         'billing orders list --status failed -o ndjson | billing links email --file - --dry-run',
         'billing orders list --status failed -o ndjson | billing links email --file -',
       ]) +
-        batchHelp('order', 'sent') +
+        batchHelp('email-link') +
         LINK_DONE,
     )
     .action(run(async () => (await load()).email));
@@ -56,7 +56,7 @@ export function defineLinks(program: Command, run: Run, full = true): void {
         'billing orders list --status failed -o ndjson | billing links sms --file - --dry-run',
         'billing orders list --status failed -o ndjson | billing links sms --file -',
       ]) +
-        batchHelp('order', 'sent') +
+        batchHelp('sms-link') +
         LINK_DONE,
     )
     .action(run(async () => (await load()).sms));
@@ -83,15 +83,5 @@ export function defineLinks(program: Command, run: Run, full = true): void {
         'all (a temporary file, then renamed); an existing file is kept unless --force.\n',
     )
     .action(run(async () => (await load()).url));
-  // The flags of many ids (src/commands/batch/command.ts).
-  for (const name of ['email', 'sms']) {
-    const command = links.commands.find((c) => c.name() === name);
-    if (command) {
-      batchOptions(command, 'order');
-      command.option(
-        '--resend-in-doubt',
-        'with several ids or --file: send again the links an earlier run may have sent (its answer was lost); without it they are not sent again',
-      );
-    }
-  }
+  batchCommands(links, run);
 }

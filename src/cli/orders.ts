@@ -2,8 +2,8 @@
 
 import type { Command } from 'commander';
 import {
+  batchCommands,
   batchHelp,
-  batchOptions,
   collect,
   DATE_FORMS,
   EXPANSION_NAMES,
@@ -184,7 +184,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
     .option('--dry-run', 'print the request that would be sent, and send nothing')
     .addHelpText(
       'after',
-      `${examples(['billing orders pay 1042', 'billing orders pay 1042 1043', 'billing orders pay --file orders.csv --dry-run'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n${batchHelp('order', 'paid')}`,
+      `${examples(['billing orders pay 1042', 'billing orders pay 1042 1043', 'billing orders pay --file orders.csv --dry-run'])}\nOn a production environment this asks for confirmation at a terminal; without one it\nrefuses (exit 2) unless --yes is given.\n${batchHelp('pay')}`,
     )
     .action(run(async () => (await payments()).pay));
 
@@ -214,7 +214,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       ]) +
         assumedPath('POST /orders/{id}/pause') +
         PRODUCTION_GUARD +
-        batchHelp('order', 'paused'),
+        batchHelp('pause'),
     )
     .action(run(async () => (await lifecycle()).pause));
   orders
@@ -235,7 +235,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       ]) +
         assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}') +
         PRODUCTION_GUARD +
-        batchHelp('order', 'resumed'),
+        batchHelp('resume'),
     )
     .action(run(async () => (await lifecycle()).resume));
   orders
@@ -251,7 +251,7 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       ]) +
         assumedPath('POST /orders/{id}/cancel') +
         PRODUCTION_GUARD +
-        batchHelp('order', 'cancelled'),
+        batchHelp('cancel'),
     )
     .action(run(async () => (await lifecycle()).cancel));
   orders
@@ -272,9 +272,5 @@ export function defineOrders(program: Command, run: Run, full = true): void {
       ])}\nChanges between two reads are seen as one; for every event, use billing webhooks listen.\n`,
     )
     .action(run(async () => (await lifecycle()).watch));
-  // The flags of many ids (src/commands/batch/command.ts), on every action that takes them.
-  for (const name of ['pay', 'pause', 'resume', 'cancel']) {
-    const command = orders.commands.find((c) => c.name() === name);
-    if (command) batchOptions(command, 'order');
-  }
+  batchCommands(orders, run);
 }

@@ -1,7 +1,7 @@
 // Declarations of `billing payments` commands; their code is in src/commands/payments.ts, loaded on use.
 
 import type { Command } from 'commander';
-import { batchHelp, batchOptions, DATE_FORMS, examples, gather, type Run, SETTLE_WINDOW } from './shared.js';
+import { batchCommands, batchHelp, DATE_FORMS, examples, gather, type Run, SETTLE_WINDOW } from './shared.js';
 
 const DRY_RUN = ['--dry-run', 'print the request that would be sent, and send nothing'] as const;
 /** The journal flags of a money move (src/commands/batch/open.ts says what each does). */
@@ -113,12 +113,11 @@ export function definePayments(program: Command, run: Run, full = true): void {
       ]) +
         GUARD +
         JOURNAL_HELP +
-        batchHelp('payment', 'captured') +
+        batchHelp('capture') +
         'With several ids or --file each pre-authorisation is captured in full\n' +
         '(--amount goes with one id).\n',
     )
     .action(run(async () => (await load()).capture));
-  batchOptions(capture, 'payment');
   const reverse = payments
     .command('reverse')
     .description('release the funds of a pre-authorisation that was not captured')
@@ -138,10 +137,9 @@ export function definePayments(program: Command, run: Run, full = true): void {
       ]) +
         GUARD +
         JOURNAL_HELP +
-        batchHelp('payment', 'reversed'),
+        batchHelp('reverse'),
     )
     .action(run(async () => (await load()).reverse));
-  batchOptions(reverse, 'payment');
   const refund = payments
     .command('refund')
     .description('refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file')
@@ -180,4 +178,5 @@ export function definePayments(program: Command, run: Run, full = true): void {
         'reading the payments of the order before anything is sent again.\n',
     )
     .action(run(async () => (await load()).refund));
+  batchCommands(payments, run);
 }

@@ -1,6 +1,14 @@
-// What the command declarations share: the lazy-action wrapper type and help examples.
+// What the command declarations share: the lazy-action wrapper type, help examples, the batch flags.
 
 import type { Command } from 'commander';
+import {
+  ACTIONS,
+  type ActionEntry,
+  type ActionName,
+  batchFlagsOf,
+  batchHelpOf,
+  SETTLE_WINDOW as SETTLE,
+} from '../commands/batch/actions.js';
 import type { Handler } from '../commands/run.js';
 import { EXPANSIONS } from '../domain/expand.js';
 
@@ -44,46 +52,39 @@ export const DATE_FORMS =
   '2026-11-01, 2026-11-01T09:00, "01/11/2026 09:00", today, yesterday, monday, this-month, 7d, 2w; UTC unless a zone is given';
 
 /** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
-export const SETTLE_WINDOW = [
-  '--settle-window <seconds>',
-  'after an answer that may hide a move (5xx, timeout, lost connection), read the record this long for it before calling it in doubt; never sent twice meanwhile (default 10)',
-] as const;
+export const SETTLE_WINDOW = [SETTLE.flags, SETTLE.description] as const;
 
-/**
- * The flags of a command that takes many ids (src/commands/batch/command.ts), added where the
- * command does not have them already; `what` is order or payment.
- */
-export function batchOptions(command: Command, what: 'order' | 'payment'): Command {
+/** The flags of the batch of an action (src/commands/batch/actions.ts), added where the command does not have them. */
+export function batchOptions(command: Command, name: ActionName): Command {
   const has = (flag: string) => command.options.some((o) => o.long === flag);
-  const add = (flag: string, description: string, value?: string) => {
-    if (!has(flag.split(' ')[0] as string)) command.option(flag, description, value);
-  };
-  add(
-    '--file <path>',
-    `the ${what}s to act on: CSV with an id (or ${what}_id) column, or NDJSON such as billing ${what}s list -o ndjson prints; - for stdin`,
-  );
-  add(
-    '--journal <path>',
-    'journal of the run (default: <file>.journal; for ids or stdin, one in the state directory)',
-  );
-  add('--amend', 'go on with the batch of this journal using the rows as they are now (rows done stay done)');
-  add('--new-batch', 'move the journal aside and start a new batch, even of rows run before');
-  add('--break-lock', "take the journal's lock even when it may be held from another host or container");
-  add(SETTLE_WINDOW[0], SETTLE_WINDOW[1]);
-  add('--concurrency <n>', 'rows in flight at once with several ids or --file (1 to 64)', '4');
-  add('--dry-run', 'print the requests that would be sent, with counts, and send nothing');
+  for (const f of batchFlagsOf(name)) {
+    if (!has(f.flags.split(' ')[0] as string)) command.option(f.flags, f.description, f.default);
+  }
   return command;
 }
 
 /** Help of a command that takes many ids: what a batch does and what it prints. */
-export function batchHelp(what: 'order' | 'payment', done: string): string {
-  return (
-    `\nMany at once: several ${what} ids, --file FILE (CSV or NDJSON, checked whole\n` +
-    'before anything is sent), or --file - (the NDJSON a list prints, e.g.\n' +
-    `billing ${what === 'order' ? 'orders list' : 'orders payments ID'} -o ndjson).\n\n` +
-    `One result a row, in input order (id, status ${done}|skipped|failed|in_doubt,\n` +
-    'result, error); a summary on stderr; exit 9 when a row failed. The journal\n' +
-    `records each row before and after it is sent: the same rows run again skip what\n` +
-    `is ${done} (docs/decisions.md, "Act on many, once").\n`
-  );
+export const batchHelp = batchHelpOf;
+
+/**
+ * The commands of a group that run an action of the table (src/commands/batch/actions.ts):
+ * each declared by hand gets its batch's flags; one the table describes (`summary`) and the
+ * group does not declare is declared here, its code the action's batch (src/commands/many.ts).
+ */
+export function batchCommands(group: Command, run: Run): void {
+  for (const name of Object.keys(ACTIONS) as ActionName[]) {
+    const entry: ActionEntry = ACTIONS[name];
+    const [groupName, verb] = entry.command.split(' ') as [string, string];
+    if (groupName !== group.name()) continue;
+    let command = group.commands.find((c) => c.name() === verb);
+    if (command === undefined && entry.summary !== undefined) {
+      command = group
+        .command(verb)
+        .description(entry.summary)
+        .argument('[ids...]', `${entry.on} ids (one is a batch of one)`)
+        .addHelpText('after', examples([...(entry.examples ?? [])]) + PRODUCTION_GUARD + batchHelpOf(name))
+        .action(run(async () => (await import('../commands/many.js')).handlerOf(name)));
+    }
+    if (command) batchOptions(command, name);
+  }
 }

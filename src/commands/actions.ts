@@ -8,7 +8,8 @@
 //   loop must not send a message a run; a row journaled sent is never sent again.
 // - pay: done when a succeeded debit or pre-authorisation not in the baseline is on the order
 //   ("paid"): the same check as `orders pay` before any retry.
-// - pause / resume / cancel: done when the order is read paused / not paused / cancelled.
+// - pause / resume / cancel: done when the order is read paused / active / cancelled; an order
+//   read so before anything is sent has nothing to do (nothing sent, exit 0).
 
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -26,8 +27,8 @@ import type { Order, Payment } from '../api/types.js';
 import { orderStatus } from '../domain/orders.js';
 import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
-import type { ActionPlan, BatchRecord, MoveAction } from './batch/engine.js';
-import type { RowState } from './batch/journal.js';
+import { ACTIONS, type ActionName } from './batch/actions.js';
+import type { Action, ActionPlan, BatchRecord } from './batch/engine.js';
 import type { BatchRow } from './batch/rows.js';
 import type { Runtime } from './runtime.js';
 
@@ -57,34 +58,40 @@ function describeError(err: BillingError, row: OrderRow): string {
   return err.message;
 }
 
+/**
+ * An action on an order whose entry in the table (./batch/actions.ts) says its done state and,
+ * when the order shows it (`doneWhen.status`), how: read after an earlier run started the row,
+ * the action landed; read before anything is sent, there is nothing to do.
+ */
 function orderAction(o: {
-  name: string;
-  done: RowState;
-  /** The order shows the action done (read after an earlier run started the row). */
-  shows?(order: Order): boolean;
+  name: ActionName;
   /** Refuses (the row fails, nothing sent) an order the action cannot apply to. */
   check?(order: Order): void;
   send(orderId: number): Promise<ActionRecord>;
   /** A lost answer: what may have happened, what the next run does (default: it reads the order). */
   afterLostAnswer?: string;
-  /** MoveAction.unseen: a message, which nothing reads back. */
+  /** Action.unseen: a message, which nothing reads back. */
   unseen?: string;
-}): (client: ApiClient) => MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
+}): (client: ApiClient) => Action<OrderRow, OrderState, ActionPlan, ActionRecord> {
+  const { done, doneWhen } = ACTIONS[o.name];
+  const shows = (order: Order) => 'status' in doneWhen && orderStatus(order) === doneWhen.status;
   return (client) => ({
     name: o.name,
-    done: o.done,
+    done,
     idOf: (row) => row.orderId,
     read: async (row) => ({ order: await getOrder(client, row.orderId) }),
     currencyOf: (state) => (typeof state.order.currency === 'string' ? state.order.currency : null),
-    landed: (state) => (o.shows?.(state.order) ? (state.order as ActionRecord) : undefined),
+    landed: (state) => (shows(state.order) ? (state.order as ActionRecord) : undefined),
+    nothingToDo: (state) =>
+      shows(state.order) ? `order ${state.order.id} is ${orderStatus(state.order)} already` : undefined,
     plan: (state) => {
       o.check?.(state.order);
       return {};
     },
-    send: async (state) => ({ payment: await o.send(state.order.id), recovered: false }),
+    send: async (state) => ({ record: await o.send(state.order.id), recovered: false }),
     describeError,
     afterLostAnswer:
-      o.afterLostAnswer ?? `the order may be ${o.done} already; the next run reads it before sending again`,
+      o.afterLostAnswer ?? `the order may be ${done} already; the next run reads it before sending again`,
     ...(o.unseen === undefined ? {} : { unseen: o.unseen }),
   });
 }
@@ -99,7 +106,6 @@ function refuseNothingToPay(order: Order): void {
 function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
   return orderAction({
     name: `${channel}-link`,
-    done: 'sent',
     check: refuseNothingToPay,
     // Nothing in an order shows a sent message (docs/decisions.md, "Act on many, once"): one
     // that may have gone is in doubt, and a plain re-run does not send it again.
@@ -132,24 +138,18 @@ export const smsLinkAction = (client: ApiClient, rt?: Runtime) => linkAction(cli
 export const pauseAction = (client: ApiClient) =>
   orderAction({
     name: 'pause',
-    done: 'paused',
-    shows: (order) => orderStatus(order) === 'paused',
     send: async (orderId) => orderOf(orderId, await pauseOrder(client, orderId)),
   })(client);
 
 export const resumeAction = (client: ApiClient) =>
   orderAction({
     name: 'resume',
-    done: 'resumed',
-    shows: (order) => orderStatus(order) !== 'paused',
     send: async (orderId) => orderOf(orderId, await resumeOrder(client, orderId)),
   })(client);
 
 export const cancelAction = (client: ApiClient) =>
   orderAction({
     name: 'cancel',
-    done: 'cancelled',
-    shows: (order) => orderStatus(order) === 'cancelled',
     send: async (orderId) => orderOf(orderId, await cancelOrder(client, orderId)),
   })(client);
 
@@ -157,19 +157,16 @@ function orderOf(orderId: number, result: { order?: Order }): ActionRecord {
   return (result.order ?? { id: orderId }) as ActionRecord;
 }
 
-/** A new succeeded debit or pre-authorisation on the order: what a payment with the card makes. */
+/** A new succeeded payment of the kinds a payment with the card makes (a debit or pre-authorisation). */
 function isNewCharge(p: Payment, baseline: readonly number[]): boolean {
-  return (
-    !baseline.includes(p.id) &&
-    (p.kind === 'debit' || p.kind === 'preauthorization') &&
-    p.status === 'succeeded'
-  );
+  const kinds: readonly string[] = ACTIONS.pay.doneWhen.makes;
+  return !baseline.includes(p.id) && kinds.includes(p.kind ?? '') && p.status === 'succeeded';
 }
 
-export function payAction(client: ApiClient): MoveAction<OrderRow, OrderState, ActionPlan, ActionRecord> {
+export function payAction(client: ApiClient): Action<OrderRow, OrderState, ActionPlan, ActionRecord> {
   return {
     name: 'pay',
-    done: 'paid',
+    done: ACTIONS.pay.done,
     idOf: (row) => row.orderId,
     read: async (row) => ({
       order: await getOrder(client, row.orderId),
@@ -195,8 +192,18 @@ export function payAction(client: ApiClient): MoveAction<OrderRow, OrderState, A
           'the service answered without the payment it made',
         );
       }
-      return { payment: result.payment as ActionRecord, recovered: result.recovered };
+      return { record: result.payment as ActionRecord, recovered: result.recovered };
     },
     describeError,
   };
 }
+
+/** The code of each action on an order, by its name in the table (./batch/actions.ts). */
+export const ORDER_ACTIONS = {
+  'email-link': emailLinkAction,
+  'sms-link': smsLinkAction,
+  pay: payAction,
+  pause: pauseAction,
+  resume: resumeAction,
+  cancel: cancelAction,
+};

@@ -5,8 +5,6 @@ import { constants } from 'node:fs';
 import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../api/orders.js';
-import { previewRequest } from '../api/payments.js';
-import { routes } from '../api/routes.js';
 import type { Order } from '../api/types.js';
 import { orderStatus } from '../domain/orders.js';
 import { isRecord } from '../domain/records.js';
@@ -18,7 +16,7 @@ import type { BatchFlags } from './batch/command.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
 import { orderIdOf } from './order-arg.js';
-import { previewBase, writePreviews } from './preview.js';
+import { previewBase, previewOf, writePreviews } from './preview.js';
 import { writeListOrNote, writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink } from './service-links.js';
@@ -49,9 +47,7 @@ async function send(
 ): Promise<void> {
   const orderId = await orderIdOf(rt, id);
   if (flags.dryRun) {
-    const base = await previewBase(rt);
-    const route = channel === 'email' ? routes.sendEmailLink : routes.sendSmsLink;
-    return writePreviews(rt, [previewRequest(base, route, { id: orderId })], true);
+    return writePreviews(rt, [previewOf(await previewBase(rt), `${channel}-link`, orderId)], true);
   }
   const client = await rt.client();
   const before = await payableStatus(rt, orderId);

@@ -20,7 +20,8 @@ import {
 import type { Payment } from '../api/types.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import type { BillingError } from '../errors.js';
-import type { MoveAction, MovePlan } from './batch/engine.js';
+import { ACTIONS } from './batch/actions.js';
+import type { Action, MovePlan, Sent } from './batch/engine.js';
 import type { BatchRow } from './batch/rows.js';
 
 /** A row that acts on one payment. */
@@ -44,11 +45,11 @@ function describeError(err: BillingError, row: PaymentRow): string {
   return err.message;
 }
 
-export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundState, RefundPlan> {
+export function refundAction(client: ApiClient): Action<PaymentRow, RefundState, RefundPlan> {
   return {
     name: 'refund',
-    kind: 'refund',
-    done: 'refunded',
+    kind: ACTIONS.refund.doneWhen.makes[0],
+    done: ACTIONS.refund.done,
     idOf: (row) => row.paymentId,
     read: (row) => readRefundState(client, row.paymentId),
     recorded: (resultId) => recordOf(client, resultId),
@@ -57,7 +58,7 @@ export function refundAction(client: ApiClient): MoveAction<PaymentRow, RefundSt
       landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
     since: (state, started) => refundsSince(state.orderPayments, state.payment.id, started.baseline ?? []),
     plan: (state, row) => planRefund(state, row.amount),
-    send: (_state, plan) => sendRefund(client, plan),
+    send: async (_state, plan) => sent(await sendRefund(client, plan)),
     describeError,
   };
 }
@@ -77,8 +78,9 @@ interface PreauthPlan extends MovePlan {
 function preauthAction(
   client: ApiClient,
   name: 'capture' | 'reverse',
-  kind: 'capture' | 'reversal',
-): MoveAction<PaymentRow, PreauthState, PreauthPlan> {
+): Action<PaymentRow, PreauthState, PreauthPlan> {
+  // The kind of payment it makes, as the table says the record shows it done.
+  const [kind] = ACTIONS[name].doneWhen.makes;
   const appeared = (p: Payment, id: number, baseline: readonly number[]) =>
     p.parent_id === id && p.kind === kind && p.status !== 'failed' && !baseline.includes(p.id);
   const isOurs = (p: Payment, id: number, amount: string, baseline: readonly number[]) =>
@@ -88,7 +90,7 @@ function preauthAction(
   return {
     name,
     kind,
-    done: name === 'capture' ? 'captured' : 'reversed',
+    done: ACTIONS[name].done,
     idOf: (row) => row.paymentId,
     read: async (row) => {
       const payment = await getPayment(client, row.paymentId);
@@ -112,26 +114,33 @@ function preauthAction(
         .map((p) => p.id),
       ...(name === 'capture' && row.amount !== undefined ? { asked: row.amount } : {}),
     }),
-    send: (state, plan) =>
-      sendChecked(client, {
-        orderId: plan.orderId,
-        isOurs: (p) => isOurs(p, state.payment.id, plan.amount, plan.baseline),
-        appeared: (p) => appeared(p, state.payment.id, plan.baseline),
-        asked: { kind, paymentId: state.payment.id, amount: plan.amount, ...currencyOf(state.payment) },
-        send: () =>
-          name === 'capture'
-            ? capturePayment(client, state.payment.id, {
-                amount: plan.asked,
-                expected: plan.amount,
-                ...currencyOf(state.payment),
-              })
-            : reversePayment(client, state.payment.id, {
-                expected: plan.amount,
-                ...currencyOf(state.payment),
-              }),
-      }),
+    send: async (state, plan) =>
+      sent(
+        await sendChecked(client, {
+          orderId: plan.orderId,
+          isOurs: (p) => isOurs(p, state.payment.id, plan.amount, plan.baseline),
+          appeared: (p) => appeared(p, state.payment.id, plan.baseline),
+          asked: { kind, paymentId: state.payment.id, amount: plan.amount, ...currencyOf(state.payment) },
+          send: () =>
+            name === 'capture'
+              ? capturePayment(client, state.payment.id, {
+                  amount: plan.asked,
+                  expected: plan.amount,
+                  ...currencyOf(state.payment),
+                })
+              : reversePayment(client, state.payment.id, {
+                  expected: plan.amount,
+                  ...currencyOf(state.payment),
+                }),
+        }),
+      ),
     describeError,
   };
+}
+
+/** What a send of a money move answered, as the engine takes it: the payment it made. */
+function sent(result: { payment?: Payment; recovered: boolean }): Sent<Payment> {
+  return { ...(result.payment ? { record: result.payment } : {}), recovered: result.recovered };
 }
 
 /** A record by its id, as the service shows it now; undefined when it has none (404). */
@@ -158,5 +167,8 @@ function amountIs(p: Payment, amount: string): boolean {
   );
 }
 
-export const captureAction = (client: ApiClient) => preauthAction(client, 'capture', 'capture');
-export const reverseAction = (client: ApiClient) => preauthAction(client, 'reverse', 'reversal');
+export const captureAction = (client: ApiClient) => preauthAction(client, 'capture');
+export const reverseAction = (client: ApiClient) => preauthAction(client, 'reverse');
+
+/** The code of each action on a payment, by its name in the table (./batch/actions.ts). */
+export const PAYMENT_ACTIONS = { capture: captureAction, reverse: reverseAction, refund: refundAction };

@@ -7,24 +7,17 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { getOrder, listOrderPayments } from '../api/orders.js';
-import {
-  actionBody,
-  type CheckedResult,
-  getPayment,
-  payOrderWithCard,
-  previewRequest,
-  sendChecked,
-} from '../api/payments.js';
+import { type CheckedResult, getPayment, payOrderWithCard, sendChecked } from '../api/payments.js';
 import { notRefundable, planRefund, readRefundState } from '../api/refunds.js';
-import { type Route, routes } from '../api/routes.js';
 import type { Payment } from '../api/types.js';
 import { fromMinor } from '../domain/money.js';
 import { InDoubtError, InterruptedError, UsageError } from '../errors.js';
 import { COLUMNS, type Column, write, writeList, writeOne } from '../format/index.js';
 import { singleLine } from '../format/text.js';
 import * as parse from './args.js';
+import type { ActionName } from './batch/actions.js';
 import type { BatchFlags } from './batch/command.js';
-import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
+import type { Action, MovePlan, Outcome } from './batch/engine.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { AcrossFlags } from './find/payments.js';
 import type { PaymentRow } from './moves.js';
@@ -34,6 +27,7 @@ import {
   type DryRunFlag,
   type JournalFlags,
   previewBase,
+  previewOf,
   type RefundFlags,
   writePreviews,
 } from './preview.js';
@@ -50,7 +44,7 @@ export async function capture(
   const paymentId = parse.recordId('payment', args[0] ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
-    return writePreviews(rt, [await preview(rt, routes.capturePayment, paymentId, amount)], true);
+    return writePreviews(rt, [await preview(rt, 'capture', paymentId, amount)], true);
   }
   const { captureAction } = await import('./moves.js');
   return moveOne(
@@ -71,7 +65,7 @@ export async function reverse(
   if (await (await import('./many.js')).batchOf(rt, 'reverse', args, flags)) return;
   const paymentId = parse.recordId('payment', args[0] ?? '');
   if (flags.dryRun) {
-    return writePreviews(rt, [await preview(rt, routes.reversePayment, paymentId, undefined)], true);
+    return writePreviews(rt, [await preview(rt, 'reverse', paymentId, undefined)], true);
   }
   const { reverseAction } = await import('./moves.js');
   return moveOne(
@@ -100,7 +94,7 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
   if (flags.dryRun) {
     // A dry run refuses what the run would: a failed debit, more than is left (exit 7).
     planRefund(await readRefundState(await rt.client(), paymentId, { signal: rt.signal }), amount);
-    await writePreviews(rt, [await preview(rt, routes.refundPayment, paymentId, amount)], true);
+    await writePreviews(rt, [await preview(rt, 'refund', paymentId, amount)], true);
     if (amount === undefined)
       rt.info('A full refund is sent with the amount left, read just before sending.');
     return;
@@ -191,8 +185,7 @@ export async function pay(rt: Runtime, args: string[], flags: DryRunFlag & Batch
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   if (flags.dryRun) {
-    const base = await previewBase(rt);
-    return writePreviews(rt, [previewRequest(base, routes.payWithCard, { id: orderId })], true);
+    return writePreviews(rt, [previewOf(await previewBase(rt), 'pay', orderId)], true);
   }
   const client = await rt.client();
   const order = await getOrder(client, orderId, { signal: rt.signal });
@@ -254,7 +247,7 @@ async function report(
  */
 async function moveOne<S, P extends MovePlan>(
   rt: Runtime,
-  action: MoveAction<PaymentRow, S, P>,
+  action: Action<PaymentRow, S, P>,
   paymentId: number,
   amount: string | undefined,
   flags: JournalFlags & BatchFlags,
@@ -322,8 +315,12 @@ async function moveOne<S, P extends MovePlan>(
     if (outcome.unrecorded) rt.info(describeDoubt(outcome, 'payment', action.done));
     throw outcome.cause;
   }
+  if (outcome.status === 'nothing_to_do') {
+    rt.info(`Nothing to do: ${outcome.note}; nothing was sent.`);
+    return;
+  }
   let record = outcome.record;
-  if (outcome.status === 'skipped') {
+  if (outcome.status === 'already_done') {
     if (outcome.resultId !== null && record === undefined)
       record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal }).catch((err) => {
         // The journal names a record the service does not have: its data was replaced (an
@@ -356,7 +353,7 @@ async function moveOne<S, P extends MovePlan>(
     rt.moved = movedLine(done(record), record);
   }
   if (record) await writeRecord(rt, record, 'payment');
-  if (outcome.status !== 'skipped') rt.info(done(record));
+  if (outcome.status !== 'already_done') rt.info(done(record));
   if (outcome.unrecorded) {
     rt.info(describeDoubt(outcome, 'payment', action.done));
     throw new InDoubtError(
@@ -376,6 +373,6 @@ function movedLine(line: string, payment: Payment | undefined): string {
     : said;
 }
 
-async function preview(rt: Runtime, route: Route, paymentId: number, amount: string | undefined) {
-  return previewRequest(await previewBase(rt), route, { id: paymentId }, actionBody(route, amount));
+async function preview(rt: Runtime, name: ActionName, paymentId: number, amount: string | undefined) {
+  return previewOf(await previewBase(rt), name, paymentId, amount);
 }

@@ -1,8 +1,11 @@
-// --dry-run of a money move: the requests that would be sent, printed and not sent. Used by the
-// single-payment commands (payments.ts) and by bulk refunds (refunds/bulk.ts).
+// --dry-run of an action: the requests that would be sent, printed and not sent, each the
+// action's own request (its entry in ./batch/actions.ts). Used by every batch command, by the
+// single commands of the same actions (payments.ts, links.ts) and by bulk refunds (refunds/bulk.ts).
 
-import type { RequestPreview } from '../api/payments.js';
+import { actionBody, previewRequest, type RequestPreview } from '../api/payments.js';
+import { routes } from '../api/routes.js';
 import { write } from '../format/index.js';
+import { ACTIONS, type ActionName } from './batch/actions.js';
 import type { Runtime } from './runtime.js';
 
 export interface DryRunFlag {
@@ -30,6 +33,17 @@ export async function previewBase(rt: Runtime): Promise<{ baseUrl: string; profi
   const ctx = await rt.context();
   const { requireBaseUrl } = await import('../config/resolve.js');
   return { baseUrl: requireBaseUrl(ctx), profileId: ctx.profileId };
+}
+
+/** The request one row of an action sends: its route, with the amount as the route's body takes it. */
+export function previewOf(
+  base: { baseUrl: string; profileId?: number },
+  name: ActionName,
+  id: number,
+  amount?: string,
+): RequestPreview {
+  const route = routes[ACTIONS[name].request];
+  return previewRequest(base, route, { id }, actionBody(route, amount));
 }
 
 /** --dry-run output: the requests as data, and "METHOD PATH BODY" lines for a person. */

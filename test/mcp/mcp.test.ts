@@ -299,6 +299,32 @@ describe('refunds, within the caps, once', () => {
   });
 });
 
+describe('lifecycle: the outcomes of an action (issue 29)', () => {
+  it('pause_order of an order paused already answers nothing_to_do with the reason; nothing is sent', async () => {
+    const env = emu.env();
+    const order = [...emu.emulator.state.orders.values()].find(
+      (o) => o.status === 'active' && o.order_type === 'subscription',
+    );
+    expect(order).toBeDefined();
+    const id = order?.id as number;
+    const s = await serve(['mcp', '--allow', 'lifecycle'], env);
+    const first = await call(s, 'pause_order', { order_id: id });
+    expect(first.isError, JSON.stringify(first)).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ order_id: id, status: 'paused' });
+    const before = (await emulatorApi(emu.url, 'GET', '/__emulator/outbox')).body.messages.length;
+    // A new request_id: not the same call again (that would be skipped), a second pause asked.
+    const second = await call(s, 'pause_order', { order_id: id, request_id: 'again' });
+    expect(second.isError, JSON.stringify(second)).toBeFalsy();
+    expect(second.structuredContent).toMatchObject({
+      order_id: id,
+      status: 'nothing_to_do',
+      note: `order ${id} is paused already; nothing was sent`,
+    });
+    expect((await emulatorApi(emu.url, 'GET', '/__emulator/outbox')).body.messages.length).toBe(before);
+    await runCli(['orders', 'resume', String(id)], { env });
+  });
+});
+
 describe('start-up guards', () => {
   it('production: refuses to start with writes unless --allow-live; read-only starts', async () => {
     const env = emu.env({ BILLING_ENV: 'production' });

@@ -11,8 +11,6 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { previewRequest, type RequestPreview } from '../../api/payments.js';
-import type { Route } from '../../api/routes.js';
 import {
   BatchFailedError,
   type BillingError,
@@ -26,19 +24,21 @@ import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { confirmInProduction } from '../confirm.js';
 import { isInvoiceText } from '../order-arg.js';
-import { previewBase, writePreviews } from '../preview.js';
+import { previewBase, previewOf, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
+import { type ActionEntry, type ActionName, actionOf } from './actions.js';
 import { stateDir } from './batches.js';
 import {
+  type Action,
   type ActionPlan,
   type BatchRecord,
   describeDoubt,
   inDoubt,
   inDoubtError,
-  type MoveAction,
   type Outcome,
   runBatch,
+  statusWord,
 } from './engine.js';
 import { idCell, type Problem, readRawInput, refuse } from './input.js';
 import { readJournal } from './journal.js';
@@ -60,18 +60,10 @@ export interface BatchFlags {
 }
 
 export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord> {
-  /** order or payment: what each id is. */
-  what: IdOf;
-  /** "send the payment link by e-mail to", "pause": said in the confirmation and the dry run. */
-  verb: string;
-  /** The word of a row done in the summary: sent, paused, captured. */
-  doneWord: string;
-  makeAction(client: ApiClient, rt?: Runtime): MoveAction<R, S, P, T>;
+  /** Its entry in the table of actions (./actions.ts): what a row's id is, its words, its request. */
+  action: ActionName;
+  makeAction(client: ApiClient, rt?: Runtime): Action<R, S, P, T>;
   rowOf(id: number, index: number, line: number): R;
-  /** The request a row sends, for --dry-run. */
-  route: Route;
-  /** The result column of a row done: "to james@…", "payment 312". */
-  resultOf(outcome: Outcome<R, T>): string;
 }
 
 export interface BatchResult {
@@ -197,30 +189,29 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const concurrency = positiveInt('--concurrency', flags.concurrency ?? '4');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
-  const { rows, name } = await readBatchRows(rt, args, flags, command.what, command.rowOf);
+  const entry = actionOf(command.action);
+  const { rows, name } = await readBatchRows(rt, args, flags, entry.on, command.rowOf);
   const client = flags.dryRun ? undefined : await rt.client();
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient, rt);
   const journalPath = await journalFor(rt, flags, action.name, rows);
-  const many = (n: number) => plural(n, command.what);
+  const many = (n: number) => plural(n, entry.on);
   if (flags.dryRun) {
     const journal = await readJournal(journalPath);
     const planned = rows.filter((row) => journal.history.get(row.key)?.last.state !== action.done);
     const base = await previewBase(rt);
-    const previews: RequestPreview[] = planned.map((row) =>
-      previewRequest(base, command.route, { id: action.idOf(row) }),
-    );
+    const previews = planned.map((row) => previewOf(base, command.action, action.idOf(row), row.amount));
     await writePreviews(rt, previews, false);
     const skipped = rows.length - planned.length;
     rt.info(
-      `Dry run: would ${command.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
+      `Dry run: would ${entry.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
     );
     return;
   }
   const opened = await openBatch(rt, {
     action: action.name,
     done: action.done,
-    what: command.what,
+    what: entry.on,
     rows,
     input: flags.file === undefined ? 'the command line' : flags.file === '-' ? 'stdin' : resolve(flags.file),
     journalPath,
@@ -232,7 +223,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
       const skipped = rows.length - planned;
       await confirmInProduction(
         rt,
-        `${command.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
+        `${entry.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
       );
     },
   });
@@ -243,12 +234,12 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     concurrency,
     laneOf: () => undefined,
     resource: 'batch_result',
-    results: (outcomes) => results(outcomes, action, command),
+    results: (outcomes) => results(outcomes, action, entry),
     words: {
       head: name,
       rows: many(rows.length),
-      done: command.doneWord,
-      what: command.what,
+      done: entry.done,
+      what: entry.on,
       inFlight: 'rows',
       failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
     },
@@ -279,7 +270,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   rt: Runtime,
   o: {
     opened: OpenBatch;
-    action: MoveAction<R, S, P, T>;
+    action: Action<R, S, P, T>;
     rows: readonly R[];
     concurrency: number;
     laneOf(row: R): string | undefined;
@@ -310,7 +301,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   }
   const total = o.rows.length;
   try {
-    const counts = { done: 0, skipped: 0, failed: 0, in_doubt: 0 };
+    const counts = { done: 0, already_done: 0, nothing_to_do: 0, failed: 0, in_doubt: 0 };
     const progress = await startProgress(rt, `0/${total} ${words.inFlight}…`);
     const onAbort = () => {
       progress.update(`Stopping: letting the ${words.inFlight} in flight finish (Ctrl-C again to quit now)…`);
@@ -332,8 +323,9 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;
-          const done = counts.done + counts.skipped + counts.failed + counts.in_doubt;
-          const tally = `${done}/${total}: ${counts.done} ${words.done}, ${counts.skipped} skipped, ${counts.failed} failed`;
+          const done = Object.values(counts).reduce((a, b) => a + b, 0);
+          const nothing = counts.nothing_to_do > 0 ? `, ${counts.nothing_to_do} nothing to do` : '';
+          const tally = `${done}/${total}: ${counts.done} ${words.done}, ${counts.already_done} skipped${nothing}, ${counts.failed} failed`;
           // After Ctrl-C the line keeps saying that it stops, with the tally after it.
           progress.update(
             rt.signal.aborted
@@ -361,9 +353,11 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   const count = (status: Outcome<R, T>['status']) => outcomes.filter((x) => x.status === status).length;
   const doubtful = inDoubt(outcomes).sort((a, b) => a.row.index - b.row.index);
   const notStarted = total - outcomes.length;
+  const already = count('already_done');
   const parts = [
     `${count('done')} ${words.done}`,
-    `${count('skipped')} skipped (${action.done} by an earlier run${count('skipped') > 0 ? ` of the batch of ${opened.created}` : ''})`,
+    `${already} skipped (${action.done} by an earlier run${already > 0 ? ` of the batch of ${opened.created}` : ''})`,
+    ...(count('nothing_to_do') > 0 ? [`${count('nothing_to_do')} nothing to do`] : []),
     `${count('failed')} failed`,
   ];
   if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
@@ -398,7 +392,7 @@ function unreported<R extends BatchRow, T extends BatchRecord>(
   const cause = failed ?? closed;
   const why = cause ? outputError(cause).message.replace(/^could not write to /, '') : 'standard output';
   const moved = outcomes
-    .filter((o) => !written.has(o) && (o.status === 'done' || o.status === 'in_doubt' || o.unrecorded))
+    .filter((o) => !written.has(o) && (o.status === 'done' || inDoubt([o]).length > 0))
     .sort((a, b) => a.row.index - b.row.index);
   if (moved.length === 0) return outputError(cause ?? new Error('standard output'));
   rt.info(
@@ -423,15 +417,23 @@ function unreported<R extends BatchRow, T extends BatchRecord>(
 
 async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   outcomes: AsyncGenerator<Outcome<R, T>>,
-  action: MoveAction<R, S, P, T>,
-  command: BatchCommand<R, S, P, T>,
+  action: Action<R, S, P, T>,
+  entry: ActionEntry,
 ): AsyncGenerator<BatchResult> {
   for await (const o of outcomes) {
     yield {
       id: action.idOf(o.row),
-      status: o.status === 'done' ? action.done : o.status,
-      result: o.status === 'done' ? command.resultOf(o) : '',
+      status: statusWord(o.status, action.done),
+      result: o.status === 'done' ? resultOf(o, entry) : (o.note ?? ''),
       error: o.error,
     };
   }
+}
+
+/** The result column of a row done: "to james@…", "payment 312", "paused". */
+function resultOf(o: Outcome<BatchRow, BatchRecord>, entry: ActionEntry): string {
+  if (entry.result === 'recipient')
+    return typeof o.record?.to === 'string' ? `to ${o.record.to}` : entry.done;
+  if (entry.result === 'payment') return o.resultId === null ? '' : `payment ${o.resultId}`;
+  return entry.done;
 }

@@ -1,15 +1,16 @@
-// The batch engine: a list of money moves (rows), each made at most once, results in input
-// order. Per row: skip it when the journal says it is done; else read its state (GETs); when
-// an earlier run started it (or left it in doubt), see whether that move landed; else journal
-// "started" with the baseline — whole and synced — and only then send, and journal the
-// outcome. A move whose outcome cannot be confirmed (an answer that does not show it, a lost
-// answer the payments check cannot settle) is journaled in doubt, never done, and checked on
-// the next run. When a record cannot be written, nothing new is sent: the moves in flight
-// finish, their outcomes are kept and printed, and the run ends with exit 10 naming the rows
-// in doubt. What a row does is an action: a money move (refund, capture, reverse, pay: a
-// MoveAction, whose landed record is held to the rules of src/api/moves.ts when it has a
-// `kind`), or a change to an order (a link sent, a pause, a resume, a cancel) whose "landed"
-// check reads the order (src/commands/actions.ts says what "done" means for each).
+// The batch engine: one action on a list of rows, each acted on at most once, outcomes in
+// input order. Per row: "already done" when the journal says an earlier run did it; else read
+// its state (GETs); when an earlier run started it (or left it in doubt), see whether that
+// action landed; else "nothing to do" when the record shows there is none (an order paused
+// already); else journal "started" with the baseline — whole and synced — and only then send,
+// and journal the outcome. An action whose outcome cannot be confirmed (an answer that does
+// not show it, a lost answer the check cannot settle) is journaled in doubt, never done, and
+// checked on the next run. When a record cannot be written, nothing new is sent: the actions
+// in flight finish, their outcomes are kept and printed, and the run ends with exit 10 naming
+// the rows in doubt. An action is a money move (refund, capture, reverse, pay: its landed
+// record is held to the rules of src/api/moves.ts when it has a `kind`), or a change to an
+// order (a link sent, a pause, a resume, a cancel) whose "landed" check reads the order
+// (src/commands/actions.ts says what "done" means for each).
 
 import { SETTLE_MS } from '../../api/client.js';
 import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
@@ -53,8 +54,8 @@ export interface BatchRecord {
   [key: string]: unknown;
 }
 
-/** What one kind of row does. S: what is read before the move; P: what is sent; T: the record it makes. */
-export interface MoveAction<
+/** What one kind of row does. S: what is read before acting; P: what is sent; T: the record it makes or changes. */
+export interface Action<
   R extends BatchRow,
   S,
   P extends ActionPlan = MovePlan,
@@ -67,16 +68,16 @@ export interface MoveAction<
    * Without one (a link, a pause) the record `landed` finds is taken as it is.
    */
   kind?: MoveKind;
-  /** The journal state of a row done, and the result's status: refunded, captured, reversed. */
+  /** The journal state of a row done, and the result's status: refunded, captured, reversed, paused. */
   done: RowState;
-  /** The payment (or order) the row acts on. */
+  /** The order or payment the row acts on. */
   idOf(row: R): number;
-  /** Reads what the move needs (GET requests only). */
+  /** Reads what the action needs (GET requests only). */
   read(row: R): Promise<S>;
   currencyOf(state: S): string | null;
   /** The record of this id as the service shows it now (a row journaled done names it); undefined when it has none. */
   recorded?(resultId: number): Promise<T | undefined>;
-  /** After an earlier run started the row: the record that shows the move landed, if any. */
+  /** After an earlier run started the row: the record that shows the action landed, if any. */
   landed(state: S, started: JournalRecord): T | undefined;
   /**
    * After an earlier run started the row and `landed` found nothing: the records of the move's
@@ -84,10 +85,15 @@ export interface MoveAction<
    * the row in doubt: the move may have landed differently, and it is not sent again.
    */
   since?(state: S, started: JournalRecord): T[];
-  /** What to send; throws a BillingError when the move cannot be made (the row fails). */
+  /**
+   * Before anything is sent (and no earlier run started the row): why there is nothing to do,
+   * as the record shows it ("order 54 is paused already"); undefined: the action is planned.
+   */
+  nothingToDo?(state: S, row: R): string | undefined;
+  /** What to send; throws a BillingError when the action cannot be made (the row fails). */
   plan(state: S, row: R): P;
-  /** Sends the move (with the check before any retry). */
-  send(state: S, plan: P): Promise<{ payment?: T; recovered: boolean }>;
+  /** Sends the action (with the check before any retry): the record it made or changed, when the answer had one. */
+  send(state: S, plan: P): Promise<Sent<T>>;
   /** A row's error as the results show it ("unknown payment 12"). */
   describeError?(err: BillingError, row: R): string;
   /**
@@ -103,6 +109,12 @@ export interface MoveAction<
   unseen?: string;
 }
 
+/** What a send answered: the record made or changed; recovered: an error answer hid an action that landed. */
+export interface Sent<T extends BatchRecord> {
+  record?: T;
+  recovered: boolean;
+}
+
 /** How a run treats rows whose outcome is unknown. */
 export interface SettleOptions {
   /** The settle window (ms): how long after a send its record is looked for before sending again. */
@@ -112,7 +124,21 @@ export interface SettleOptions {
   signal: AbortSignal;
 }
 
-export type OutcomeStatus = 'done' | 'skipped' | 'failed' | 'in_doubt';
+/**
+ * What became of a row: done by this run; already done (by an earlier run: the journal says
+ * so); nothing to do (the record showed none, nothing sent); failed (nothing was done); in
+ * doubt (sent, outcome not confirmed).
+ */
+export type OutcomeStatus = 'done' | 'already_done' | 'nothing_to_do' | 'failed' | 'in_doubt';
+
+/**
+ * An outcome's word in a result row, a public contract (docs/contract.md): a row done says the
+ * action's own word (refunded, sent), one already done says skipped.
+ */
+export function statusWord(status: OutcomeStatus, done: string): string {
+  if (status === 'done') return done;
+  return status === 'already_done' ? 'skipped' : status;
+}
 
 export interface Outcome<R extends BatchRow, T extends BatchRecord = Payment> {
   row: R;
@@ -123,8 +149,10 @@ export interface Outcome<R extends BatchRow, T extends BatchRecord = Payment> {
   error: string | null;
   /** The error of a failed or in-doubt row, for a single command to exit with. */
   cause?: BillingError;
-  /** The record the move made (or found landed), when the answer carried one. */
+  /** The record the action made or changed (or found landed), when the answer carried one. */
   record?: T;
+  /** nothing_to_do: why, as the record showed it. */
+  note?: string;
   recovered?: boolean;
   /** The outcome is known here but not in the journal (its record could not be written). */
   unrecorded?: boolean;
@@ -139,7 +167,7 @@ export interface BatchRun<R extends BatchRow, T extends BatchRecord = Payment> {
 
 export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord = Payment>(o: {
   journal: Journal;
-  action: MoveAction<R, S, P, T>;
+  action: Action<R, S, P, T>;
   rows: readonly R[];
   concurrency: number;
   signal: AbortSignal;
@@ -167,7 +195,7 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
               resendInDoubt: o.resendInDoubt,
               signal: stop.signal,
             };
-            const outcome = await moveRow(o.journal, o.action, row, settling, (err) => {
+            const outcome = await actOn(o.journal, o.action, row, settling, (err) => {
               run.stopped ??= err;
               stop.abort();
             });
@@ -185,9 +213,9 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
 }
 
 /** One row; undefined when it was not sent because the journal could not record it. */
-async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   journal: Journal,
-  action: MoveAction<R, S, P, T>,
+  action: Action<R, S, P, T>,
   row: R,
   options: SettleOptions,
   onJournalFailure: (err: JournalWriteError) => void,
@@ -200,7 +228,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
     const amount = history.last.amount ?? row.amount;
     const skipped = {
       ...base,
-      status: 'skipped' as const,
+      status: 'already_done' as const,
       resultId: history.last.result_id ?? null,
       ...(amount ? { amount } : {}),
     };
@@ -306,6 +334,13 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
         currency = action.currencyOf(state);
       }
     }
+    const nothing = started ? undefined : action.nothingToDo?.(state, row);
+    if (nothing !== undefined) {
+      return settle(
+        { ...base, status: 'nothing_to_do', currency, note: nothing },
+        { state: 'nothing_to_do', note: nothing },
+      );
+    }
     const plan = action.plan(state, row);
     amount = plan.amount;
     try {
@@ -325,7 +360,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
     }
     sent = true;
     const result = await action.send(state, plan);
-    const resultId = result.payment?.id ?? null;
+    const resultId = result.record?.id ?? null;
     return settle(
       {
         ...base,
@@ -334,7 +369,7 @@ async function moveRow<R extends BatchRow, S, P extends ActionPlan, T extends Ba
         currency,
         resultId,
         recovered: result.recovered,
-        ...(result.payment ? { record: result.payment } : {}),
+        ...(result.record ? { record: result.record } : {}),
       },
       {
         state: action.done,
@@ -390,11 +425,11 @@ function confirmed<T extends BatchRecord>(
   ) as unknown as T;
 }
 
-/** Rows whose outcome the journal does not hold for sure: checked on the next run. */
+/** Rows whose outcome the journal does not hold for sure: checked on the next run (a row with nothing to do sent nothing). */
 export function inDoubt<R extends BatchRow, T extends BatchRecord>(
   outcomes: readonly Outcome<R, T>[],
 ): Outcome<R, T>[] {
-  return outcomes.filter((o) => o.status === 'in_doubt' || o.unrecorded);
+  return outcomes.filter((o) => o.status === 'in_doubt' || (o.unrecorded && o.status !== 'nothing_to_do'));
 }
 
 /** One line per row in doubt: what is known of it. */
@@ -420,7 +455,7 @@ export function inDoubtError(o: {
   total: number;
 }): InDoubtError {
   const settle =
-    'run the same command again: it checks each row in doubt against its order’s payments before anything is sent again';
+    'run the same command again: it checks each row in doubt against the service’s records (the order, its payments) before anything is sent again';
   if (o.stopped) {
     return new InDoubtError(
       `stopped: ${o.stopped.message}; ${plural(o.doubtful, 'row')} in doubt, ${o.notStarted} not started`,
@@ -430,7 +465,7 @@ export function inDoubtError(o: {
     );
   }
   return new InDoubtError(
-    `${o.doubtful} of ${plural(o.total, 'row')} in doubt (the service's answer did not confirm the move)`,
+    `${o.doubtful} of ${plural(o.total, 'row')} in doubt (the service's answer did not confirm the action)`,
     { hint: settle },
   );
 }

@@ -1,8 +1,10 @@
-// The journal of a batch of money moves: append-only NDJSON. Its first line is a header that
-// says what it is the journal of (the batch's id, its action, its input, and the rows as the
-// batch read them: [line, key] each, and their digest); then one line per change of a row's
-// state. "started" is written before the move is sent, with the payments there were then
-// (the baseline), so that the next run can tell whether a move whose answer was lost landed.
+// The journal of a batch (one action on many rows): append-only NDJSON. Its first line is a
+// header that says what it is the journal of (the batch's id, its action, its input, and the
+// rows as the batch read them: [line, key] each, and their digest); then one line per change
+// of a row's state. "started" is written before the action is sent, with the records there
+// were then (the baseline), so that the next run can tell whether an action whose answer was
+// lost landed. The format is the one billing 0.3 wrote (v 2); "nothing_to_do" is a state it
+// did not know (docs/decisions.md, "Act on many, once").
 //
 // A record counts only once it is whole: a short write is continued, and the path is checked
 // to still be this file (a directory removed under a run leaves writes going nowhere). A
@@ -15,35 +17,33 @@
 import { constants } from 'node:fs';
 import { access, type FileHandle, link, open, readFile, stat, unlink } from 'node:fs/promises';
 import { BillingError, SystemError, UsageError } from '../../errors.js';
+import { ACTIONS, type DoneState } from './actions.js';
 import { refuseForeign } from './lock.js';
 import type { RowList } from './rows.js';
 
-/** A row's states: done is the action's own word (refunded, captured, reversed, sent, paid…). */
-export const ROW_STATES = [
+/**
+ * A row's states: done is the action's own word (refunded, captured, reversed, sent, paid…);
+ * nothing_to_do a row the record showed nothing to do for (read again by the next run).
+ */
+export type RowState = 'started' | 'failed' | 'in_doubt' | 'nothing_to_do' | DoneState;
+export const ROW_STATES: readonly RowState[] = [
   'started',
   'failed',
   'in_doubt',
-  'refunded',
-  'captured',
-  'reversed',
-  'sent',
-  'paid',
-  'paused',
-  'resumed',
-  'cancelled',
-] as const;
-export type RowState = (typeof ROW_STATES)[number];
+  'nothing_to_do',
+  ...new Set(Object.values(ACTIONS).map((a) => a.done)),
+];
 
 export interface BatchHeader {
   v: 2;
   type: 'batch';
   /** Random id of the batch; kept when the rows are amended (--amend). */
   batch: string;
-  /** refund, capture, reverse: what each row does. */
+  /** refund, capture, pause, email-link: what each row does. */
   action: string;
   /** The input as named on the command line, resolved ("/home/me/refunds.csv", "stdin", "the command line"). */
   input: string;
-  /** The service the batch moves money on (batch/service.ts); absent in journals of an earlier billing. */
+  /** The service the batch acts on (batch/service.ts); absent in journals of an earlier billing. */
   service?: string;
   rows: RowList;
   digest: string;
@@ -61,16 +61,18 @@ export interface JournalRecord {
   state: RowState;
   /** The payment (or order) the row acts on. */
   id: number;
-  /** The amount moved or being moved (resolved for a full amount). */
+  /** A money move's amount, moved or being moved (resolved for a full amount). */
   amount?: string;
   /** started: the currency of the payment (or order) as read before sending, when it has one. */
   currency?: string;
   line?: number;
-  /** started: ids of the order's payments of this kind before sending. */
+  /** started: ids of the records of this kind before sending (the order's payments). */
   baseline?: number[];
-  /** done: the id of the record the move made (the refund, the capture). */
+  /** done: the id of the record the action made or changed (the refund, the capture, the order). */
   result_id?: number;
   error?: string;
+  /** nothing_to_do: why, as the record showed it. */
+  note?: string;
   at: string;
 }
 
@@ -80,7 +82,7 @@ export interface RowHistory {
   started?: JournalRecord;
 }
 
-/** Whether an earlier run started the row and no outcome that settles it was journaled since: it may have moved. */
+/** Whether an earlier run started the row and no outcome that settles it was journaled since: it may have landed. */
 export function isUnsettled(history: RowHistory | undefined): boolean {
   return history?.started !== undefined && ['started', 'in_doubt'].includes(history.last.state);
 }

@@ -265,7 +265,7 @@ function refuseUnsettled(
   throw new UsageError(
     `the journal ${spec.journalPath} shows ${named}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ''} started with no outcome${gone}: it may have been ${spec.done}; nothing was sent`,
     {
-      hint: `settle it first: run the input once more as the journal recorded it, without ${way} (the row is checked against its order's payments before anything is sent), then use ${way}`,
+      hint: `settle it first: run the input once more as the journal recorded it, without ${way} (the row is checked against the service's records before anything is sent), then use ${way}`,
     },
   );
 }

@@ -1,13 +1,13 @@
 // The rows of a batch as the batch reads them, and what binds a journal to them. A batch's
-// identity is the set of moves it asks for: each row's key (id|amount), sorted, hashed. Not
-// the file's bytes, its format (CSV or NDJSON), its blank lines, its row order or line
-// numbers: any rewrite of the same moves is the same batch. An edited amount, an added or
+// identity is the set of actions it asks for: each row's key (id, or id|amount for a money
+// move), sorted, hashed. Not the file's bytes, its format (CSV or NDJSON), its blank lines,
+// its row order or line numbers: any rewrite of the same rows is the same batch. An edited amount, an added or
 // removed row is another batch. The action (refund, capture…) and the service are kept beside
 // the digest, in the journal's header and the index.
 
 import { createHash } from 'node:crypto';
 
-/** One row of any batch of money moves: a key (id|amount or id|full), a line, an optional amount. */
+/** One row of any batch: a key (an order's id; id|amount or id|full for a money move), a line, an optional amount. */
 export interface BatchRow {
   /** 0-based position among the rows; results come out in this order. */
   index: number;

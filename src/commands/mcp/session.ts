@@ -13,13 +13,7 @@ import { join } from 'node:path';
 import { toMinor } from '../../domain/money.js';
 import { InUseError, UsageError } from '../../errors.js';
 import { stateDir } from '../batch/batches.js';
-import {
-  type ActionPlan,
-  type BatchRecord,
-  type MoveAction,
-  type Outcome,
-  runBatch,
-} from '../batch/engine.js';
+import { type Action, type ActionPlan, type BatchRecord, type Outcome, runBatch } from '../batch/engine.js';
 import { type Journal, type JournalRecord, type RowHistory, readJournal } from '../batch/journal.js';
 import { JournalLock } from '../batch/lock.js';
 import { journalPathOf, lockJournal } from '../batch/open.js';
@@ -171,7 +165,7 @@ export class Session {
 
   /** Runs one row through the batch engine on this journal, after every earlier call. */
   run<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
-    action: MoveAction<R, S, P, T>,
+    action: Action<R, S, P, T>,
     row: R,
     signal: AbortSignal,
   ): Promise<Outcome<R, T>> {

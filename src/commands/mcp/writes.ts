@@ -18,7 +18,7 @@ import {
   smsLinkAction,
 } from '../actions.js';
 import * as parse from '../args.js';
-import type { ActionPlan, BatchRecord, MoveAction, Outcome } from '../batch/engine.js';
+import { type Action, type ActionPlan, type BatchRecord, type Outcome, statusWord } from '../batch/engine.js';
 import type { BatchRow } from '../batch/rows.js';
 import { captureAction, commandRow, refundAction, reverseAction } from '../moves.js';
 import { customerRefusal, FAMILIES, type Family, type Guards, PolicyError, refundRefusal } from './guards.js';
@@ -48,9 +48,9 @@ interface Context {
 
 /** Holds a refund's plan to the caps: throws (the row fails, nothing sent) when it is over one. */
 function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
-  action: MoveAction<R, S, P, T>,
+  action: Action<R, S, P, T>,
   ctx: Context,
-): MoveAction<R, S, P, T> {
+): Action<R, S, P, T> {
   return {
     ...action,
     plan: (state, row) => {
@@ -77,10 +77,10 @@ function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchReco
  * before anything is sent.
  */
 function forCustomers<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
-  action: MoveAction<R, S, P, T>,
+  action: Action<R, S, P, T>,
   ctx: Context,
   what: (row: R) => string,
-): MoveAction<R, S, P, T> {
+): Action<R, S, P, T> {
   if (ctx.guards.customers === undefined) return action;
   return {
     ...action,
@@ -123,17 +123,20 @@ function result<R extends BatchRow, T extends BatchRecord>(
       next: 'sent, but the answer did not confirm it: call again with the same arguments; the order is checked before anything is sent again',
     });
   }
-  if (o.status === 'skipped') {
+  if (o.status === 'nothing_to_do') {
+    return answer({ ...base, status: 'nothing_to_do', note: `${o.note}; nothing was sent` });
+  }
+  if (o.status === 'already_done') {
     return answer({
       ...base,
-      status: 'skipped',
+      status: statusWord(o.status, done),
       note: `already ${done} by an earlier call of this session with the same arguments; nothing was sent`,
       result_id: o.resultId,
     });
   }
   return answer({
     ...base,
-    status: done,
+    status: statusWord(o.status, done),
     result_id: o.resultId,
     recovered: o.recovered === true,
     ...(o.record === undefined ? {} : { record: o.record }),
@@ -150,8 +153,7 @@ function paymentTool(
     title: string;
     description: string;
     withAmount?: string;
-    make(client: ApiClient): MoveAction<ReturnType<typeof commandRow>, unknown, ActionPlan, BatchRecord>;
-    done: string;
+    make(client: ApiClient): Action<ReturnType<typeof commandRow>, unknown, ActionPlan, BatchRecord>;
     caps?: boolean;
   },
   ctx: Context,
@@ -177,7 +179,7 @@ function paymentTool(
       const outcome = o.caps
         ? await ctx.session.withCap(() => ctx.session.run(capped(action, ctx), row, signal))
         : await ctx.session.run(action, row, signal);
-      return result(outcome, ctx, { payment_id: paymentId }, o.done);
+      return result(outcome, ctx, { payment_id: paymentId }, action.done);
     },
   };
 }
@@ -190,10 +192,9 @@ function orderTool(
     make(
       client: ApiClient,
       a: Record<string, unknown>,
-    ): MoveAction<ReturnType<typeof orderRow>, unknown, ActionPlan, BatchRecord>;
+    ): Action<ReturnType<typeof orderRow>, unknown, ActionPlan, BatchRecord>;
     detail?(a: Record<string, unknown>): string;
     input?: ToolSpec['input'];
-    done: string;
   },
   ctx: Context,
 ): ToolSpec {
@@ -215,12 +216,12 @@ function orderTool(
       };
       const action = forCustomers(o.make(ctx.client, a), ctx, () => `order ${orderId}`);
       const outcome = await ctx.session.run(action, row, signal);
-      return result(outcome, ctx, { order_id: orderId }, o.done);
+      return result(outcome, ctx, { order_id: orderId }, action.done);
     },
   };
 }
 
-type AnyAction = MoveAction<never, unknown, ActionPlan, BatchRecord>;
+type AnyAction = Action<never, unknown, ActionPlan, BatchRecord>;
 const loose = (make: (client: ApiClient) => unknown) => make as (client: ApiClient) => AnyAction;
 
 export function writeTools(ctx: Context): ToolSpec[] {
@@ -233,7 +234,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (UTC, across every session of this environment and profile); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
           withAmount: 'how much to refund (default: all that is left to refund)',
           make: loose(refundAction),
-          done: 'refunded',
           caps: true,
         },
         ctx,
@@ -247,7 +247,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           description: `Captures a successful pre-authorisation, in full or in part: the customer is charged. Reads the payment and its order's payments first (2-3 requests), then sends one capture. ${AMOUNTS} ${ONCE}`,
           withAmount: 'how much to capture (default: all that was authorised)',
           make: loose(captureAction),
-          done: 'captured',
         },
         ctx,
       ),
@@ -257,7 +256,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Reverse a pre-authorisation',
           description: `Reverses (releases) a pre-authorisation that was not captured: the hold on the customer's card is lifted and it can no longer be captured. Reads first (2-3 requests), then sends one reversal. ${ONCE}`,
           make: loose(reverseAction),
-          done: 'reversed',
         },
         ctx,
       ),
@@ -271,7 +269,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           input: { channel: z.enum(['email', 'sms']).describe('email or sms') },
           detail: (a) => String(a.channel),
           make: (client, a) => loose(a.channel === 'sms' ? smsLinkAction : emailLinkAction)(client),
-          done: 'sent',
         },
         ctx,
       ),
@@ -283,7 +280,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Pause a subscription',
           description: `Pauses an order's recurring payments until it is resumed. Reads the order (1 request), then sends one pause. ${ONCE}`,
           make: loose(pauseAction),
-          done: 'paused',
         },
         ctx,
       ),
@@ -293,7 +289,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Resume a subscription',
           description: `Resumes a paused order's recurring payments. Reads the order (1 request), then sends one resume. ${ONCE}`,
           make: loose(resumeAction),
-          done: 'resumed',
         },
         ctx,
       ),
@@ -303,7 +298,6 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Cancel an order',
           description: `Cancels an order: no further payments are taken; it cannot be undone. Reads the order (1 request), then sends one cancel. ${ONCE}`,
           make: loose(cancelAction),
-          done: 'cancelled',
         },
         ctx,
       ),

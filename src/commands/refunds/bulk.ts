@@ -5,18 +5,18 @@
 // totals per currency of the dry run and of the production confirmation.
 
 import { resolve } from 'node:path';
-import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
-import { routes } from '../../api/routes.js';
+import type { RequestPreview } from '../../api/payments.js';
 import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
+import { ACTIONS } from '../batch/actions.js';
 import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
-import type { Outcome } from '../batch/engine.js';
+import { type Outcome, statusWord } from '../batch/engine.js';
 import { readJournal } from '../batch/journal.js';
 import { journalPathOf, openBatch } from '../batch/open.js';
 import { confirmMoneyMove } from '../confirm.js';
 import { commandRow, type PaymentRow, refundAction } from '../moves.js';
-import { previewBase, type RefundFlags, writePreviews } from '../preview.js';
+import { previewBase, previewOf, type RefundFlags, writePreviews } from '../preview.js';
 import type { Runtime } from '../runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';
 import { currenciesOf, describeTotals } from './totals.js';
@@ -28,7 +28,8 @@ export interface RowResult {
   amount: string;
   /** The payment's currency, as the service gave it; null when the payment was not read. */
   currency: string | null;
-  status: 'refunded' | 'skipped' | 'failed' | 'in_doubt';
+  /** statusWord (../batch/engine.ts): refunded, skipped, failed, in_doubt. */
+  status: string;
   refund_id: number | null;
   error: string | null;
 }
@@ -139,17 +140,13 @@ async function refundRows(
   });
 }
 
-function statusOf(outcome: Outcome<PaymentRow>): RowResult['status'] {
-  return outcome.status === 'done' ? 'refunded' : outcome.status;
-}
-
 async function* mapResults(outcomes: AsyncGenerator<Outcome<PaymentRow>>): AsyncGenerator<RowResult> {
   for await (const o of outcomes) {
     yield {
       payment_id: o.row.paymentId,
       amount: o.amount ?? o.row.amount ?? '',
       currency: o.currency,
-      status: statusOf(o),
+      status: statusWord(o.status, 'refunded'),
       refund_id: o.resultId,
       error: o.error,
     };
@@ -167,10 +164,9 @@ async function dryRun(
   const previews: RequestPreview[] = [];
   const planned: RefundRow[] = [];
   for (const row of rows) {
-    if (journal?.history.get(row.key)?.last.state === 'refunded') continue;
+    if (journal?.history.get(row.key)?.last.state === ACTIONS.refund.done) continue;
     planned.push(row);
-    const body = actionBody(routes.refundPayment, row.amount);
-    previews.push(previewRequest(base, routes.refundPayment, { id: row.paymentId }, body));
+    previews.push(previewOf(base, 'refund', row.paymentId, row.amount));
   }
   await writePreviews(rt, previews, false);
   // The currency of a row is its payment's: read (GET only) when the service can be reached.

@@ -1,0 +1,214 @@
+// The table of actions: one entry per action the batch engine runs (./engine.ts), holding
+// every fact about it that is not its code — what it acts on, the request it sends, its done
+// state, how the record shows it done, its words for help. Read from here, never restated:
+// --dry-run's preview (../preview.ts), the batch flags and help of its command (src/cli/
+// shared.ts, `batchFlagsOf`), a command declared from its entry alone (`summary`), the journal's
+// row states (./journal.ts), the MCP write tools' done state. Its code (what it reads, plans
+// and sends) is ../actions.ts for an order, ../moves.ts for a payment; ../many.ts pairs them
+// by name, and the compiler names a missing one. Data only: the CLI's declarations import it,
+// so nothing here loads the API.
+
+import type { OrderStatus } from '../../domain/orders.js';
+import type { RouteName } from '../../domain/routes.js';
+
+/** How the service's records show an action done. */
+export type DoneWhen =
+  /** The order reads this status (read before sending: nothing to do). */
+  | { status: OrderStatus }
+  /** A new payment of one of these kinds on the order, not among those there were before. */
+  | { makes: readonly ('refund' | 'capture' | 'reversal' | 'debit' | 'preauthorization')[] }
+  /** Nothing reads it back (a message): only the service's 2xx answer says it was done. */
+  | { answered: true };
+
+/** A flag a batch command takes, as commander declares it. */
+export interface BatchFlag {
+  flags: string;
+  description: string;
+  default?: string;
+}
+
+export interface ActionEntry {
+  /** The command that runs it on many ids or a file: "orders pause". */
+  command: string;
+  /** What a row's id is. */
+  on: 'order' | 'payment';
+  /** The request a row sends (src/domain/routes.ts); its body is the route's (an amount, when it takes one). */
+  request: RouteName;
+  /** The journal state of a row done, and the status of its result row. */
+  done: string;
+  doneWhen: DoneWhen;
+  /** "pause", "send the payment link by e-mail to": said in the confirmation and the dry run. */
+  verb: string;
+  /** The result column of a row done, from the record it made or changed (default: the done word). */
+  result?: 'recipient' | 'payment';
+  /** Flags of its batch beyond every batch's. */
+  flags?: readonly BatchFlag[];
+  /** A command declared from this entry alone (ids or --file, one id a batch of one): its description. */
+  summary?: string;
+  /** Its help's examples, for a command declared from this entry. */
+  examples?: readonly string[];
+}
+
+const RESEND: BatchFlag = {
+  flags: '--resend-in-doubt',
+  description:
+    'with several ids or --file: send again the links an earlier run may have sent (its answer was lost); without it they are not sent again',
+};
+
+export const ACTIONS = {
+  'email-link': {
+    command: 'links email',
+    on: 'order',
+    request: 'sendEmailLink',
+    done: 'sent',
+    doneWhen: { answered: true },
+    verb: 'send the payment link by e-mail to',
+    result: 'recipient',
+    flags: [RESEND],
+  },
+  'sms-link': {
+    command: 'links sms',
+    on: 'order',
+    request: 'sendSmsLink',
+    done: 'sent',
+    doneWhen: { answered: true },
+    verb: 'send the payment link by SMS to',
+    result: 'recipient',
+    flags: [RESEND],
+  },
+  pay: {
+    command: 'orders pay',
+    on: 'order',
+    request: 'payWithCard',
+    done: 'paid',
+    doneWhen: { makes: ['debit', 'preauthorization'] },
+    verb: "charge the customer's stored card for",
+    result: 'payment',
+  },
+  pause: {
+    command: 'orders pause',
+    on: 'order',
+    request: 'pauseOrder',
+    done: 'paused',
+    doneWhen: { status: 'paused' },
+    verb: 'pause',
+  },
+  resume: {
+    command: 'orders resume',
+    on: 'order',
+    request: 'resumeOrder',
+    done: 'resumed',
+    doneWhen: { status: 'active' },
+    verb: 'resume',
+  },
+  cancel: {
+    command: 'orders cancel',
+    on: 'order',
+    request: 'cancelOrder',
+    done: 'cancelled',
+    doneWhen: { status: 'cancelled' },
+    verb: 'cancel',
+  },
+  capture: {
+    command: 'payments capture',
+    on: 'payment',
+    request: 'capturePayment',
+    done: 'captured',
+    doneWhen: { makes: ['capture'] },
+    verb: 'capture in full',
+    result: 'payment',
+  },
+  reverse: {
+    command: 'payments reverse',
+    on: 'payment',
+    request: 'reversePayment',
+    done: 'reversed',
+    doneWhen: { makes: ['reversal'] },
+    verb: 'reverse',
+    result: 'payment',
+  },
+  refund: {
+    command: 'payments refund',
+    on: 'payment',
+    request: 'refundPayment',
+    done: 'refunded',
+    doneWhen: { makes: ['refund'] },
+    verb: 'refund',
+    result: 'payment',
+  },
+} as const satisfies Record<string, ActionEntry>;
+
+export type ActionName = keyof typeof ACTIONS;
+/** The done states of every action: a journal's row states beside started, failed, in doubt. */
+export type DoneState = (typeof ACTIONS)[ActionName]['done'];
+
+export function actionOf(name: ActionName): ActionEntry {
+  return ACTIONS[name];
+}
+
+/** The action a command runs on many ("orders pause" → pause); undefined: it takes no batch. */
+export function actionOfCommand(command: string): ActionName | undefined {
+  return (Object.keys(ACTIONS) as ActionName[]).find((name) => ACTIONS[name].command === command);
+}
+
+/** The flags of the batch of an action (src/commands/batch/command.ts reads them). */
+export function batchFlagsOf(name: ActionName): BatchFlag[] {
+  const { on } = actionOf(name);
+  return [
+    {
+      flags: '--file <path>',
+      description: `the ${on}s to act on: CSV with an id (or ${on}_id) column, or NDJSON such as billing ${on}s list -o ndjson prints; - for stdin`,
+    },
+    {
+      flags: '--journal <path>',
+      description:
+        'journal of the run (default: <file>.journal; for ids or stdin, one in the state directory)',
+    },
+    {
+      flags: '--amend',
+      description:
+        'go on with the batch of this journal using the rows as they are now (rows done stay done)',
+    },
+    {
+      flags: '--new-batch',
+      description: 'move the journal aside and start a new batch, even of rows run before',
+    },
+    {
+      flags: '--break-lock',
+      description: "take the journal's lock even when it may be held from another host or container",
+    },
+    { flags: SETTLE_WINDOW.flags, description: SETTLE_WINDOW.description },
+    {
+      flags: '--concurrency <n>',
+      description: 'rows in flight at once with several ids or --file (1 to 64)',
+      default: '4',
+    },
+    {
+      flags: '--dry-run',
+      description: 'print the requests that would be sent, with counts, and send nothing',
+    },
+    ...(actionOf(name).flags ?? []),
+  ];
+}
+
+/** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
+export const SETTLE_WINDOW: BatchFlag = {
+  flags: '--settle-window <seconds>',
+  description:
+    'after an answer that may hide a move (5xx, timeout, lost connection), read the record this long for it before calling it in doubt; never sent twice meanwhile (default 10)',
+};
+
+/** Help of a command that takes many ids: what a batch does and what it prints. */
+export function batchHelpOf(name: ActionName): string {
+  const { on, done, doneWhen } = actionOf(name);
+  const shown = 'status' in doneWhen ? `; an ${on} read ${doneWhen.status} already is sent nothing` : '';
+  return (
+    `\nMany at once: several ${on} ids, --file FILE (CSV or NDJSON, checked whole\n` +
+    'before anything is sent), or --file - (the NDJSON a list prints, e.g.\n' +
+    `billing ${on === 'order' ? 'orders list' : 'orders payments ID'} -o ndjson).\n\n` +
+    `One result a row, in input order: id, status (${done}, skipped, nothing_to_do,\n` +
+    'failed or in_doubt), result, error; a summary on stderr; exit 9 when a row failed.\n' +
+    'The journal records each row before and after it is sent: the same rows run again\n' +
+    `skip what is ${done}${shown} (docs/decisions.md, "Act on many, once").\n`
+  );
+}
