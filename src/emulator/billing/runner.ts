@@ -77,23 +77,17 @@ const CARD_WATCHED: readonly OrderStatus[] = ['active', 'paused', 'failed', 'sus
 const MAX_STEPS = 5_000_000;
 
 /**
- * Runs what falls due up to `untilMs` (of the orders given, or of all) and leaves the clock
- * at `untilMs` (never moving it back). Returns what ran, in order.
+ * Runs what falls due up to `untilMs` (of one order, or of all) and leaves the clock at
+ * `untilMs` (never moving it back). Returns what ran, in order.
  */
-export function runDue(
-  state: EmulatorState,
-  notifier: Notifier,
-  untilMs: number,
-  only?: Order | readonly Order[],
-): Ran[] {
+export function runDue(state: EmulatorState, notifier: Notifier, untilMs: number, only?: Order): Ran[] {
   const queue = new MinHeap<Work>(earlier);
   const versions = new Map<number, number>();
   const plan = (order: Order) => {
     const version = versions.get(order.id) ?? 0;
     for (const work of workOf(state, order, untilMs)) queue.push({ ...work, version });
   };
-  const orders = only === undefined ? state.orders.values() : Array.isArray(only) ? only : [only as Order];
-  for (const order of orders) plan(order);
+  for (const order of only ? [only] : state.orders.values()) plan(order);
 
   const ran: Ran[] = [];
   for (let steps = 0; queue.size > 0; steps++) {
