@@ -155,93 +155,8 @@ describe('billing emulator apply', () => {
     const id = JSON.parse(run.stdout).customers.bob;
     expect((await emulatorApi(t.url, 'GET', `${P}/customers/${id}`)).body.customer.first_name).toBe('Bob');
   });
-});
 
-describe('emulator start|reset --fixtures', () => {
-  it('starts from a fixture, and reset goes back to it (or to another one)', async () => {
-    const port = await freePort();
-    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
-    const start = await runCli(
-      ['emulator', 'start', '--port', String(port), '--fixtures', SHOP, '--detach'],
-      { env },
-    );
-    expect(start.code, start.stderr).toBe(0);
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
-        orders: 4,
-        customers: 2,
-        products: 2,
-      });
-      // The status says what it started from: the seed, then the fixture file.
-      const status = await runCli(['emulator', 'status', '--port', String(port), '--json'], { env });
-      expect(JSON.parse(status.stdout)).toMatchObject({ seed: 'empty', fixture: SHOP });
-      const table = await runCli(['emulator', 'status', '--port', String(port)], { env });
-      expect(table.stdout).toMatch(new RegExp(`fixture\\s+${SHOP.replace(/[.]/g, '\\.')}`));
-      await admin(url, 'bulk-orders', { count: 5 });
-      const reset = await runCli(['emulator', 'reset', '--port', String(port), '--yes'], { env });
-      expect(reset.code, reset.stderr).toBe(0);
-      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.orders).toBe(4);
-      const other = write('one.yaml', 'customers:\n  bob: {first_name: Bob, last_name: B}\n');
-      const again = await runCli(
-        ['emulator', 'reset', '--port', String(port), '--fixtures', other, '--yes'],
-        { env },
-      );
-      expect(again.code, again.stderr).toBe(0);
-      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.fixture).toBe(other);
-      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
-        orders: 0,
-        customers: 1,
-        products: 0,
-      });
-      const bad = write('bad.yaml', 'customers:\n  bob: {first_name: Bob}\n');
-      const refused = await runCli(
-        ['emulator', 'reset', '--port', String(port), '--fixtures', bad, '--yes'],
-        { env },
-      );
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(/customers\.bob\.last_name: is required/);
-      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.customers).toBe(1);
-    } finally {
-      await runCli(['emulator', 'stop', '--port', String(port), '--yes'], { env });
-    }
-  });
-
-  it('refuses to start from a bad fixture (exit 2, nothing listens)', async () => {
-    const port = await freePort();
-    const bad = write('bad.json', '{"orders": {"x": {"customer": 1}}}');
-    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad], {
-      env: { BILLING_CONFIG_DIR: tempDir('billing-config-') },
-    });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/orders\.x\.lines: is required/);
-  });
-
-  it('--detach with a fixture apply refuses: exit 2 with the one error line of apply, and nothing left running', async () => {
-    const port = await freePort();
-    const bad = write('past.yaml', 'clock: 2020-01-01T00:00:00Z\n');
-    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
-    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad, '--detach'], {
-      env,
-    });
-    expect(run.code, run.stderr).toBe(2);
-    const errors = run.stderr.split('\n').filter((line) => line.includes('error:'));
-    expect(errors).toEqual([
-      expect.stringMatching(/^error: fixture clock: .* the clock only moves forward; nothing was applied$/),
-    ]);
-    await expect(adminFetch(`http://127.0.0.1:${port}/__emulator/status`)).rejects.toThrow();
-  });
-});
-
-describe('an order told by its story (issue 28 §4)', () => {
-  let t: TestEmulator;
-  let port: string;
-  beforeAll(async () => {
-    t = await startTestEmulator();
-    port = String(t.emulator.port);
-  });
-  afterAll(() => t.close());
-
+  // An order told by its story (issue 28 §4).
   const base = {
     customers: {
       ada: { first_name: 'Ada', last_name: 'L', card: { brand: 'visa', last4: '4242', expiry: '12/40' } },
@@ -382,6 +297,82 @@ describe('an order told by its story (issue 28 §4)', () => {
       expect(run.stderr).toContain('nothing was applied');
     }
     expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before);
+  });
+});
+
+describe('emulator start|reset --fixtures', () => {
+  it('starts from a fixture, and reset goes back to it (or to another one)', async () => {
+    const port = await freePort();
+    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
+    const start = await runCli(
+      ['emulator', 'start', '--port', String(port), '--fixtures', SHOP, '--detach'],
+      { env },
+    );
+    expect(start.code, start.stderr).toBe(0);
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
+        orders: 4,
+        customers: 2,
+        products: 2,
+      });
+      // The status says what it started from: the seed, then the fixture file.
+      const status = await runCli(['emulator', 'status', '--port', String(port), '--json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ seed: 'empty', fixture: SHOP });
+      const table = await runCli(['emulator', 'status', '--port', String(port)], { env });
+      expect(table.stdout).toMatch(new RegExp(`fixture\\s+${SHOP.replace(/[.]/g, '\\.')}`));
+      await admin(url, 'bulk-orders', { count: 5 });
+      const reset = await runCli(['emulator', 'reset', '--port', String(port), '--yes'], { env });
+      expect(reset.code, reset.stderr).toBe(0);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.orders).toBe(4);
+      const other = write('one.yaml', 'customers:\n  bob: {first_name: Bob, last_name: B}\n');
+      const again = await runCli(
+        ['emulator', 'reset', '--port', String(port), '--fixtures', other, '--yes'],
+        { env },
+      );
+      expect(again.code, again.stderr).toBe(0);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.fixture).toBe(other);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts).toEqual({
+        orders: 0,
+        customers: 1,
+        products: 0,
+      });
+      const bad = write('bad.yaml', 'customers:\n  bob: {first_name: Bob}\n');
+      const refused = await runCli(
+        ['emulator', 'reset', '--port', String(port), '--fixtures', bad, '--yes'],
+        { env },
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/customers\.bob\.last_name: is required/);
+      expect((await emulatorApi(url, 'GET', '/__emulator/status')).body.counts.customers).toBe(1);
+    } finally {
+      await runCli(['emulator', 'stop', '--port', String(port), '--yes'], { env });
+    }
+  });
+
+  it('refuses to start from a bad fixture (exit 2, nothing listens)', async () => {
+    const port = await freePort();
+    const bad = write('bad.json', '{"orders": {"x": {"customer": 1}}}');
+    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad], {
+      env: { BILLING_CONFIG_DIR: tempDir('billing-config-') },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/orders\.x\.lines: is required/);
+  });
+
+  it('--detach with a fixture apply refuses: exit 2 with the one error line of apply, and nothing left running', async () => {
+    const port = await freePort();
+    const bad = write('past.yaml', 'clock: 2020-01-01T00:00:00Z\n');
+    const env = { BILLING_CONFIG_DIR: tempDir('billing-config-') };
+    const run = await runCli(['emulator', 'start', '--port', String(port), '--fixtures', bad, '--detach'], {
+      env,
+    });
+    expect(run.code, run.stderr).toBe(2);
+    const errors = run.stderr.split('\n').filter((line) => line.includes('error:'));
+    expect(errors).toEqual([
+      expect.stringMatching(/^error: fixture clock: .* the clock only moves forward; nothing was applied$/),
+    ]);
+    await expect(adminFetch(`http://127.0.0.1:${port}/__emulator/status`)).rejects.toThrow();
   });
 });
 
