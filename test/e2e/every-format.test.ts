@@ -73,7 +73,7 @@ const CASES: Case[] = [
     args: ['payments', 'refund', '--file', refunds],
     shape: 'list',
     prepare: async () => {
-      writeFileSync(refunds, 'payment_id,amount\n119,1.00\n118,1.00\n');
+      writeFileSync(refunds, 'payment_id,amount\n175,1.00\n164,1.00\n');
       const first = await runCli(['payments', 'refund', '--file', refunds], { env: emu.env() });
       expect(first.code, first.stderr).toBe(0);
     },

@@ -155,6 +155,149 @@ describe('billing emulator apply', () => {
     const id = JSON.parse(run.stdout).customers.bob;
     expect((await emulatorApi(t.url, 'GET', `${P}/customers/${id}`)).body.customer.first_name).toBe('Bob');
   });
+
+  // An order told by its story (issue 28 §4).
+  const base = {
+    customers: {
+      ada: { first_name: 'Ada', last_name: 'L', card: { brand: 'visa', last4: '4242', expiry: '12/40' } },
+    },
+    products: {
+      box: { name: 'Box', price: '10.00', product_type: 'subscription' },
+      mug: { name: 'Mug', price: '12.00' },
+    },
+  };
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference syntax of a fixture
+  const ada = '${customers.ada.id}';
+  const line = (product: string) => [{ product: `\${products.${product}.id}` }];
+  const apply = (orders: unknown) =>
+    runCli(
+      [
+        'emulator',
+        'apply',
+        write('story.json', JSON.stringify({ ...base, orders })),
+        '--port',
+        port,
+        '--json',
+      ],
+      {
+        env: t.env(),
+      },
+    );
+
+  it('is played by the rules: the card rule answers the first payment, the clock charges each cycle, a pause skips', async () => {
+    const run = await apply({
+      box: {
+        customer: ada,
+        lines: line('box'),
+        created_at: 'now-70d',
+        story: [{ at: 'now-70d', pay: '4200000000000000' }],
+      },
+      paused: {
+        customer: ada,
+        lines: line('box'),
+        created_at: 'now-40d',
+        story: [
+          { at: 'now-40d', pay: '5454545454545454' },
+          { at: 'now-35d', to: 'paused' },
+        ],
+      },
+      soft: {
+        customer: ada,
+        lines: line('mug'),
+        created_at: 'now-2d',
+        story: [{ at: 'now-1d', pay: '4000000000000002' }],
+      },
+      hard: {
+        customer: ada,
+        lines: line('mug'),
+        created_at: 'now-2d',
+        story: [{ at: 'now-1d', pay: '4000000000000069' }],
+      },
+    });
+    expect(run.stderr).toContain('Applied');
+    expect(run.code).toBe(0);
+    const ids = JSON.parse(run.stdout).orders;
+    const read = async (id: number) => ({
+      order: (await emulatorApi(t.url, 'GET', `${P}/orders/${id}`)).body.order,
+      payments: (await emulatorApi(t.url, 'GET', `${P}/orders/${id}/payments`)).body.payments,
+      schedule: (await emulatorApi(t.url, 'GET', `${P}/orders/${id}/scheduled_payments`)).body
+        .scheduled_payments,
+    });
+    const kinds = (payments: { kind: string; status: string }[]) =>
+      payments.map((p) => `${p.kind} ${p.status}`);
+
+    const box = await read(ids.box);
+    expect(box.order.status.value).toBe('active');
+    // Created 70 days ago: the first payment, then two cycles charged as they fell due.
+    expect(kinds(box.payments)).toEqual(['debit succeeded', 'debit succeeded', 'debit succeeded']);
+    expect(box.order.summary.paid_total).toBe('30.00');
+    expect(box.schedule.map((e: { status: string }) => e.status)).toEqual([
+      'paid',
+      'paid',
+      'paid',
+      'scheduled',
+    ]);
+    for (const entry of box.schedule.filter((e: { status: string }) => e.status === 'paid')) {
+      expect(box.payments.map((p: { id: number }) => p.id)).toContain(entry.payment_id);
+    }
+
+    const paused = await read(ids.paused);
+    expect(paused.order.status.value).toBe('paused');
+    expect(kinds(paused.payments)).toEqual(['debit succeeded']);
+    expect(paused.schedule.map((e: { status: string }) => e.status)).toEqual([
+      'paid',
+      'skipped',
+      'scheduled',
+    ]);
+
+    for (const [name, status] of [
+      ['soft', 'failed'],
+      ['hard', 'rejected'],
+    ] as const) {
+      const order = await read(ids[name]);
+      expect(order.order.status.value, name).toBe(status);
+      expect(kinds(order.payments), name).toEqual(['debit failed']);
+    }
+  });
+
+  it('refuses, naming the step, a story the rules cannot play, a step before the order or after the clock, and a story with a status', async () => {
+    const order = (story: unknown[], extra = {}) => ({
+      x: { customer: ada, lines: line('mug'), created_at: 'now-5d', story, ...extra },
+    });
+    const cases: [unknown, RegExp][] = [
+      [
+        order([{ at: 'now-1d', to: 'suspended' }]),
+        /orders\.x\.story\.0: .*rules do not move a single payment order from draft to suspended/,
+      ],
+      [
+        order([{ at: 'now-6d', pay: '4200000000000000' }]),
+        /orders\.x\.story\.0\.at: now-6d is before the order was created/,
+      ],
+      [
+        order([{ at: 'now+1d', pay: '4200000000000000' }]),
+        /orders\.x\.story\.0\.at: now\+1d is after the emulator's clock/,
+      ],
+      [
+        order([], { status: 'active' }),
+        /orders\.x\.story: an order told by its story takes its status from it/,
+      ],
+      [
+        order([
+          { at: 'now-3d', pay: '4200000000000000' },
+          { at: 'now-2d', pay: '4200000000000000' },
+        ]),
+        /orders\.x\.story\.1\.pay: order \d+ is active: only a draft, pending or failed order can be paid/,
+      ],
+    ];
+    const before = (await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts;
+    for (const [orders, message] of cases) {
+      const run = await apply(orders);
+      expect(run.code, String(message)).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toContain('nothing was applied');
+    }
+    expect((await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts).toEqual(before);
+  });
 });
 
 describe('emulator start|reset --fixtures', () => {

@@ -33,7 +33,10 @@ describe('demo seed', async () => {
 
     const orders = ofProfile(state.orders, 1);
     expect(orders).toHaveLength(200);
-    expect(new Set(orders.map((o) => o.status))).toEqual(new Set(ORDER_STATUSES));
+    // Every status the emulator's rules reach: none of them makes an order registered.
+    expect(new Set(orders.map((o) => o.status))).toEqual(
+      new Set(ORDER_STATUSES.filter((status) => status !== 'registered')),
+    );
     expect(orders.every((o) => /^INV-\d{6}$/.test(o.invoice_id))).toBe(true);
     const eur = orders.filter((o) => o.currency === 'EUR').length;
     expect(eur).toBeGreaterThan(orders.length / 2);
@@ -58,7 +61,8 @@ describe('demo seed', async () => {
       const ahead = waiting.map((p) => Date.parse(p.due_date));
       if (['active', 'paused', 'suspended', 'review'].includes(order.status)) {
         expect(ahead, `order ${order.id} (${order.status})`).toHaveLength(1);
-        expect(ahead[0]).toBeGreaterThan(state.now());
+        // An order in review is not charged: its payment waits, due or not.
+        if (order.status !== 'review') expect(ahead[0]).toBeGreaterThan(state.now());
       } else {
         expect(waiting, `order ${order.id} (${order.status})`).toEqual([]);
       }

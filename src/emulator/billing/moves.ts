@@ -121,6 +121,13 @@ const MOVES: readonly Move[] = [
   },
   {
     from: ['active'],
+    to: 'complete',
+    how: 'the merchant completes a single payment order that has collected its payment',
+    when: (f) => !f.schedule && f.collected,
+    make: (state, _n, order) => state.setOrderStatus(order, 'complete'),
+  },
+  {
+    from: ['active'],
     to: 'paused',
     how: 'the merchant pauses it',
     when: scheduled,

@@ -7,6 +7,7 @@ import { checkoutExpired } from '../model/checkout.js';
 import { PAYABLE_STATUSES, recordFirstPayment } from '../model/payments.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order, Payment, StoredCheckout } from '../model/types.js';
+import { cardOutcome, type Outcome } from './cards.js';
 
 export function findCheckout(
   state: EmulatorState,
@@ -39,6 +40,21 @@ export function declineFirstPayment(state: EmulatorState, order: Order, to: 'fai
   if (order.status === 'draft') state.setOrderStatus(order, 'pending');
   state.setOrderStatus(order, to);
   return payment;
+}
+
+/**
+ * A card posted for the order's first payment, answered by the card rule (cards.ts): approved,
+ * or declined softly (failed) or hard (rejected). The checkout page and the demo's stories use it.
+ */
+export function payByCard(
+  state: EmulatorState,
+  order: Order,
+  number: string,
+): { outcome: Outcome; payment: Payment } {
+  const outcome = cardOutcome(number);
+  if (outcome.kind === 'approve') return { outcome, payment: approveFirstPayment(state, order) };
+  const payment = declineFirstPayment(state, order, outcome.kind === 'soft' ? 'failed' : 'rejected');
+  return { outcome, payment };
 }
 
 /** A 3-D Secure step waiting for the customer's confirmation. */

@@ -6,9 +6,9 @@
 
 import type { ServerResponse } from 'node:http';
 import type { Runtime } from '../model/runtime.js';
-import type { Order, StoredCheckout } from '../model/types.js';
+import type { Order, Payment, StoredCheckout } from '../model/types.js';
 import { DEFAULT_BRANDS, widgetScript } from '../model/widget.js';
-import { brandOf, cardOutcome, findTestCard } from './cards.js';
+import { brandOf, findTestCard } from './cards.js';
 import { PageError, redirect, sendHtml, sendText } from './html.js';
 import {
   approvedPage,
@@ -25,6 +25,7 @@ import {
   isExpired,
   isPayable,
   openChallenge,
+  payByCard,
   takeChallenge,
 } from './payment.js';
 
@@ -154,13 +155,9 @@ function payWithCheckout(req: BrowserRequest, checkoutId: string): void {
 
 /** The card rule answers the card posted (or confirmed at 3-D Secure). */
 function charge(req: BrowserRequest, order: Order, checkoutId: string, number: string): void {
-  const outcome = cardOutcome(number);
-  if (outcome.kind === 'approve') {
-    approved(req, order, checkoutId);
-    return;
-  }
-  declineFirstPayment(req.runtime.state, order, outcome.kind === 'soft' ? 'failed' : 'rejected');
-  declined(req, order, checkoutId, outcome.reason, 1);
+  const { outcome, payment } = payByCard(req.runtime.state, order, number);
+  if (outcome.kind === 'approve') answerApproved(req, order, checkoutId, payment);
+  else declined(req, order, checkoutId, outcome.reason, 1);
 }
 
 function confirmChallenge(req: BrowserRequest, checkoutId: string): void {
@@ -184,7 +181,10 @@ function confirmChallenge(req: BrowserRequest, checkoutId: string): void {
 }
 
 function approved(req: BrowserRequest, order: Order, checkoutId: string): void {
-  const payment = approveFirstPayment(req.runtime.state, order);
+  answerApproved(req, order, checkoutId, approveFirstPayment(req.runtime.state, order));
+}
+
+function answerApproved(req: BrowserRequest, order: Order, checkoutId: string, payment: Payment): void {
   if (order.redirect_url) redirect(req.res, withResult(order.redirect_url, order, checkoutId));
   else sendHtml(req.res, 200, approvedPage(order, payment));
 }

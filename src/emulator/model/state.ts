@@ -73,9 +73,12 @@ export class EmulatorState {
   private readonly listeners: Array<() => void> = [];
   private readonly statusListeners: Array<(change: StatusChange) => void> = [];
 
+  /** While set, the clock stands still there and only advanceClock moves it (a fixture's stories are played so). */
+  stoppedAt: number | null = null;
+
   /** The emulator's clock, in epoch milliseconds. */
   now(): number {
-    return Date.now() + this.clockOffsetMs;
+    return this.stoppedAt ?? Date.now() + this.clockOffsetMs;
   }
 
   nowIso(): string {
@@ -83,7 +86,8 @@ export class EmulatorState {
   }
 
   advanceClock(ms: number): void {
-    this.clockOffsetMs += ms;
+    if (this.stoppedAt !== null) this.stoppedAt += ms;
+    else this.clockOffsetMs += ms;
     this.markChanged();
   }
 
