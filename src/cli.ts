@@ -5,6 +5,7 @@ import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { defineApi } from './cli/api.js';
 import { defineAuth } from './cli/auth.js';
+import { defineGroup } from './cli/build.js';
 import { defineCheckout } from './cli/checkout.js';
 import { defineCompletion } from './cli/completion.js';
 import { defineConfig } from './cli/config.js';
@@ -14,13 +15,13 @@ import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
 import { defineMcp } from './cli/mcp.js';
-import { defineOrders } from './cli/orders.js';
 import { definePayments } from './cli/payments.js';
 import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
 import { defineSearch } from './cli/search.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
+import { GROUPS } from './commands/groups.js';
 import {
   action,
   exitCodeOf,
@@ -40,7 +41,7 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
   return stream.isTTY && stream.columns ? stream.columns : 80;
 }
 
-function buildProgram(session: Session, argv: readonly string[], everything = false): Command {
+async function buildProgram(session: Session, argv: readonly string[], everything = false): Promise<Command> {
   const run = (load: Loader) => action(session, load);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
@@ -110,7 +111,7 @@ function buildProgram(session: Session, argv: readonly string[], everything = fa
   defineAuth(program, run);
   defineSearch(program, run, full('search'));
   defineConfig(program, run, full('config'));
-  defineOrders(program, run, full('orders'));
+  await defineGroup(program, GROUPS.orders, run, full('orders'));
   defineCustomers(program, run, full('customers'));
   defineProducts(program, run, full('products'));
   definePayments(program, run, full('payments'));
@@ -153,7 +154,7 @@ export async function main(
   const aliased = unalias(argv);
   argv = aliased.argv;
   if (aliased.note) io.stderr.write(`${aliased.note}\n`);
-  const program = buildProgram(session, argv);
+  const program = await buildProgram(session, argv);
   if (argv[0] === '__complete') {
     const { completions } = await import('./commands/completion.js');
     io.stdout.write(
@@ -197,7 +198,7 @@ export async function main(
           // The command that does it, wherever it is, before the spelling neighbour.
           const word = /unknown command '([^']+)'/.exec(caught.message)?.[1];
           const spelling = /Did you mean (\S+?)\?/.exec(caught.message)?.[1];
-          const all = buildProgram(session, argv, true);
+          const all = await buildProgram(session, argv, true);
           const { leadTo } = await import('./cli/lead.js');
           const next = argv[argv.indexOf(word ?? '') + 1];
           err = (word && leadTo(all, commandOfArgv(all, argv), word, { spelling, next })) || err;

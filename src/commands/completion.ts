@@ -14,6 +14,7 @@ import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS } from '../format/formats.js';
 import { oneOf } from './args.js';
 import type { Runtime } from './runtime.js';
+import { valuesOf as declaredValues } from './verb.js';
 
 /** The last line of an answer of `__complete` when the shell should complete file names. */
 export const FILES = ':files';
@@ -123,6 +124,8 @@ const events: Values = (current) => {
 /** Values of flags, by flag and the name of its value in the declaration. */
 function flagValues(option: Option, env: Record<string, string | undefined>): Values | 'files' | undefined {
   const flags = option.flags;
+  const declared = declaredValues(option);
+  if (declared) return () => [...declared];
   if (option.long === '--output') return () => [...OUTPUT_FORMATS];
   if (option.long === '--env') return () => environmentNames(env);
   if (option.long === '--status') return orderStatuses;

@@ -29,6 +29,7 @@ import { confirmMoneyMove } from './confirm.js';
 import type { AcrossFlags } from './find/payments.js';
 import type { PaymentRow } from './moves.js';
 import { orderIdOf } from './order-arg.js';
+import type { payVerb } from './orders/pay.js';
 import {
   type AmountFlags,
   type DryRunFlag,
@@ -39,6 +40,7 @@ import {
 } from './preview.js';
 import { writeRecord, writeResult } from './result.js';
 import type { Runtime } from './runtime.js';
+import type { OptionsOf } from './verb.js';
 
 export async function capture(
   rt: Runtime,
@@ -186,7 +188,7 @@ export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> 
   await writeList(payments, 'payment', rt.output);
 }
 
-export async function pay(rt: Runtime, args: string[], flags: DryRunFlag & BatchFlags): Promise<void> {
+export async function pay(rt: Runtime, args: string[], flags: OptionsOf<typeof payVerb>): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'pay', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);

@@ -1,19 +1,24 @@
-// billing orders schedule | pause | resume | cancel | watch
+// billing orders schedule | pause | resume | cancel | watch: their code (one line that says what
+// an action changed is shared); their descriptions are ./schedule.ts, ./pause.ts and so on.
 
-import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../api/orders.js';
-import type { Order } from '../api/types.js';
-import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../domain/orders.js';
-import { BillingError, EXIT, UsageError } from '../errors.js';
-import { textColumn, write } from '../format/index.js';
-import { safeLine } from '../format/terminal.js';
-import { formatTimestamp } from '../format/text.js';
-import * as parse from './args.js';
-import type { BatchFlags } from './batch/command.js';
-import { confirmInProduction, confirmMoneyMove } from './confirm.js';
-import { orderIdOf } from './order-arg.js';
-import { writeRecord } from './result.js';
-import type { Runtime } from './runtime.js';
-import { writeSchedule } from './schedule.js';
+import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../../api/orders.js';
+import type { Order } from '../../api/types.js';
+import { FINAL_STATUSES, isOrderStatus, ORDER_STATUSES, type OrderStatus } from '../../domain/orders.js';
+import { BillingError, EXIT, UsageError } from '../../errors.js';
+import { textColumn, write } from '../../format/index.js';
+import { safeLine } from '../../format/terminal.js';
+import { formatTimestamp } from '../../format/text.js';
+import * as parse from '../args.js';
+import { confirmInProduction, confirmMoneyMove } from '../confirm.js';
+import { orderIdOf } from '../order-arg.js';
+import { writeRecord } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import { writeSchedule } from '../schedule.js';
+import type { OptionsOf } from '../verb.js';
+import type { cancelVerb } from './cancel.js';
+import type { pauseVerb } from './pause.js';
+import type { resumeVerb } from './resume.js';
+import type { watchVerb } from './watch.js';
 
 function statusOf(order: Order | undefined): string {
   const status = (order as { status?: unknown } | undefined)?.status;
@@ -65,8 +70,8 @@ async function report(
   if (!onScreen) rt.info(line);
 }
 
-export async function pause(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
-  if (await (await import('./many.js')).batchOf(rt, 'pause', args, flags)) return;
+export async function pause(rt: Runtime, args: string[], flags: OptionsOf<typeof pauseVerb>): Promise<void> {
+  if (await (await import('../many.js')).batchOf(rt, 'pause', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   await confirmInProduction(rt, `pause order ${orderId}`);
@@ -84,9 +89,9 @@ export async function pause(rt: Runtime, args: string[], flags: BatchFlags = {})
 export async function resume(
   rt: Runtime,
   args: string[],
-  flags: BatchFlags & { restartDate?: string },
+  flags: OptionsOf<typeof resumeVerb>,
 ): Promise<void> {
-  const batch = await import('./many.js');
+  const batch = await import('../many.js');
   if (await batch.batchOf(rt, 'resume', args, flags, { '--restart-date': flags.restartDate })) return;
   const [id] = args;
   const restartDate =
@@ -108,20 +113,18 @@ export async function resume(
   );
 }
 
-export async function cancel(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
-  if (await (await import('./many.js')).batchOf(rt, 'cancel', args, flags)) return;
+export async function cancel(
+  rt: Runtime,
+  args: string[],
+  flags: OptionsOf<typeof cancelVerb>,
+): Promise<void> {
+  if (await (await import('../many.js')).batchOf(rt, 'cancel', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });
   const before = await statusBefore(rt, orderId);
   const result = await cancelOrder(await rt.client(), orderId, { signal: rt.signal });
   await report(rt, orderId, before, result.order, 'Nothing more is collected.');
-}
-
-interface WatchFlags {
-  until?: string;
-  timeout?: string;
-  interval: string;
 }
 
 /** Seconds given on the command line (decimals allowed) as milliseconds. */
@@ -138,7 +141,7 @@ function seconds(flag: string, value: string, min: number): number {
  * reaches --until, or without --until a status where nothing more happens; exit 8 when
  * --timeout passes first. Changes between two polls are seen as one.
  */
-export async function watch(rt: Runtime, [id]: string[], flags: WatchFlags): Promise<void> {
+export async function watch(rt: Runtime, [id]: string[], flags: OptionsOf<typeof watchVerb>): Promise<void> {
   const until = flags.until?.trim().toLowerCase();
   if (until !== undefined && !isOrderStatus(until)) {
     throw new UsageError(`unknown status "${flags.until}"`, {

@@ -1,0 +1,42 @@
+// One function makes commander's declaration of a command from its description
+// (src/commands/verb.ts): arguments, flags with their parser and default, the help after the
+// options (examples, the description's text, a batch's), the batch flags, the lazy action.
+
+import { type Command, Option } from 'commander';
+import type { Group } from '../commands/groups.js';
+import { batchHelp, flagsOf, type Runnable, setValues, type VerbSpec } from '../commands/verb.js';
+import { examples, type Run } from './shared.js';
+
+/**
+ * Declares a group and, when `full`, its verbs; top-level help needs only the group's name and
+ * line, so the verbs' descriptions are loaded only for the group the command line names.
+ */
+export async function defineGroup(program: Command, group: Group, run: Run, full: boolean): Promise<void> {
+  const declared = program.command(group.name).description(group.summary);
+  if (!full) return;
+  for (const runnable of await group.verbs()) declareVerb(declared, runnable, run);
+}
+
+export function declareVerb(parent: Command, { verb, load }: Runnable, run: Run): Command {
+  const cmd = parent.command(verb.name).description(verb.summary);
+  for (const arg of verb.args ?? []) cmd.argument(arg.name, arg.help);
+  for (const flag of flagsOf(verb)) {
+    const option = new Option(flag.flag, flag.help);
+    if (flag.parse) option.argParser(flag.parse);
+    if (flag.default !== undefined) option.default(flag.default);
+    if (flag.values) setValues(option, flag.values);
+    cmd.addOption(option);
+  }
+  const after = helpAfter(verb);
+  if (after) cmd.addHelpText('after', after);
+  return cmd.action(run(load));
+}
+
+/** What help prints after the options: the examples, the description's text, then a batch's. */
+export function helpAfter(verb: VerbSpec): string {
+  return (
+    (verb.examples?.length ? examples(verb.examples) : '') +
+    (verb.help ?? '') +
+    (verb.batch ? batchHelp(verb.batch) : '')
+  );
+}

@@ -1,0 +1,207 @@
+// A command's description: data only (its name, arguments, flags, help, output kind, batch),
+// declared once beside the code that runs it (src/commands/<group>/<verb>.ts). Everything else
+// is made from it: commander's declaration (src/cli/build.ts), completion, `billing help`'s
+// index and `billing help WORD`, the MCP tools that mirror a command, and the options the code
+// reads, typed by OptionsOf so that a renamed or removed flag is a compile error where it is read.
+
+import type { Runtime } from './runtime.js';
+
+/** A flag's parser, as commander calls it: the value given and what the flag held before. */
+// biome-ignore lint/suspicious/noExplicitAny: the previous value is whatever the parser returned
+export type Parser<T = unknown> = (value: string, previous: any) => T;
+
+export interface FlagSpec {
+  /** As commander writes it: '--min-amount <amount>', '--all', '-y, --yes', '--no-wait'. */
+  readonly flag: string;
+  readonly help: string;
+  readonly parse?: Parser;
+  readonly default?: unknown;
+  /** The values it takes, for completion and the MCP tools' enums (from the one list in src/domain). */
+  readonly values?: readonly string[];
+}
+
+export interface ArgSpec {
+  /** As commander writes it: '<id>', '[ids...]'. */
+  readonly name: string;
+  readonly help: string;
+}
+
+/** What the command prints (src/format's writer): a list, one record, a value, an answer, or nothing. */
+export type OutputKind = 'list' | 'record' | 'value' | 'answer' | 'none';
+
+/** A command that takes many ids: what each id is, and the word of a row done. */
+export interface BatchSpec {
+  readonly what: 'order' | 'payment';
+  readonly done: string;
+}
+
+export interface VerbSpec {
+  readonly name: string;
+  /** The line in the group's help and `billing help`'s index. */
+  readonly summary: string;
+  readonly args?: readonly ArgSpec[];
+  readonly flags?: readonly FlagSpec[];
+  readonly examples?: readonly string[];
+  /** Help after the examples. */
+  readonly help?: string;
+  readonly output: OutputKind;
+  readonly batch?: BatchSpec;
+  /** Words people say for what it does, for `billing help WORD` (beyond its name and summary). */
+  readonly words?: readonly string[];
+}
+
+/** Declares a command; `const` keeps every flag's text, from which OptionsOf reads the option names. */
+export function verb<const V extends VerbSpec>(description: V): V {
+  return description;
+}
+
+/** A group of commands: its name and line, and its verbs, each with the lazy import of its code. */
+export interface GroupSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly verbs: readonly Runnable[];
+}
+
+export interface Runnable {
+  readonly verb: VerbSpec;
+  readonly load: () => Promise<Handler<never>>;
+}
+
+/** The code of a command: the runtime, its positional arguments, its options typed from its description. */
+export type Handler<O> = (rt: Runtime, args: string[], options: O) => Promise<void>;
+
+/** Pairs a description with its code; the code must take the options the description declares. */
+export function command<const V extends VerbSpec>(
+  description: V,
+  load: () => Promise<Handler<OptionsOf<V>>>,
+): Runnable {
+  return { verb: description, load: load as () => Promise<Handler<never>> };
+}
+
+// ---- The options of a description, as types.
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+/** '-y, --yes' → '--yes'; '--min-amount <amount>' → '--min-amount'. */
+type LongOf<F extends string> = F extends `${string}, ${infer L}`
+  ? LongOf<L>
+  : F extends `${infer L} ${string}`
+    ? L
+    : F;
+type NameOf<F extends string> =
+  LongOf<F> extends `--no-${infer N}` ? Camel<N> : LongOf<F> extends `--${infer N}` ? Camel<N> : never;
+type TakesValue<F extends string> = F extends
+  | `${string}<${string}>${string}`
+  | `${string}[${string}]${string}`
+  ? true
+  : false;
+type ValueOf<S extends FlagSpec> = S extends { parse: Parser<infer R> }
+  ? R
+  : TakesValue<S['flag']> extends true
+    ? string
+    : boolean;
+/** Given a default, or a --no- flag (true unless given): always set; otherwise absent when not given. */
+type AlwaysSet<S extends FlagSpec> = S extends { default: unknown }
+  ? true
+  : S['flag'] extends `--no-${string}`
+    ? true
+    : false;
+export type FlagsOf<L extends readonly FlagSpec[]> = {
+  -readonly [S in L[number] as AlwaysSet<S> extends true ? NameOf<S['flag']> : never]: ValueOf<S>;
+} & {
+  -readonly [S in L[number] as AlwaysSet<S> extends true ? never : NameOf<S['flag']>]?: ValueOf<S>;
+};
+type BatchOptionsOf<V extends VerbSpec> = V extends { batch: BatchSpec }
+  ? Omit<FlagsOf<BatchFlags>, keyof FlagsOf<V['flags'] & readonly FlagSpec[]>>
+  : unknown;
+
+/** The options a command's code receives: one per flag of its description (and its batch flags). */
+export type OptionsOf<V extends VerbSpec> = (V extends { flags: readonly FlagSpec[] }
+  ? FlagsOf<V['flags']>
+  : unknown) &
+  BatchOptionsOf<V>;
+
+// ---- Parsers and flags several commands share.
+
+/** A repeatable flag with a default of []: every value given. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** A repeatable filter flag: no "(default: [])" in its help; undefined when not given. */
+export function gather(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
+export const SETTLE_WINDOW = {
+  flag: '--settle-window <seconds>',
+  help: 'after an answer that may hide a move (5xx, timeout, lost connection), read the record this long for it before calling it in doubt; never sent twice meanwhile (default 10)',
+} as const;
+
+type BatchFlags = ReturnType<typeof batchFlags>;
+
+/**
+ * The flags of a command that takes many ids (src/commands/batch/command.ts); a command that
+ * declares one of them itself keeps its own. `what` is order or payment.
+ */
+export function batchFlags(what: BatchSpec['what']) {
+  return [
+    {
+      flag: '--file <path>',
+      help: `the ${what}s to act on: CSV with an id (or ${what}_id) column, or NDJSON such as billing ${what}s list -o ndjson prints; - for stdin`,
+    },
+    {
+      flag: '--journal <path>',
+      help: 'journal of the run (default: <file>.journal; for ids or stdin, one in the state directory)',
+    },
+    {
+      flag: '--amend',
+      help: 'go on with the batch of this journal using the rows as they are now (rows done stay done)',
+    },
+    { flag: '--new-batch', help: 'move the journal aside and start a new batch, even of rows run before' },
+    {
+      flag: '--break-lock',
+      help: "take the journal's lock even when it may be held from another host or container",
+    },
+    SETTLE_WINDOW,
+    {
+      flag: '--concurrency <n>',
+      help: 'rows in flight at once with several ids or --file (1 to 64)',
+      default: '4',
+    },
+    { flag: '--dry-run', help: 'print the requests that would be sent, with counts, and send nothing' },
+  ] as const;
+}
+
+/** Help of a command that takes many ids: what a batch does and what it prints. */
+export function batchHelp({ what, done }: BatchSpec): string {
+  return (
+    `\nMany at once: several ${what} ids, --file FILE (CSV or NDJSON, checked whole\n` +
+    'before anything is sent), or --file - (the NDJSON a list prints, e.g.\n' +
+    `billing ${what === 'order' ? 'orders list' : 'orders payments ID'} -o ndjson).\n\n` +
+    `One result a row, in input order (id, status ${done}|skipped|failed|in_doubt,\n` +
+    'result, error); a summary on stderr; exit 9 when a row failed. The journal\n' +
+    `records each row before and after it is sent: the same rows run again skip what\n` +
+    `is ${done} (docs/decisions.md, "Act on many, once").\n`
+  );
+}
+
+/** The flags a command takes: its own, then the batch flags it does not declare itself. */
+export function flagsOf(description: VerbSpec): readonly FlagSpec[] {
+  const own = description.flags ?? [];
+  if (!description.batch) return own;
+  const long = (f: FlagSpec) => /--[\w-]+/.exec(f.flag)?.[0];
+  const mine = new Set(own.map(long));
+  return [...own, ...batchFlags(description.batch.what).filter((f) => !mine.has(long(f)))];
+}
+
+/** The values a flag takes, as its description lists them (completion reads them from commander's option). */
+const VALUES = new WeakMap<object, readonly string[]>();
+
+export function setValues(option: object, values: readonly string[]): void {
+  VALUES.set(option, values);
+}
+
+export function valuesOf(option: object): readonly string[] | undefined {
+  return VALUES.get(option);
+}
