@@ -3,22 +3,13 @@
 
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { defineApi } from './cli/api.js';
-import { defineAuth } from './cli/auth.js';
 import { defineGroup } from './cli/build.js';
 import { defineCheckout } from './cli/checkout.js';
-import { defineCompletion } from './cli/completion.js';
-import { defineConfig } from './cli/config.js';
-import { defineCustomers } from './cli/customers.js';
 import { defineEmulator } from './cli/emulator.js';
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, wrapHelpText } from './cli/help-layout.js';
 import { defineLinks } from './cli/links.js';
-import { defineMcp } from './cli/mcp.js';
-import { definePayments } from './cli/payments.js';
-import { defineProducts } from './cli/products.js';
 import { defineSchedule } from './cli/schedule.js';
-import { defineSearch } from './cli/search.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
 import { GROUPS } from './commands/groups.js';
@@ -108,21 +99,21 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
-  defineAuth(program, run);
-  defineSearch(program, run, full('search'));
-  defineConfig(program, run, full('config'));
+  for (const top of [GROUPS.login, GROUPS.logout, GROUPS.status]) await defineGroup(program, top, run, true);
+  await defineGroup(program, GROUPS.search, run, full('search'));
+  await defineGroup(program, GROUPS.config, run, full('config'));
   await defineGroup(program, GROUPS.orders, run, full('orders'));
-  defineCustomers(program, run, full('customers'));
-  defineProducts(program, run, full('products'));
-  definePayments(program, run, full('payments'));
+  await defineGroup(program, GROUPS.customers, run, full('customers'));
+  await defineGroup(program, GROUPS.products, run, full('products'));
+  await defineGroup(program, GROUPS.payments, run, full('payments'));
   defineSchedule(program, run, full('schedule'));
   defineCheckout(program, run, full('checkout'));
   defineLinks(program, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
-  defineMcp(program, run, full('mcp'));
-  defineApi(program, run);
-  defineCompletion(program, run);
+  await defineGroup(program, GROUPS.mcp, run, full('mcp'));
+  await defineGroup(program, GROUPS.api, run, true);
+  await defineGroup(program, GROUPS.completion, run, true);
   defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
 }

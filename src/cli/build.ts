@@ -4,7 +4,7 @@
 
 import { type Command, Option } from 'commander';
 import type { Group } from '../commands/groups.js';
-import { batchHelp, flagsOf, type Runnable, setValues, type VerbSpec } from '../commands/verb.js';
+import { batchHelp, flagsOf, type Runnable, setValues, setWords, type VerbSpec } from '../commands/verb.js';
 import { examples, type Run } from './shared.js';
 
 /**
@@ -13,13 +13,27 @@ import { examples, type Run } from './shared.js';
  */
 export async function defineGroup(program: Command, group: Group, run: Run, full: boolean): Promise<void> {
   const declared = program.command(group.name).description(group.summary);
+  if (group.examples) declared.addHelpText('after', examples(group.examples));
+  if ('command' in group) {
+    configure(declared, group.command, run);
+    return;
+  }
   if (!full) return;
-  for (const runnable of await group.verbs()) declareVerb(declared, runnable, run);
+  if ('verb' in group) {
+    configure(declared, await group.verb(), run);
+    return;
+  }
+  for (const runnable of await group.verbs()) {
+    configure(declared.command(runnable.verb.name).description(runnable.verb.summary), runnable, run);
+  }
 }
 
-export function declareVerb(parent: Command, { verb, load }: Runnable, run: Run): Command {
-  const cmd = parent.command(verb.name).description(verb.summary);
-  for (const arg of verb.args ?? []) cmd.argument(arg.name, arg.help);
+/** Its arguments, flags, help and action on the command declared with its name and line. */
+function configure(cmd: Command, { verb, load }: Runnable, run: Run): Command {
+  for (const arg of verb.args ?? []) {
+    cmd.argument(arg.name, arg.help);
+    if (arg.values) setValues(cmd.registeredArguments.at(-1) as object, arg.values);
+  }
   for (const flag of flagsOf(verb)) {
     const option = new Option(flag.flag, flag.help);
     if (flag.parse) option.argParser(flag.parse);
@@ -27,16 +41,18 @@ export function declareVerb(parent: Command, { verb, load }: Runnable, run: Run)
     if (flag.values) setValues(option, flag.values);
     cmd.addOption(option);
   }
+  if (verb.words) setWords(cmd, verb.words);
   const after = helpAfter(verb);
   if (after) cmd.addHelpText('after', after);
   return cmd.action(run(load));
 }
 
-/** What help prints after the options: the examples, the description's text, then a batch's. */
+/** What help prints after the options: the examples, the description's text, a batch's, then its own on batches. */
 export function helpAfter(verb: VerbSpec): string {
   return (
     (verb.examples?.length ? examples(verb.examples) : '') +
     (verb.help ?? '') +
-    (verb.batch ? batchHelp(verb.batch) : '')
+    (verb.batch ? batchHelp(verb.batch) : '') +
+    (verb.afterBatch ?? '')
   );
 }

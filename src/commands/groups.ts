@@ -2,18 +2,93 @@
 // line, for `billing --help`, and the lazy import of its verbs, built only when the command
 // line names the group (or for completion and `billing help WORD`, every group).
 
-import type { Runnable } from './verb.js';
+import { apiVerb } from './api.verb.js';
+import { completionVerb } from './completion.verb.js';
+import { loginVerb } from './login.verb.js';
+import { logoutVerb } from './logout.verb.js';
+import { mcpVerb } from './mcp.verb.js';
+import { searchVerb } from './search.verb.js';
+import { statusVerb } from './status.verb.js';
+import { command, type Runnable } from './verb.js';
 
-export interface Group {
+/** A group of verbs (billing orders list), or a command of its own at the top (billing search, billing login). */
+export type Group = {
   readonly name: string;
   readonly summary: string;
-  readonly verbs: () => Promise<readonly Runnable[]>;
-}
+  /** Examples in the group's own help. */
+  readonly examples?: readonly string[];
+} & (
+  | { readonly verbs: () => Promise<readonly Runnable[]> }
+  | { readonly verb: () => Promise<Runnable> }
+  /** Declared in full even for `billing --help`, which shows its usage (login [options]). */
+  | { readonly command: Runnable }
+);
 
 export const GROUPS = {
+  login: {
+    name: loginVerb.name,
+    summary: loginVerb.summary,
+    command: command(loginVerb, async () => (await import('./auth.js')).login),
+  },
+  logout: {
+    name: logoutVerb.name,
+    summary: logoutVerb.summary,
+    command: command(logoutVerb, async () => (await import('./auth.js')).logout),
+  },
+  status: {
+    name: statusVerb.name,
+    summary: statusVerb.summary,
+    command: command(statusVerb, async () => (await import('./auth.js')).status),
+  },
+  search: {
+    name: searchVerb.name,
+    summary: searchVerb.summary,
+    verb: async () => command(searchVerb, async () => (await import('./find/search.js')).search),
+  },
+  config: {
+    name: 'config',
+    summary: 'read and change the config',
+    examples: [
+      'billing config list',
+      'billing config set base_url https://api.example/api/v2 --env sandbox',
+      'billing config use local',
+      'billing config get profile_id',
+    ],
+    verbs: async () => (await import('./config/index.js')).VERBS,
+  },
   orders: {
     name: 'orders',
     summary: 'list, inspect and create orders',
     verbs: async () => (await import('./orders/index.js')).VERBS,
+  },
+  customers: {
+    name: 'customers',
+    summary: 'list, inspect and create customers',
+    verbs: async () => (await import('./customers/index.js')).VERBS,
+  },
+  products: {
+    name: 'products',
+    summary: 'list, inspect and create products',
+    verbs: async () => (await import('./products/index.js')).VERBS,
+  },
+  payments: {
+    name: 'payments',
+    summary: 'look up, capture, reverse and refund payments (one, or many from a file)',
+    verbs: async () => (await import('./payments/index.js')).VERBS,
+  },
+  mcp: {
+    name: mcpVerb.name,
+    summary: mcpVerb.summary,
+    verb: async () => command(mcpVerb, async () => (await import('./mcp/index.js')).mcp),
+  },
+  api: {
+    name: apiVerb.name,
+    summary: apiVerb.summary,
+    command: command(apiVerb, async () => (await import('./api.js')).api),
+  },
+  completion: {
+    name: completionVerb.name,
+    summary: completionVerb.summary,
+    command: command(completionVerb, async () => (await import('./completion.js')).script),
   },
 } as const satisfies Record<string, Group>;

@@ -24,6 +24,8 @@ export interface ArgSpec {
   /** As commander writes it: '<id>', '[ids...]'. */
   readonly name: string;
   readonly help: string;
+  /** The values it takes, for completion. */
+  readonly values?: readonly string[];
 }
 
 /** What the command prints (src/format's writer): a list, one record, a value, an answer, or nothing. */
@@ -46,6 +48,8 @@ export interface VerbSpec {
   readonly help?: string;
   readonly output: OutputKind;
   readonly batch?: BatchSpec;
+  /** Help after the batch's (what a batch of this command does differently). */
+  readonly afterBatch?: string;
   /** Words people say for what it does, for `billing help WORD` (beyond its name and summary). */
   readonly words?: readonly string[];
 }
@@ -195,8 +199,12 @@ export function flagsOf(description: VerbSpec): readonly FlagSpec[] {
   return [...own, ...batchFlags(description.batch.what).filter((f) => !mine.has(long(f)))];
 }
 
-/** The values a flag takes, as its description lists them (completion reads them from commander's option). */
+/**
+ * What a description adds to commander's option or command that commander has no place for:
+ * the values a flag lists (completion offers them) and a command's words (`billing help WORD`).
+ */
 const VALUES = new WeakMap<object, readonly string[]>();
+const WORDS = new WeakMap<object, readonly string[]>();
 
 export function setValues(option: object, values: readonly string[]): void {
   VALUES.set(option, values);
@@ -204,4 +212,12 @@ export function setValues(option: object, values: readonly string[]): void {
 
 export function valuesOf(option: object): readonly string[] | undefined {
   return VALUES.get(option);
+}
+
+export function setWords(command: object, words: readonly string[]): void {
+  WORDS.set(command, words);
+}
+
+export function wordsOf(command: object): readonly string[] {
+  return WORDS.get(command) ?? [];
 }

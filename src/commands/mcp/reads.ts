@@ -150,7 +150,7 @@ export const READ_TOOLS: ToolSpec[] = [
       ...amount,
     },
     run: async (rt, a) =>
-      (await import('../customers.js')).get(rt, [String(a.customer_id)], {
+      (await import('../customers/run.js')).get(rt, [String(a.customer_id)], {
         expand: ((a.expand as string[] | undefined) ?? ['orders']).join(',') || undefined,
       }),
     shape: (result, a) => {
@@ -179,7 +179,7 @@ export const READ_TOOLS: ToolSpec[] = [
       ...amount,
     },
     run: async (rt, a) =>
-      (await import('../payments.js')).list(
+      (await import('../payments/run.js')).list(
         rt,
         [],
         given({
@@ -201,7 +201,7 @@ export const READ_TOOLS: ToolSpec[] = [
     title: 'Get a payment',
     description: `One payment (kind, status, amount, currency, its order), as \`billing payments get ID\`. One request. ${SHAPE}`,
     input: { payment_id: id('payment'), full: amount.full, fields: amount.fields },
-    run: async (rt, a) => (await import('../payments.js')).get(rt, [String(a.payment_id)]),
+    run: async (rt, a) => (await import('../payments/run.js')).get(rt, [String(a.payment_id)]),
     shape: (result, a) => ({ payment: shaped(result, 'payment', wantedOf(a)) }),
   },
 ];

@@ -16,7 +16,7 @@ import { timelineVerb } from './timeline.js';
 import { watchVerb } from './watch.js';
 
 const lifecycle = () => import('./lifecycle.run.js');
-const payments = () => import('../payments.js');
+const payments = () => import('../payments/run.js');
 
 export const VERBS = [
   command(listVerb, async () => (await import('./list.run.js')).list),

@@ -1,4 +1,4 @@
-// billing customers list | get | create | delete
+// billing customers list | get | create | delete: their code; their descriptions are ./list.ts and so on.
 
 import {
   createCustomer,
@@ -6,25 +6,25 @@ import {
   getCustomer,
   iterateCustomers,
   listCustomersPage,
-} from '../api/customers.js';
-import type { Customer } from '../api/types.js';
-import { parseDate } from '../domain/dates.js';
-import { write, writeOne } from '../format/index.js';
-import { safeLine } from '../format/terminal.js';
-import * as parse from './args.js';
-import { readBodyFile } from './body.js';
-import { confirmInProduction } from './confirm.js';
-import { matchesCustomer } from './find/match.js';
-import { type ListFlags, runList } from './list.js';
-import { flagOrAsk } from './prompt.js';
-import { writeRecord, writeSection } from './result.js';
-import type { Runtime } from './runtime.js';
+} from '../../api/customers.js';
+import type { Customer } from '../../api/types.js';
+import { parseDate } from '../../domain/dates.js';
+import { write, writeOne } from '../../format/index.js';
+import { safeLine } from '../../format/terminal.js';
+import * as parse from '../args.js';
+import { readBodyFile } from '../body.js';
+import { confirmInProduction } from '../confirm.js';
+import { matchesCustomer } from '../find/match.js';
+import { runList } from '../list.js';
+import { flagOrAsk } from '../prompt.js';
+import { writeRecord, writeSection } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import type { createVerb } from './create.js';
+import type { getVerb } from './get.js';
+import type { listVerb } from './list.js';
 
-export async function list(
-  rt: Runtime,
-  _args: string[],
-  flags: ListFlags & { email?: string; name?: string },
-): Promise<void> {
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
   const criteria = {
     email: flags.email === undefined ? undefined : parse.text('--email', flags.email),
     name: flags.name === undefined ? undefined : parse.text('--name', flags.name),
@@ -47,9 +47,9 @@ export async function list(
  * orders (a subscription with its next payment) and their payments, oldest first. The view for
  * people shows both, and says when two live subscriptions of one product bill the customer.
  */
-export async function get(rt: Runtime, [id]: string[], flags: { expand?: string } = {}): Promise<void> {
+export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof getVerb>): Promise<void> {
   const customerId = parse.recordId('customer', id ?? '');
-  const view = await import('./order-view.js');
+  const view = await import('../order-view.js');
   const expand = view.expansions('customer', flags.expand);
   const client = await rt.client();
   const customer = await getCustomer(client, customerId, { signal: rt.signal });
@@ -91,9 +91,11 @@ const FIELDS = {
   country: 'country',
 } as const;
 
-type CreateFlags = Partial<Record<keyof typeof FIELDS, string>> & { file?: string };
-
-export async function create(rt: Runtime, _args: string[], flags: CreateFlags): Promise<void> {
+export async function create(
+  rt: Runtime,
+  _args: string[],
+  flags: OptionsOf<typeof createVerb>,
+): Promise<void> {
   let input: Record<string, unknown>;
   if (flags.file) {
     input = await readBodyFile(rt, flags.file, 'customer');

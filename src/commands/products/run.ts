@@ -6,17 +6,20 @@ import {
   getProduct,
   iterateProducts,
   listProductsPage,
-} from '../api/products.js';
-import { writeOne } from '../format/index.js';
-import * as parse from './args.js';
-import { readBodyFile } from './body.js';
-import { confirmInProduction } from './confirm.js';
-import { type ListFlags, runList } from './list.js';
-import { CURRENCY_QUESTION, flagOrAsk } from './prompt.js';
-import { writeRecord } from './result.js';
-import type { Runtime } from './runtime.js';
+} from '../../api/products.js';
+import { writeOne } from '../../format/index.js';
+import * as parse from '../args.js';
+import { readBodyFile } from '../body.js';
+import { confirmInProduction } from '../confirm.js';
+import { runList } from '../list.js';
+import { CURRENCY_QUESTION, flagOrAsk } from '../prompt.js';
+import { writeRecord } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import { type createVerb, PRODUCT_TYPES } from './create.js';
+import type { listVerb } from './list.js';
 
-export async function list(rt: Runtime, _args: string[], flags: ListFlags): Promise<void> {
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
   await runList(rt, flags, {
     resource: 'product',
     fetchPage: (client, query) => listProductsPage(client, query),
@@ -29,18 +32,11 @@ export async function get(rt: Runtime, [id]: string[]): Promise<void> {
   await writeOne(product, 'product', rt.output);
 }
 
-interface CreateFlags {
-  name?: string;
-  price?: string;
-  currency?: string;
-  type: string;
-  description?: string;
-  priceLocked?: boolean;
-  taxPercentage?: string;
-  file?: string;
-}
-
-export async function create(rt: Runtime, _args: string[], flags: CreateFlags): Promise<void> {
+export async function create(
+  rt: Runtime,
+  _args: string[],
+  flags: OptionsOf<typeof createVerb>,
+): Promise<void> {
   let input: Record<string, unknown>;
   if (flags.file) {
     input = await readBodyFile(rt, flags.file, 'product');
@@ -57,7 +53,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
         parse: (v) => parse.amount('--price', v),
       }),
       currency: await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION),
-      product_type: parse.oneOf('--type', flags.type, ['single', 'subscription'] as const),
+      product_type: parse.oneOf('--type', flags.type, PRODUCT_TYPES),
     };
     if (flags.description !== undefined) input.description = flags.description;
     if (flags.priceLocked) input.price_locked = true;

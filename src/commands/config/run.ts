@@ -1,11 +1,11 @@
 // billing config list | get | set | unset | use | path
 
-import { environmentKind, type Kind, storedAddresses } from '../config/kind.js';
-import { canonicalEnvName, maskToken, storedEnvironment } from '../config/resolve.js';
-import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../config/store.js';
-import { BillingError, EXIT, UsageError } from '../errors.js';
-import { writeList } from '../format/index.js';
-import type { Runtime } from './runtime.js';
+import { environmentKind, type Kind, storedAddresses } from '../../config/kind.js';
+import { canonicalEnvName, maskToken, storedEnvironment } from '../../config/resolve.js';
+import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../../config/store.js';
+import { BillingError, EXIT, UsageError } from '../../errors.js';
+import { writeList } from '../../format/index.js';
+import type { Runtime } from '../runtime.js';
 
 const SECRET_KEYS = new Set(['token', 'webhook_secret']);
 

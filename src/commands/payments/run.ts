@@ -4,9 +4,9 @@
 // with a check of the order's payments before any retry. Capture, reverse and refund of one
 // id are a batch of one row (moveOne): the journal and its rows in doubt hold for them too.
 
-import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
-import { getOrder, listOrderPayments } from '../api/orders.js';
+import type { ApiClient } from '../../api/client.js';
+import { ApiError } from '../../api/errors.js';
+import { getOrder, listOrderPayments } from '../../api/orders.js';
 import {
   actionBody,
   type CheckedResult,
@@ -14,47 +14,44 @@ import {
   payOrderWithCard,
   previewRequest,
   sendChecked,
-} from '../api/payments.js';
-import { notRefundable, planRefund, readRefundState } from '../api/refunds.js';
-import { type Route, routes } from '../api/routes.js';
-import type { Payment } from '../api/types.js';
-import { fromMinor } from '../domain/money.js';
-import { InDoubtError, InterruptedError, UsageError } from '../errors.js';
-import { COLUMNS, type Column, write, writeList, writeOne } from '../format/index.js';
-import { singleLine } from '../format/text.js';
-import * as parse from './args.js';
-import type { BatchFlags } from './batch/command.js';
-import type { MoveAction, MovePlan, Outcome } from './batch/engine.js';
-import { confirmMoneyMove } from './confirm.js';
-import type { AcrossFlags } from './find/payments.js';
-import type { PaymentRow } from './moves.js';
-import { orderIdOf } from './order-arg.js';
-import type { payVerb } from './orders/pay.js';
-import {
-  type AmountFlags,
-  type DryRunFlag,
-  type JournalFlags,
-  previewBase,
-  type RefundFlags,
-  writePreviews,
-} from './preview.js';
-import { writeRecord, writeResult } from './result.js';
-import type { Runtime } from './runtime.js';
-import type { OptionsOf } from './verb.js';
+} from '../../api/payments.js';
+import { notRefundable, planRefund, readRefundState } from '../../api/refunds.js';
+import { type Route, routes } from '../../api/routes.js';
+import type { Payment } from '../../api/types.js';
+import { fromMinor } from '../../domain/money.js';
+import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
+import { COLUMNS, type Column, write, writeList, writeOne } from '../../format/index.js';
+import { singleLine } from '../../format/text.js';
+import * as parse from '../args.js';
+import type { BatchFlags } from '../batch/command.js';
+import type { MoveAction, MovePlan, Outcome } from '../batch/engine.js';
+import { confirmMoneyMove } from '../confirm.js';
+import type { AcrossFlags } from '../find/payments.js';
+import type { PaymentRow } from '../moves.js';
+import { orderIdOf } from '../order-arg.js';
+import type { payVerb } from '../orders/pay.js';
+import { type JournalFlags, previewBase, writePreviews } from '../preview.js';
+import { writeRecord, writeResult } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import type { captureVerb } from './capture.js';
+import type { listVerb } from './list.js';
+import type { refundVerb } from './refund.js';
+import type { reverseVerb } from './reverse.js';
 
 export async function capture(
   rt: Runtime,
   args: string[],
-  flags: AmountFlags & JournalFlags & BatchFlags,
+  flags: OptionsOf<typeof captureVerb>,
 ): Promise<void> {
-  if (await (await import('./many.js')).batchOf(rt, 'capture', args, flags, { '--amount': flags.amount }))
+  if (await (await import('../many.js')).batchOf(rt, 'capture', args, flags, { '--amount': flags.amount }))
     return;
   const paymentId = parse.recordId('payment', args[0] ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.capturePayment, paymentId, amount)], true);
   }
-  const { captureAction } = await import('./moves.js');
+  const { captureAction } = await import('../moves.js');
   return moveOne(
     rt,
     captureAction(await rt.client()),
@@ -68,14 +65,14 @@ export async function capture(
 export async function reverse(
   rt: Runtime,
   args: string[],
-  flags: DryRunFlag & JournalFlags & BatchFlags,
+  flags: OptionsOf<typeof reverseVerb>,
 ): Promise<void> {
-  if (await (await import('./many.js')).batchOf(rt, 'reverse', args, flags)) return;
+  if (await (await import('../many.js')).batchOf(rt, 'reverse', args, flags)) return;
   const paymentId = parse.recordId('payment', args[0] ?? '');
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, routes.reversePayment, paymentId, undefined)], true);
   }
-  const { reverseAction } = await import('./moves.js');
+  const { reverseAction } = await import('../moves.js');
   return moveOne(
     rt,
     reverseAction(await rt.client()),
@@ -86,14 +83,18 @@ export async function reverse(
   );
 }
 
-export async function refund(rt: Runtime, args: string[], flags: RefundFlags): Promise<void> {
+export async function refund(
+  rt: Runtime,
+  args: string[],
+  flags: OptionsOf<typeof refundVerb>,
+): Promise<void> {
   if (flags.file !== undefined) {
     if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
-    const { bulkRefund } = await import('./refunds/bulk.js');
+    const { bulkRefund } = await import('../refunds/bulk.js');
     return bulkRefund(rt, flags);
   }
   if (args.length > 1) {
-    const { bulkRefund } = await import('./refunds/bulk.js');
+    const { bulkRefund } = await import('../refunds/bulk.js');
     return bulkRefund(rt, flags, args);
   }
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
@@ -107,7 +108,7 @@ export async function refund(rt: Runtime, args: string[], flags: RefundFlags): P
       rt.info('A full refund is sent with the amount left, read just before sending.');
     return;
   }
-  const { refundAction } = await import('./moves.js');
+  const { refundAction } = await import('../moves.js');
   return moveOne(
     rt,
     refundAction(await rt.client()),
@@ -155,11 +156,7 @@ async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number):
 }
 
 /** billing payments list --order ID, and its alias billing orders payments ID. */
-export async function list(
-  rt: Runtime,
-  _args: string[],
-  flags: { order?: string } & AcrossFlags,
-): Promise<void> {
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
   if (flags.order !== undefined) {
     const across = ['since', 'until', 'limit', 'customer', 'email', 'name', 'invoice'].find(
       (k) => flags[k as keyof AcrossFlags] !== undefined,
@@ -176,7 +173,7 @@ export async function list(
     }
   }
   if (flags.order === undefined) {
-    const { listAcrossOrders } = await import('./find/payments.js');
+    const { listAcrossOrders } = await import('../find/payments.js');
     return listAcrossOrders(rt, flags);
   }
   return orderPayments(rt, [flags.order]);
@@ -189,7 +186,7 @@ export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> 
 }
 
 export async function pay(rt: Runtime, args: string[], flags: OptionsOf<typeof payVerb>): Promise<void> {
-  if (await (await import('./many.js')).batchOf(rt, 'pay', args, flags)) return;
+  if (await (await import('../many.js')).batchOf(rt, 'pay', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   if (flags.dryRun) {
@@ -265,11 +262,11 @@ async function moveOne<S, P extends MovePlan>(
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const [{ commandRow }, { openBatch }, { runBatch, describeDoubt }, { journalFor }, { readJournal }] =
     await Promise.all([
-      import('./moves.js'),
-      import('./batch/open.js'),
-      import('./batch/engine.js'),
-      import('./batch/command.js'),
-      import('./batch/journal.js'),
+      import('../moves.js'),
+      import('../batch/open.js'),
+      import('../batch/engine.js'),
+      import('../batch/command.js'),
+      import('../batch/journal.js'),
     ]);
   const row = commandRow(paymentId, amount);
   const journalPath = await journalFor(rt, flags, action.name, [row]);
