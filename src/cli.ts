@@ -4,12 +4,9 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { defineGroup } from './cli/build.js';
-import { defineCheckout } from './cli/checkout.js';
 import { defineEmulator } from './cli/emulator.js';
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, wrapHelpText } from './cli/help-layout.js';
-import { defineLinks } from './cli/links.js';
-import { defineSchedule } from './cli/schedule.js';
 import { examples, type Loader } from './cli/shared.js';
 import { defineWebhooks } from './cli/webhooks.js';
 import { GROUPS } from './commands/groups.js';
@@ -106,9 +103,9 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   await defineGroup(program, GROUPS.customers, run, full('customers'));
   await defineGroup(program, GROUPS.products, run, full('products'));
   await defineGroup(program, GROUPS.payments, run, full('payments'));
-  defineSchedule(program, run, full('schedule'));
-  defineCheckout(program, run, full('checkout'));
-  defineLinks(program, run, full('links'));
+  await defineGroup(program, GROUPS.schedule, run, full('schedule'));
+  await defineGroup(program, GROUPS.checkout, run, full('checkout'));
+  await defineGroup(program, GROUPS.links, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
   await defineGroup(program, GROUPS.mcp, run, full('mcp'));

@@ -13,7 +13,8 @@ import { examples, type Run } from './shared.js';
  */
 export async function defineGroup(program: Command, group: Group, run: Run, full: boolean): Promise<void> {
   const declared = program.command(group.name).description(group.summary);
-  if (group.examples) declared.addHelpText('after', examples(group.examples));
+  const after = (group.examples ? examples(group.examples) : '') + (group.help ?? '');
+  if (after) declared.addHelpText('after', after);
   if ('command' in group) {
     configure(declared, group.command, run);
     return;

@@ -15,8 +15,9 @@ import { command, type Runnable } from './verb.js';
 export type Group = {
   readonly name: string;
   readonly summary: string;
-  /** Examples in the group's own help. */
+  /** Examples in the group's own help, and its text after them. */
   readonly examples?: readonly string[];
+  readonly help?: string;
 } & (
   | { readonly verbs: () => Promise<readonly Runnable[]> }
   | { readonly verb: () => Promise<Runnable> }
@@ -75,6 +76,46 @@ export const GROUPS = {
     name: 'payments',
     summary: 'look up, capture, reverse and refund payments (one, or many from a file)',
     verbs: async () => (await import('./payments/index.js')).VERBS,
+  },
+  schedule: {
+    name: 'schedule',
+    summary: 'act on scheduled payments: execute, skip, reschedule, merge, update (see orders schedule ID)',
+    examples: [
+      'billing orders schedule 1042',
+      'billing schedule execute 311',
+      'billing schedule reschedule 312 2027-03-15',
+      'billing schedule update 1042 --amount 29.90 --interval QUARTER',
+    ],
+    help:
+      '\nThe interface document does not show these paths or payloads; the tool assumes them\n' +
+      '(POST /scheduled_payments/{id}/execute|skip|reschedule, POST /orders/{id}/scheduled_payments/merge,\n' +
+      'PATCH /orders/{id}/scheduled_payments): see src/domain/routes.ts. A payment or an order in the wrong\n' +
+      'state is answered 422 with the reason (exit 7).\n',
+    verbs: async () => (await import('./schedule/index.js')).VERBS,
+  },
+  checkout: {
+    name: 'checkout',
+    summary: "an order's checkout: the payment form for the merchant's own site",
+    examples: [
+      'billing orders create --customer 3 --product 7 --currency EUR --invoice-id INV-1 --checkout',
+      'billing checkout open 1042',
+      'billing checkout snippet 1042 --renew > payment-form.html',
+    ],
+    verbs: async () => (await import('./checkout/index.js')).VERBS,
+  },
+  links: {
+    name: 'links',
+    summary: 'payment links: send one by email or SMS, or show it (as a QR code too)',
+    examples: [
+      'billing links email 1042',
+      'billing links url 1042 --qr',
+      'billing links url 1042 --png pay.png',
+    ],
+    help:
+      '\nA link moves a draft order to pending. It opens the order portal: the order, the amount\n' +
+      'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
+      'outbox: billing emulator outbox.\n',
+    verbs: async () => (await import('./links/index.js')).VERBS,
   },
   mcp: {
     name: mcpVerb.name,

@@ -13,7 +13,7 @@ import { confirmInProduction, confirmMoneyMove } from '../confirm.js';
 import { orderIdOf } from '../order-arg.js';
 import { writeRecord } from '../result.js';
 import type { Runtime } from '../runtime.js';
-import { writeSchedule } from '../schedule.js';
+import { writeSchedule } from '../schedule/run.js';
 import type { OptionsOf } from '../verb.js';
 import type { cancelVerb } from './cancel.js';
 import type { pauseVerb } from './pause.js';

@@ -1,20 +1,23 @@
 // billing checkout renew | snippet | open: an order's checkout, the HTML of the Payment
 // iframe section, and a local page that holds it while a merchant's engineer tries it.
 
-import { ApiError } from '../api/errors.js';
-import { getCheckout, getOrder, renewCheckout } from '../api/orders.js';
-import { isRecord } from '../api/records.js';
-import type { Checkout, Order } from '../api/types.js';
-import { namesThisMachine } from '../domain/hosts.js';
-import { BillingError, ConfigError, EXIT, UsageError } from '../errors.js';
-import { textColumn as column } from '../format/index.js';
-import { safeText } from '../format/terminal.js';
-import { formatTimestamp } from '../format/text.js';
-import * as parse from './args.js';
-import { orderIdOf } from './order-arg.js';
-import { writeRecord } from './result.js';
-import type { Runtime } from './runtime.js';
-import { checkedLink, webLink } from './service-links.js';
+import { ApiError } from '../../api/errors.js';
+import { getCheckout, getOrder, renewCheckout } from '../../api/orders.js';
+import { isRecord } from '../../api/records.js';
+import type { Checkout, Order } from '../../api/types.js';
+import { namesThisMachine } from '../../domain/hosts.js';
+import { BillingError, ConfigError, EXIT, UsageError } from '../../errors.js';
+import { textColumn as column } from '../../format/index.js';
+import { safeText } from '../../format/terminal.js';
+import { formatTimestamp } from '../../format/text.js';
+import * as parse from '../args.js';
+import { orderIdOf } from '../order-arg.js';
+import { writeRecord } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import { checkedLink, webLink } from '../service-links.js';
+import type { OptionsOf } from '../verb.js';
+import type { openVerb } from './open.js';
+import type { snippetVerb } from './snippet.js';
 
 /** Checkout validity (interface document, Limits). */
 export const CHECKOUT_VALIDITY_MS = 25 * 60 * 1000;
@@ -57,7 +60,7 @@ export async function renew(rt: Runtime, [id]: string[]): Promise<void> {
 export async function snippet(
   rt: Runtime,
   [id]: string[],
-  flags: { brands: string; renew?: boolean },
+  flags: OptionsOf<typeof snippetVerb>,
 ): Promise<void> {
   const orderId = await orderIdOf(rt, id);
   const brands = brandList(flags.brands);
@@ -115,14 +118,7 @@ export function snippetHtml(gatewayUrl: string, checkout: Checkout, brands: stri
   );
 }
 
-interface OpenFlags {
-  port: string;
-  browser: boolean;
-  brands: string;
-  poll: string;
-}
-
-export async function open(rt: Runtime, [id]: string[], flags: OpenFlags): Promise<void> {
+export async function open(rt: Runtime, [id]: string[], flags: OptionsOf<typeof openVerb>): Promise<void> {
   const orderId = await orderIdOf(rt, id);
   const port = parse.port(flags.port);
   const pollMs = pollSeconds(flags.poll) * 1000;

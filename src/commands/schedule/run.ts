@@ -8,17 +8,20 @@ import {
   type ScheduleActionResult,
   skipScheduledPayment,
   updateScheduledPayments,
-} from '../api/schedule.js';
-import type { ScheduledPayment } from '../api/types.js';
-import { UsageError } from '../errors.js';
-import { moneyColumns } from '../format/columns.js';
-import { type Column, formatAmount, statusStyle, write, writeList } from '../format/index.js';
-import { formatTimestamp, singleLine } from '../format/text.js';
-import * as parse from './args.js';
-import { confirmMoneyMove } from './confirm.js';
-import { orderIdOf } from './order-arg.js';
-import { writeRecord } from './result.js';
-import type { Runtime } from './runtime.js';
+} from '../../api/schedule.js';
+import type { ScheduledPayment } from '../../api/types.js';
+import { UsageError } from '../../errors.js';
+import { moneyColumns } from '../../format/columns.js';
+import { type Column, formatAmount, statusStyle, write, writeList } from '../../format/index.js';
+import { formatTimestamp, singleLine } from '../../format/text.js';
+import * as parse from '../args.js';
+import { confirmMoneyMove } from '../confirm.js';
+import { orderIdOf } from '../order-arg.js';
+import { writeRecord } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import type { executeVerb } from './execute.js';
+import type { updateVerb } from './update.js';
 
 /** A schedule row as shown: the entry, and whether it is the next payment the service will collect. */
 export type ScheduleRow = ScheduledPayment & { next: boolean };
@@ -121,7 +124,11 @@ const orderStatus = (result: ScheduleActionResult) => {
   return typeof status === 'string' ? status : str((status as { value?: unknown } | undefined)?.value);
 };
 
-export async function execute(rt: Runtime, [id]: string[], flags: { amount?: string }): Promise<void> {
+export async function execute(
+  rt: Runtime,
+  [id]: string[],
+  flags: OptionsOf<typeof executeVerb>,
+): Promise<void> {
   const entryId = parse.recordId('scheduled payment', id ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   await confirmMoneyMove(rt, {
@@ -175,7 +182,7 @@ export async function merge(rt: Runtime, [order, ...ids]: string[]): Promise<voi
 export async function update(
   rt: Runtime,
   [order]: string[],
-  flags: { amount?: string; interval?: string },
+  flags: OptionsOf<typeof updateVerb>,
 ): Promise<void> {
   const changes: { amount?: string; interval?: string } = {};
   if (flags.amount !== undefined) changes.amount = parse.amount('--amount', flags.amount);

@@ -1,0 +1,22 @@
+// billing links email: its description; its code is ../links.ts.
+
+import { ORDERS_ARG } from '../help-text.js';
+import { verb } from '../verb.js';
+import { LINK_DONE, SEND_FLAGS } from './send.js';
+
+export const emailVerb = verb({
+  name: 'email',
+  summary: "send the payment link to the customer's email address (a draft order becomes pending)",
+  args: [{ name: '[orders...]', help: ORDERS_ARG }],
+  flags: SEND_FLAGS,
+  examples: [
+    'billing links email 1042',
+    'billing links email 1042 1043 1044',
+    'billing links email --file overdue.csv --dry-run',
+    'billing orders list --status failed -o ndjson | billing links email --file - --dry-run',
+    'billing orders list --status failed -o ndjson | billing links email --file -',
+  ],
+  output: 'answer',
+  batch: { what: 'order', done: 'sent' },
+  afterBatch: LINK_DONE,
+});
