@@ -3,25 +3,14 @@
 
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { defineApi } from './cli/api.js';
-import { defineAuth } from './cli/auth.js';
-import { defineCheckout } from './cli/checkout.js';
-import { defineCompletion } from './cli/completion.js';
-import { defineConfig } from './cli/config.js';
-import { defineCustomers } from './cli/customers.js';
+import { defineGroup } from './cli/build.js';
 import { defineEmulator } from './cli/emulator.js';
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
-import { defineLinks } from './cli/links.js';
-import { defineMcp } from './cli/mcp.js';
-import { defineOrders } from './cli/orders.js';
-import { definePayments } from './cli/payments.js';
-import { defineProducts } from './cli/products.js';
-import { defineSchedule } from './cli/schedule.js';
-import { defineSearch } from './cli/search.js';
 import { examples, type Loader } from './cli/shared.js';
 import { TOPICS } from './cli/topic-names.js';
 import { defineWebhooks } from './cli/webhooks.js';
+import { GROUPS } from './commands/groups.js';
 import {
   action,
   exitCodeOf,
@@ -42,7 +31,7 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
   return stream.isTTY && stream.columns ? stream.columns : 80;
 }
 
-function buildProgram(session: Session, argv: readonly string[], everything = false): Command {
+async function buildProgram(session: Session, argv: readonly string[], everything = false): Promise<Command> {
   const run = (load: Loader) => action(session, load);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
@@ -105,21 +94,21 @@ function buildProgram(session: Session, argv: readonly string[], everything = fa
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
-  defineAuth(program, run);
-  defineSearch(program, run, full('search'));
-  defineConfig(program, run, full('config'));
-  defineOrders(program, run, full('orders'));
-  defineCustomers(program, run, full('customers'));
-  defineProducts(program, run, full('products'));
-  definePayments(program, run, full('payments'));
-  defineSchedule(program, run, full('schedule'));
-  defineCheckout(program, run, full('checkout'));
-  defineLinks(program, run, full('links'));
+  for (const top of [GROUPS.login, GROUPS.logout, GROUPS.status]) await defineGroup(program, top, run, true);
+  await defineGroup(program, GROUPS.search, run, full('search'));
+  await defineGroup(program, GROUPS.config, run, full('config'));
+  await defineGroup(program, GROUPS.orders, run, full('orders'));
+  await defineGroup(program, GROUPS.customers, run, full('customers'));
+  await defineGroup(program, GROUPS.products, run, full('products'));
+  await defineGroup(program, GROUPS.payments, run, full('payments'));
+  await defineGroup(program, GROUPS.schedule, run, full('schedule'));
+  await defineGroup(program, GROUPS.checkout, run, full('checkout'));
+  await defineGroup(program, GROUPS.links, run, full('links'));
   defineWebhooks(program, run, full('webhooks'));
   defineEmulator(program, run, full('emulator'));
-  defineMcp(program, run, full('mcp'));
-  defineApi(program, run);
-  defineCompletion(program, run);
+  await defineGroup(program, GROUPS.mcp, run, full('mcp'));
+  await defineGroup(program, GROUPS.api, run, true);
+  await defineGroup(program, GROUPS.completion, run, true);
   defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
 }
@@ -151,7 +140,7 @@ export async function main(
   const aliased = unalias(argv);
   argv = aliased.argv;
   if (aliased.note) io.stderr.write(`${aliased.note}\n`);
-  const program = buildProgram(session, argv);
+  const program = await buildProgram(session, argv);
   if (argv[0] === '__complete') {
     const { completions } = await import('./commands/completion.js');
     io.stdout.write(
@@ -195,7 +184,7 @@ export async function main(
           // The command that does it, wherever it is, before the spelling neighbour.
           const word = /unknown command '([^']+)'/.exec(caught.message)?.[1];
           const spelling = /Did you mean (\S+?)\?/.exec(caught.message)?.[1];
-          const all = buildProgram(session, argv, true);
+          const all = await buildProgram(session, argv, true);
           const { leadTo } = await import('./cli/lead.js');
           const next = argv[argv.indexOf(word ?? '') + 1];
           err = (word && leadTo(all, commandOfArgv(all, argv), word, { spelling, next })) || err;

@@ -1,9 +1,10 @@
 // Help that leads to the command: `billing help WORD` finds the commands that do what a person
-// names (the words of each command's name and description, and a short list of what people
+// names (the words of each command's name, description and its description's `words`, and a short list of what people
 // say instead), and a command typed under the wrong group (`orders refund`) is answered with
 // the command that does it. Loaded only for `billing help WORD` and an unknown command.
 
 import type { Command } from 'commander';
+import { wordsOf } from '../commands/verb.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -127,7 +128,8 @@ export function commandsFor(program: Command, words: readonly string[]) {
       const best = targets(word).map((w, i) => {
         const named = w.includes(' ') ? leaf.path.endsWith(` ${w}`) : norm(leaf.name) === w;
         const found = named ? 10 : holds(leaf.path, w) ? 4 : 0;
-        return (found + (holds(leaf.cmd.description(), w) ? 2 : 0)) / (i + 1);
+        const described = `${leaf.cmd.description()} ${wordsOf(leaf.cmd).join(' ')}`;
+        return (found + (holds(described, w) ? 2 : 0)) / (i + 1);
       });
       score += Math.max(...best);
     }

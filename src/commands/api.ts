@@ -12,18 +12,12 @@ import { BillingError, EXIT, UsageError } from '../errors.js';
 import { write } from '../format/index.js';
 import { safeText } from '../format/terminal.js';
 import { singleLine } from '../format/text.js';
+import type { apiVerb } from './api.verb.js';
 import { confirmMoneyMove } from './confirm.js';
 import type { Runtime } from './runtime.js';
+import type { OptionsOf } from './verb.js';
 
-export interface ApiFlags {
-  rawField: string[];
-  field: string[];
-  input?: string;
-  include?: boolean;
-  paginate?: boolean;
-  v1?: boolean;
-  dryRun?: boolean;
-}
+export type ApiFlags = OptionsOf<typeof apiVerb>;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];

@@ -6,17 +6,12 @@ import { BillingError, EXIT, NotLoggedInError, UsageError } from '../errors.js';
 import { write } from '../format/index.js';
 import * as parse from './args.js';
 import { readStream } from './body.js';
+import type { loginVerb } from './login.verb.js';
 import { askSecret, flagOrAsk } from './prompt.js';
 import type { Runtime } from './runtime.js';
+import type { OptionsOf } from './verb.js';
 
-interface LoginFlags {
-  withToken?: boolean;
-  allowHttp?: boolean;
-  /** sandbox | production | local: saved on purpose (src/config/kind.ts). */
-  kind?: string;
-  /** An emulator's address: its three addresses, the development token, profile 1, kind local. */
-  emulator?: string;
-}
+type LoginFlags = OptionsOf<typeof loginVerb>;
 
 export async function login(rt: Runtime, _args: string[], flags: LoginFlags): Promise<void> {
   const store = await rt.config();

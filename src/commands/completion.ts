@@ -13,12 +13,13 @@ import { ORDER_EVENTS, ORDER_STATUSES } from '../domain/orders.js';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS } from '../format/formats.js';
 import { oneOf } from './args.js';
+import { type completionVerb, SHELLS } from './completion.verb.js';
 import type { Runtime } from './runtime.js';
+import { valuesOf as declaredValues, type OptionsOf } from './verb.js';
 
 /** The last line of an answer of `__complete` when the shell should complete file names. */
 export const FILES = ':files';
 
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
 const SCRIPTS: Record<Shell, string> = {
@@ -66,7 +67,11 @@ complete -c billing -f -a '(__billing_complete)'
 `,
 };
 
-export async function script(rt: Runtime, [shell]: string[], flags: { install?: boolean }): Promise<void> {
+export async function script(
+  rt: Runtime,
+  [shell]: string[],
+  flags: OptionsOf<typeof completionVerb>,
+): Promise<void> {
   const name = shell === undefined && flags.install ? shellOf(rt.env) : oneOf('shell', shell ?? '', SHELLS);
   if (!flags.install) {
     rt.io.stdout.write(SCRIPTS[name]);
@@ -123,6 +128,8 @@ const events: Values = (current) => {
 /** Values of flags, by flag and the name of its value in the declaration. */
 function flagValues(option: Option, env: Record<string, string | undefined>): Values | 'files' | undefined {
   const flags = option.flags;
+  const declared = declaredValues(option);
+  if (declared) return () => [...declared];
   if (option.long === '--output') return () => [...OUTPUT_FORMATS];
   if (option.long === '--env') return () => environmentNames(env);
   if (option.long === '--status') return orderStatuses;
@@ -137,14 +144,8 @@ function flagValues(option: Option, env: Record<string, string | undefined>): Va
 
 /** Values of positional arguments, by command path and position. */
 const ARGUMENTS: Record<string, Values[]> = {
-  completion: [() => [...SHELLS]],
   'emulator clock': [() => ['advance'], () => ['1d', '7d', '30d', '1mo', '1y']],
   'webhooks trigger': [() => [...ORDER_EVENTS]],
-  'config get': [
-    () => ['base_url', 'base_url_v1', 'profile_id', 'gateway_url', 'webhook_secret', 'kind', 'token'],
-  ],
-  'config set': [() => ['base_url', 'base_url_v1', 'profile_id', 'gateway_url', 'webhook_secret', 'kind']],
-  'config unset': [() => ['base_url', 'base_url_v1', 'profile_id', 'gateway_url', 'webhook_secret', 'kind']],
 };
 
 function environmentNames(env: Record<string, string | undefined>): string[] {
@@ -211,6 +212,8 @@ export function completions(
   if (commandPath(command) === 'config use') return filter(environmentNames(env), current);
   if (argument) return filter(argument(current), current);
   const declared = command.registeredArguments[positional.length];
+  const listed = declared && declaredValues(declared);
+  if (listed) return filter([...listed], current);
   if (declared && /file|path/i.test(declared.name())) return [FILES];
   return [];
 }

@@ -15,11 +15,15 @@ import * as parse from './args.js';
 import type { BatchFlags } from './batch/command.js';
 import { emulatorOrigin } from './emulator.js';
 import { adminCall } from './emulator-admin.js';
+import type { emailVerb } from './links/email.js';
+import type { smsVerb } from './links/sms.js';
+import type { urlVerb } from './links/url.js';
 import { orderIdOf } from './order-arg.js';
 import { previewBase, previewOf, writePreviews } from './preview.js';
 import { writeListOrNote, writeRecord } from './result.js';
 import type { Runtime } from './runtime.js';
 import { checkedLink } from './service-links.js';
+import type { OptionsOf } from './verb.js';
 
 const SENT_COLUMNS = [
   column('order_id', 'Order', undefined, { keep: true }),
@@ -29,12 +33,12 @@ const SENT_COLUMNS = [
   column('payment_link', 'Link', undefined, { keep: true }),
 ];
 
-export async function email(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
+export async function email(rt: Runtime, args: string[], flags: OptionsOf<typeof emailVerb>): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'email-link', args, flags)) return;
   return send(rt, args[0], 'email', flags);
 }
 
-export async function sms(rt: Runtime, args: string[], flags: BatchFlags = {}): Promise<void> {
+export async function sms(rt: Runtime, args: string[], flags: OptionsOf<typeof smsVerb>): Promise<void> {
   if (await (await import('./many.js')).batchOf(rt, 'sms-link', args, flags)) return;
   return send(rt, args[0], 'sms', flags);
 }
@@ -90,13 +94,7 @@ async function send(
   );
 }
 
-interface UrlFlags {
-  qr?: boolean;
-  png?: string;
-  force?: boolean;
-}
-
-export async function url(rt: Runtime, [id]: string[], flags: UrlFlags): Promise<void> {
+export async function url(rt: Runtime, [id]: string[], flags: OptionsOf<typeof urlVerb>): Promise<void> {
   // Checked before the request: the link moves a draft order to pending.
   if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
   const orderId = await orderIdOf(rt, id);

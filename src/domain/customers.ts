@@ -38,6 +38,19 @@ export const camel = <S extends string>(field: S) =>
 /** The flag of a field: first_name → --first-name. */
 export const flagOf = (field: string) => `--${field.replaceAll('_', '-')}`;
 
+type Kebab<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}-${Kebab<Tail>}` : S;
+type FieldFlags<T extends readonly CustomerField[]> = {
+  readonly [K in keyof T]: T[K] extends CustomerField
+    ? { readonly flag: `--${Kebab<T[K]['field']>} <${T[K]['value']}>`; readonly help: string }
+    : never;
+};
+
+/** The flag of each field, as a command's description declares it (`--first-name <name>`), typed by name. */
+export const CUSTOMER_FLAGS = CUSTOMER_FIELDS.map((f: CustomerField) => ({
+  flag: `${flagOf(f.field)} <${f.value}>`,
+  help: f.help ?? '',
+})) as unknown as FieldFlags<typeof CUSTOMER_FIELDS>;
+
 const name = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** A person's name as the service sends it: full_name (or name), else first and last name; '' when none. */

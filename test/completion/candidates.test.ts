@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../src/domain/payments.js';
 import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
 
 async function complete(...words: string[]): Promise<string[]> {
@@ -32,6 +33,17 @@ describe('__complete', () => {
       'cancelled',
       'complete',
     ]);
+  });
+});
+
+describe('values a description lists (issue 29)', () => {
+  it("completes each flag's own values: a payment's statuses and kinds, a product's types", async () => {
+    // Before, --status completed an order's statuses on every command, and --kind the kinds of
+    // an environment.
+    expect(await complete('payments', 'list', '--status', '')).toEqual([...PAYMENT_STATUSES].sort());
+    expect(await complete('payments', 'list', '--kind', '')).toEqual([...PAYMENT_KINDS].sort());
+    expect(await complete('products', 'create', '--type', '')).toEqual(['single', 'subscription']);
+    expect(await complete('orders', 'watch', '1', '--until', 'pa')).toEqual(['paused']);
   });
 });
 

@@ -55,7 +55,7 @@ describe('the table of actions', () => {
     const entry = ACTIONS[name];
     const r = await cli([...entry.command.split(' '), '--help']);
     expect(r.code, r.stderr).toBe(0);
-    for (const flag of batchFlagsOf(name)) expect(r.stdout).toContain(flag.flags.split(' ')[0]);
+    for (const flag of batchFlagsOf(name)) expect(r.stdout).toContain(flag.flag.split(' ')[0]);
     // Refunds from a file print their own columns; every other batch says the table's words.
     if (name !== 'refund') {
       expect(r.stdout.replace(/\s+/g, ' ')).toContain(

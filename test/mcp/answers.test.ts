@@ -154,3 +154,35 @@ describe("every enumerated argument is an enum of the CLI's own list", () => {
     expect(refused.isError).toBe(true);
   });
 });
+
+describe('list_orders takes the filters of orders list (issue 29: made from its description)', () => {
+  it('every filter flag of billing orders list --help is an argument, and filters as the command does', async () => {
+    const help = await runCli(['orders', 'list', '--help'], { env: emu.env() });
+    const paging = ['--page', '--items', '--all', '--limit', '--concurrency', '--help'];
+    const own = help.stdout.split(/^Inherited options/m)[0] ?? '';
+    const flags = [...own.matchAll(/^ {2}(--[\w-]+)/gm)]
+      .map((m) => m[1] as string)
+      .filter((flag) => !paging.includes(flag));
+    expect(flags).toContain('--by-status-date');
+    const { tools } = await client.listTools();
+    const properties = Object.keys(tools.find((t) => t.name === 'list_orders')?.inputSchema.properties ?? {});
+    for (const flag of flags) expect(properties, flag).toContain(flag.slice(2).replace(/-/g, '_'));
+    // --by-status-date was missing from the tool: the same orders as the command's.
+    const cli = await runCli(
+      ['orders', 'list', '--since', '30d', '--by-status-date', '--customer', '2', '-o', 'json'],
+      {
+        env: emu.env(),
+      },
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    const ids = (JSON.parse(cli.stdout) as { id: number }[]).map((o) => o.id);
+    const tool = await call('list_orders', {
+      since: '30d',
+      by_status_date: true,
+      customer: '2',
+      fields: ['id'],
+    });
+    expect(tool.isError ?? false, JSON.stringify(tool.content)).toBe(false);
+    expect((tool.structuredContent.records as { id: number }[]).map((o) => o.id)).toEqual(ids.slice(0, 20));
+  });
+});

@@ -20,11 +20,11 @@ export type DoneWhen =
   /** Nothing reads it back (a message): only the service's 2xx answer says it was done. */
   | { answered: true };
 
-/** A flag a batch command takes, as commander declares it. */
+/** A flag a batch command takes, in the shape of a command's description (src/commands/verb.ts). */
 export interface BatchFlag {
-  flags: string;
-  description: string;
-  default?: string;
+  readonly flag: string;
+  readonly help: string;
+  readonly default?: string;
 }
 
 export interface ActionEntry {
@@ -49,11 +49,10 @@ export interface ActionEntry {
   examples?: readonly string[];
 }
 
-const RESEND: BatchFlag = {
-  flags: '--resend-in-doubt',
-  description:
-    'with several ids or --file: send again the links an earlier run may have sent (its answer was lost); without it they are not sent again',
-};
+const RESEND = {
+  flag: '--resend-in-doubt',
+  help: 'with several ids or --file: send again the links an earlier run may have sent (its answer was lost); without it they are not sent again',
+} as const;
 
 export const ACTIONS = {
   'email-link': {
@@ -151,52 +150,53 @@ export function actionOfCommand(command: string): ActionName | undefined {
   return (Object.keys(ACTIONS) as ActionName[]).find((name) => ACTIONS[name].command === command);
 }
 
-/** The flags of the batch of an action (src/commands/batch/command.ts reads them). */
-export function batchFlagsOf(name: ActionName): BatchFlag[] {
-  const { on } = actionOf(name);
+/** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
+export const SETTLE_WINDOW = {
+  flag: '--settle-window <seconds>',
+  help: 'after an answer that may hide a move (5xx, timeout, lost connection), read the record this long for it before calling it in doubt; never sent twice meanwhile (default 10)',
+} as const;
+
+/** The flags every batch takes (src/commands/batch/command.ts reads them); `on` is what an id is. */
+export function batchFlags(on: ActionEntry['on']) {
   return [
     {
-      flags: '--file <path>',
-      description: `the ${on}s to act on: CSV with an id (or ${on}_id) column, or NDJSON such as billing ${on}s list -o ndjson prints; - for stdin`,
+      flag: '--file <path>',
+      help: `the ${on}s to act on: CSV with an id (or ${on}_id) column, or NDJSON such as billing ${on}s list -o ndjson prints; - for stdin`,
     },
     {
-      flags: '--journal <path>',
-      description:
-        'journal of the run (default: <file>.journal; for ids or stdin, one in the state directory)',
+      flag: '--journal <path>',
+      help: 'journal of the run (default: <file>.journal; for ids or stdin, one in the state directory)',
     },
     {
-      flags: '--amend',
-      description:
-        'go on with the batch of this journal using the rows as they are now (rows done stay done)',
+      flag: '--amend',
+      help: 'go on with the batch of this journal using the rows as they are now (rows done stay done)',
     },
+    { flag: '--new-batch', help: 'move the journal aside and start a new batch, even of rows run before' },
     {
-      flags: '--new-batch',
-      description: 'move the journal aside and start a new batch, even of rows run before',
+      flag: '--break-lock',
+      help: "take the journal's lock even when it may be held from another host or container",
     },
+    SETTLE_WINDOW,
     {
-      flags: '--break-lock',
-      description: "take the journal's lock even when it may be held from another host or container",
-    },
-    { flags: SETTLE_WINDOW.flags, description: SETTLE_WINDOW.description },
-    {
-      flags: '--concurrency <n>',
-      description: 'rows in flight at once with several ids or --file (1 to 64)',
+      flag: '--concurrency <n>',
+      help: 'rows in flight at once with several ids or --file (1 to 64)',
       default: '4',
     },
-    {
-      flags: '--dry-run',
-      description: 'print the requests that would be sent, with counts, and send nothing',
-    },
-    ...(actionOf(name).flags ?? []),
-  ];
+    { flag: '--dry-run', help: 'print the requests that would be sent, with counts, and send nothing' },
+  ] as const;
 }
 
-/** The settle window of a money move or message whose answer was lost (docs/decisions.md). */
-export const SETTLE_WINDOW: BatchFlag = {
-  flags: '--settle-window <seconds>',
-  description:
-    'after an answer that may hide a move (5xx, timeout, lost connection), read the record this long for it before calling it in doubt; never sent twice meanwhile (default 10)',
-};
+/** The flags of the batch of an action, as types: every batch's, then its own. */
+export type BatchFlagsOf<A extends ActionName> = readonly [
+  ...ReturnType<typeof batchFlags>,
+  ...((typeof ACTIONS)[A] extends { flags: infer F extends readonly BatchFlag[] } ? F : []),
+];
+
+/** The flags of the batch of an action: every batch's, then its own (`--resend-in-doubt`). */
+export function batchFlagsOf<A extends ActionName>(name: A): BatchFlagsOf<A> {
+  const entry: ActionEntry = ACTIONS[name];
+  return [...batchFlags(entry.on), ...(entry.flags ?? [])] as unknown as BatchFlagsOf<A>;
+}
 
 /** Help of a command that takes many ids: what a batch does and what it prints. */
 export function batchHelpOf(name: ActionName): string {

@@ -1,27 +1,14 @@
-// The filter flags of `orders list`, `customers list` and `payments list`, read into the
-// criteria of ./match.ts. Every value is checked before anything is sent.
+// The filter flags of `orders list` (declared in src/commands/orders/filters.ts), `customers
+// list` and `payments list`, read into the criteria of ./match.ts. Every value is checked before anything is sent.
 
 import { AmountError, toMinor } from '../../domain/money.js';
 import { isOrderStatus, ORDER_STATUSES, ORDER_TYPES } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import * as parse from '../args.js';
+import type { OrderFilterFlags } from '../orders/filters.js';
 import { invoicePattern, type OrderCriteria } from './match.js';
 
-export interface OrderFilterFlags {
-  status?: string[];
-  type?: string[];
-  currency?: string;
-  customer?: string;
-  email?: string;
-  name?: string;
-  invoice?: string;
-  since?: string;
-  until?: string;
-  byStatusDate?: boolean;
-  byCreatedDate?: boolean;
-  minAmount?: string;
-  maxAmount?: string;
-}
+export type { OrderFilterFlags };
 
 /** The criteria the flags ask for, or undefined when no filter flag was given. */
 export function orderCriteria(flags: OrderFilterFlags): OrderCriteria | undefined {

@@ -10,13 +10,13 @@ import { orderStatus } from '../../domain/orders.js';
 import { type Column, formatAmount, textColumn, writeList } from '../../format/index.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
+import type { searchVerb } from '../search.verb.js';
+import type { OptionsOf } from '../verb.js';
 import { customerOf, type Hit, invoiceOf, matchCustomer, matchOrder, rankHits } from './match.js';
 import { SCAN_CONCURRENCY, type ScanTally, scan, tallyLine } from './scan.js';
 
-export interface SearchFlags {
-  limit?: string;
-  concurrency?: string;
-}
+/** Its flags (../search.ts); the MCP tool leaves out what it does not set. */
+export type SearchFlags = Partial<OptionsOf<typeof searchVerb>>;
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 

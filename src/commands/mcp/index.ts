@@ -4,15 +4,13 @@
 // journal (printed at start), which `billing mcp --audit` shows.
 
 import { UsageError } from '../../errors.js';
+import type { mcpVerb } from '../mcp.verb.js';
 import type { Runtime } from '../runtime.js';
-import { describeGuards, type GuardFlags, parseGuards } from './guards.js';
+import type { OptionsOf } from '../verb.js';
+import { describeGuards, parseGuards } from './guards.js';
 import { READ_TOOLS } from './reads.js';
 
-export interface McpFlags extends GuardFlags {
-  allowLive?: boolean;
-  journal?: string;
-  audit?: boolean;
-}
+export type McpFlags = OptionsOf<typeof mcpVerb>;
 
 export async function mcp(rt: Runtime, _args: string[], flags: McpFlags): Promise<void> {
   if (flags.audit) {

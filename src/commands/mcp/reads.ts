@@ -6,10 +6,11 @@
 
 import { z } from 'zod';
 import { EXPANSIONS } from '../../domain/expand.js';
-import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/orders.js';
 import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../domain/payments.js';
+import { ORDER_FILTERS, type OrderFilterFlags } from '../orders/filters.js';
 import type { Runtime } from '../runtime.js';
 import { offsetOf, PAGE_SIZE, page, shaped, sums, type Wanted } from './compact.js';
+import { optionsOf, schemaOf } from './flags.js';
 import type { ToolSpec } from './tool.js';
 
 const id = (what: string) => z.number().int().positive().describe(`the ${what}'s id`);
@@ -53,26 +54,6 @@ const SHAPE =
   '(count, records, next_cursor when there are more: pass it as cursor); full: true or fields: [...] for more. ' +
   'Amounts are decimal strings.';
 
-const orderFilters = {
-  status: z.array(enumOf(ORDER_STATUSES)).describe('any of these statuses').optional(),
-  type: z.array(enumOf(Object.keys(ORDER_TYPES) as (keyof typeof ORDER_TYPES)[])).optional(),
-  currency: text('three-letter currency code, e.g. "EUR"').optional(),
-  customer_id: z.number().int().positive().describe("the customer's id").optional(),
-  email: text("the customer's e-mail, any case").optional(),
-  name: text("part of the customer's name, any case").optional(),
-  invoice: text('an invoice id, or its start followed by * ("INV-00012*")').optional(),
-  since: text(
-    'on or after: "2026-11-01", "2026-11-01T09:00" (UTC), or today, yesterday, monday (this week\'s), this-month, 7d, 2w. With status: when the order got that status',
-  ).optional(),
-  until: text('on or before (a day alone includes that day); same forms').optional(),
-  by_created_date: z
-    .boolean()
-    .describe('with status: since/until look at when the order was created instead')
-    .optional(),
-  min_amount: text('initial amount at least this, a decimal string like "10.00"').optional(),
-  max_amount: text('initial amount at most this, a decimal string like "50.00"').optional(),
-};
-
 const customerFilters = {
   customer_id: z.number().int().positive().describe("only this customer's orders' payments").optional(),
   email: text('only the payments of the customer with this e-mail, any case').optional(),
@@ -109,29 +90,14 @@ export const READ_TOOLS: ToolSpec[] = [
     name: 'list_orders',
     title: 'List orders',
     description: `Lists orders, newest first, as \`billing orders list\`. Any filter reads every page and keeps the matches. ${SHAPE}`,
-    input: { ...orderFilters, ...amount },
+    input: { ...schemaOf(ORDER_FILTERS), ...amount },
     run: async (rt, a) =>
-      (await import('../orders.js')).list(
-        rt,
-        [],
-        given({
-          status: a.status as string[] | undefined,
-          type: a.type as string[] | undefined,
-          currency: a.currency as string | undefined,
-          customer: str(a.customer_id),
-          email: a.email as string | undefined,
-          name: a.name as string | undefined,
-          invoice: a.invoice as string | undefined,
-          since: a.since as string | undefined,
-          until: a.until as string | undefined,
-          byCreatedDate: a.by_created_date as boolean | undefined,
-          minAmount: a.min_amount as string | undefined,
-          maxAmount: a.max_amount as string | undefined,
-          all: true,
-          limit: enough(a),
-          concurrency: '8',
-        }),
-      ),
+      (await import('../orders/list.run.js')).list(rt, [], {
+        ...(optionsOf(ORDER_FILTERS, a) as OrderFilterFlags),
+        all: true,
+        limit: enough(a),
+        concurrency: '8',
+      }),
     // Read up to one past the page: count is then "at least", and next_cursor says there is more.
     shape: (result, a) => {
       const { count: _read, ...rest } = page(result, 'order', wantedOf(a));
@@ -148,7 +114,7 @@ export const READ_TOOLS: ToolSpec[] = [
       ...amount,
     },
     run: async (rt, a) =>
-      (await import('../orders.js')).get(rt, [a.order as string], {
+      (await import('../orders/get.run.js')).get(rt, [a.order as string], {
         expand: ((a.expand as string[] | undefined) ?? EXPANSIONS.order).join(',') || undefined,
       }),
     shape: (result, a) => {
@@ -184,7 +150,7 @@ export const READ_TOOLS: ToolSpec[] = [
       ...amount,
     },
     run: async (rt, a) =>
-      (await import('../customers.js')).get(rt, [String(a.customer_id)], {
+      (await import('../customers/run.js')).get(rt, [String(a.customer_id)], {
         expand: ((a.expand as string[] | undefined) ?? ['orders']).join(',') || undefined,
       }),
     shape: (result, a) => {
@@ -213,7 +179,7 @@ export const READ_TOOLS: ToolSpec[] = [
       ...amount,
     },
     run: async (rt, a) =>
-      (await import('../payments.js')).list(
+      (await import('../payments/run.js')).list(
         rt,
         [],
         given({
@@ -235,7 +201,7 @@ export const READ_TOOLS: ToolSpec[] = [
     title: 'Get a payment',
     description: `One payment (kind, status, amount, currency, its order), as \`billing payments get ID\`. One request. ${SHAPE}`,
     input: { payment_id: id('payment'), full: amount.full, fields: amount.fields },
-    run: async (rt, a) => (await import('../payments.js')).get(rt, [String(a.payment_id)]),
+    run: async (rt, a) => (await import('../payments/run.js')).get(rt, [String(a.payment_id)]),
     shape: (result, a) => ({ payment: shaped(result, 'payment', wantedOf(a)) }),
   },
 ];

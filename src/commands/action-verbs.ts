@@ -1,0 +1,27 @@
+// The commands an entry of the table of actions declares alone (its `summary`): ids or --file,
+// one id a batch of one, their code the action's batch (./many.ts). A new batch action is its
+// entry and its code; its command, flags, help and dry run follow (docs/tree.md).
+
+import { ACTIONS, type ActionEntry, type ActionName } from './batch/actions.js';
+import { PRODUCTION_GUARD } from './help-text.js';
+import type { Handler, Runnable, VerbSpec } from './verb.js';
+
+/** The commands of `group` declared by the table and not by a description of their own. */
+export function actionVerbs(group: string, declared: readonly string[]): Runnable[] {
+  return (Object.keys(ACTIONS) as ActionName[]).flatMap((name) => {
+    const entry: ActionEntry = ACTIONS[name];
+    const [of, verbName] = entry.command.split(' ') as [string, string];
+    if (of !== group || entry.summary === undefined || declared.includes(verbName)) return [];
+    const description: VerbSpec = {
+      name: verbName,
+      summary: entry.summary,
+      args: [{ name: '[ids...]', help: `${entry.on} ids (one is a batch of one)` }],
+      examples: entry.examples ?? [],
+      help: PRODUCTION_GUARD,
+      output: 'answer',
+      batch: name,
+    };
+    const load = async () => (await import('./many.js')).handlerOf(name) as Handler<never>;
+    return [{ verb: description, load }];
+  });
+}

@@ -1,0 +1,13 @@
+// billing config get: its description; its code is ./run.ts.
+
+import { SETTABLE_KEYS } from '../../config/store.js';
+import { verb } from '../verb.js';
+
+const KEYS = [...SETTABLE_KEYS, 'token'];
+
+export const getVerb = verb({
+  name: 'get',
+  summary: 'one setting of the selected environment',
+  args: [{ name: '<key>', help: KEYS.join(', '), values: KEYS }],
+  output: 'value',
+});

@@ -1,0 +1,9 @@
+// billing config list: its description; its code is ./run.ts.
+
+import { verb } from '../verb.js';
+
+export const listVerb = verb({
+  name: 'list',
+  summary: 'every environment and its settings (token masked)',
+  output: 'list',
+});

@@ -1,0 +1,9 @@
+// billing config path: its description; its code is ./run.ts.
+
+import { verb } from '../verb.js';
+
+export const pathVerb = verb({
+  name: 'path',
+  summary: 'where the config file is',
+  output: 'value',
+});

@@ -1,0 +1,113 @@
+// billing config list | get | set | unset | use | path
+
+import { environmentKind, type Kind, storedAddresses } from '../../config/kind.js';
+import { canonicalEnvName, maskToken, storedEnvironment } from '../../config/resolve.js';
+import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../../config/store.js';
+import { BillingError, EXIT, UsageError } from '../../errors.js';
+import { writeList } from '../../format/index.js';
+import type { Runtime } from '../runtime.js';
+
+const SECRET_KEYS = new Set(['token', 'webhook_secret']);
+
+async function selected(rt: Runtime) {
+  const store = await rt.config();
+  const data = store.read();
+  return { store, data, envName: rt.envName(data) };
+}
+
+export async function list(rt: Runtime): Promise<void> {
+  const { data, envName } = await selected(rt);
+  // The current environment's kind as the commands of this run would see it: a --base-url or
+  // BILLING_BASE_URL that overrides its address counts (kind.ts).
+  const current = await rt.context().then(
+    (ctx) => ({ kind: ctx.kind, source: ctx.kindSource, address: ctx.kindAddress }),
+    () => undefined,
+  );
+  const records = Object.entries(data.environments).map(([name, env]) => ({
+    name,
+    ...kindFields(
+      (name === envName ? current : undefined) ?? environmentKind(name, data, storedAddresses(env)),
+    ),
+    base_url: env.base_url ?? null,
+    base_url_v1: env.base_url_v1 ?? null,
+    profile_id: env.profile_id ?? null,
+    gateway_url: env.gateway_url ?? null,
+    token: env.token ? maskToken(env.token) : null,
+    webhook_secret: env.webhook_secret ? maskToken(env.webhook_secret) : null,
+    current: name === envName,
+  }));
+  await writeList(records, 'environment', rt.output);
+}
+
+export async function get(rt: Runtime, [key]: string[]): Promise<void> {
+  const { data, envName } = await selected(rt);
+  const env = storedEnvironment(data, envName);
+  if (!env) throw new UsageError(`unknown environment "${envName}"`);
+  const value =
+    key === 'kind'
+      ? environmentKind(envName, data, storedAddresses(env)).kind
+      : (env as unknown as Record<string, unknown>)[key ?? ''];
+  if (key === undefined || (!SETTABLE.includes(key as SettableKey) && key !== 'token')) {
+    throw new UsageError(`unknown key "${key}"`, {
+      hint: `use one of: ${[...SETTABLE, 'token'].join(', ')}`,
+    });
+  }
+  if (value === undefined || value === null || value === '') {
+    throw new BillingError('not_found', EXIT.notFound, `${key} is not set for environment "${envName}"`);
+  }
+  rt.io.stdout.write(`${SECRET_KEYS.has(key) ? maskToken(String(value)) : String(value)}\n`);
+}
+
+export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
+  if (key === 'token') {
+    throw new UsageError('the token is never given as a command-line value', {
+      hint: 'use billing login (it prompts, or reads stdin with --with-token), or set BILLING_API_TOKEN',
+    });
+  }
+  const settable = checkKey(key);
+  const { store, envName } = await selected(rt);
+  const { moved, left } = await store.setValue(envName, settable, value ?? '');
+  // Addresses that move together (docs/decisions.md): said, never silent; so is what stays.
+  rt.info(
+    `Set ${settable} for ${envName}.`,
+    ...moved.map((m) => `${m.key} moved with it to ${m.value} (set it on its own afterwards if it differs).`),
+    ...(left
+      ? [
+          `${left.keys.join(' and ')} ${left.keys.length > 1 ? 'stay' : 'stays'} on ${left.origin}: only base_url moves the others (billing config set base_url URL --env ${envName} moves all of them).`,
+        ]
+      : []),
+  );
+}
+
+export async function unset(rt: Runtime, [key]: string[]): Promise<void> {
+  const settable = key === 'token' ? 'token' : checkKey(key);
+  const { store, envName } = await selected(rt);
+  if (settable === 'token') await store.removeToken(envName);
+  else await store.unsetValue(envName, settable);
+  rt.info(`Unset ${settable} for ${envName}.`);
+}
+
+export async function use(rt: Runtime, [given]: string[]): Promise<void> {
+  const store = await rt.config();
+  const envName = canonicalEnvName((given ?? '').trim());
+  await store.setCurrent(envName);
+  rt.info(`Now using ${envName}.`);
+}
+
+export async function path(rt: Runtime): Promise<void> {
+  rt.io.stdout.write(`${(await rt.config()).path}\n`);
+}
+
+/** The kind the guard goes by, where it comes from, and the address that made it production. */
+function kindFields(kind: Kind) {
+  return {
+    kind: kind.kind,
+    kind_source: kind.source,
+    ...(kind.address ? { kind_address: `${kind.address.url} (${kind.address.where})` } : {}),
+  };
+}
+
+function checkKey(key: string | undefined): SettableKey {
+  if (key !== undefined && (SETTABLE as readonly string[]).includes(key)) return key as SettableKey;
+  throw new UsageError(`unknown key "${key}"`, { hint: `use one of: ${SETTABLE.join(', ')}` });
+}

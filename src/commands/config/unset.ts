@@ -1,0 +1,13 @@
+// billing config unset: its description; its code is ./run.ts.
+
+import { SETTABLE_KEYS } from '../../config/store.js';
+import { verb } from '../verb.js';
+
+const KEYS = SETTABLE_KEYS;
+
+export const unsetVerb = verb({
+  name: 'unset',
+  summary: 'remove one setting of the selected environment',
+  args: [{ name: '<key>', help: '', values: KEYS }],
+  output: 'answer',
+});

@@ -1,0 +1,10 @@
+// billing config use: its description; its code is ./run.ts.
+
+import { verb } from '../verb.js';
+
+export const useVerb = verb({
+  name: 'use',
+  summary: 'select the environment that commands use by default',
+  args: [{ name: '<env>', help: '' }],
+  output: 'answer',
+});

@@ -1,0 +1,135 @@
+// The command groups declared by descriptions (src/commands/verb.ts): each group's name and
+// line, for `billing --help`, and the lazy import of its verbs, built only when the command
+// line names the group (or for completion and `billing help WORD`, every group).
+
+import { apiVerb } from './api.verb.js';
+import { completionVerb } from './completion.verb.js';
+import { loginVerb } from './login.verb.js';
+import { logoutVerb } from './logout.verb.js';
+import { mcpVerb } from './mcp.verb.js';
+import { searchVerb } from './search.verb.js';
+import { statusVerb } from './status.verb.js';
+import { command, type Runnable } from './verb.js';
+
+/** A group of verbs (billing orders list), or a command of its own at the top (billing search, billing login). */
+export type Group = {
+  readonly name: string;
+  readonly summary: string;
+  /** Examples in the group's own help, and its text after them. */
+  readonly examples?: readonly string[];
+  readonly help?: string;
+} & (
+  | { readonly verbs: () => Promise<readonly Runnable[]> }
+  | { readonly verb: () => Promise<Runnable> }
+  /** Declared in full even for `billing --help`, which shows its usage (login [options]). */
+  | { readonly command: Runnable }
+);
+
+export const GROUPS = {
+  login: {
+    name: loginVerb.name,
+    summary: loginVerb.summary,
+    command: command(loginVerb, async () => (await import('./auth.js')).login),
+  },
+  logout: {
+    name: logoutVerb.name,
+    summary: logoutVerb.summary,
+    command: command(logoutVerb, async () => (await import('./auth.js')).logout),
+  },
+  status: {
+    name: statusVerb.name,
+    summary: statusVerb.summary,
+    command: command(statusVerb, async () => (await import('./auth.js')).status),
+  },
+  search: {
+    name: searchVerb.name,
+    summary: searchVerb.summary,
+    verb: async () => command(searchVerb, async () => (await import('./find/search.js')).search),
+  },
+  config: {
+    name: 'config',
+    summary: 'read and change the config',
+    examples: [
+      'billing config list',
+      'billing config set base_url https://api.example/api/v2 --env sandbox',
+      'billing config use local',
+      'billing config get profile_id',
+    ],
+    verbs: async () => (await import('./config/index.js')).VERBS,
+  },
+  orders: {
+    name: 'orders',
+    summary: 'list, inspect and create orders',
+    verbs: async () => (await import('./orders/index.js')).VERBS,
+  },
+  customers: {
+    name: 'customers',
+    summary: 'list, inspect and create customers',
+    verbs: async () => (await import('./customers/index.js')).VERBS,
+  },
+  products: {
+    name: 'products',
+    summary: 'list, inspect and create products',
+    verbs: async () => (await import('./products/index.js')).VERBS,
+  },
+  payments: {
+    name: 'payments',
+    summary: 'look up, capture, reverse and refund payments (one, or many from a file)',
+    verbs: async () => (await import('./payments/index.js')).VERBS,
+  },
+  schedule: {
+    name: 'schedule',
+    summary: 'act on scheduled payments: execute, skip, reschedule, merge, update (see orders schedule ID)',
+    examples: [
+      'billing orders schedule 1042',
+      'billing schedule execute 311',
+      'billing schedule reschedule 312 2027-03-15',
+      'billing schedule update 1042 --amount 29.90 --interval QUARTER',
+    ],
+    help:
+      '\nThe interface document does not show these paths or payloads; the tool assumes them\n' +
+      '(POST /scheduled_payments/{id}/execute|skip|reschedule, POST /orders/{id}/scheduled_payments/merge,\n' +
+      'PATCH /orders/{id}/scheduled_payments): see src/domain/routes.ts. A payment or an order in the wrong\n' +
+      'state is answered 422 with the reason (exit 7).\n',
+    verbs: async () => (await import('./schedule/index.js')).VERBS,
+  },
+  checkout: {
+    name: 'checkout',
+    summary: "an order's checkout: the payment form for the merchant's own site",
+    examples: [
+      'billing orders create --customer 3 --product 7 --currency EUR --invoice-id INV-1 --checkout',
+      'billing checkout open 1042',
+      'billing checkout snippet 1042 --renew > payment-form.html',
+    ],
+    verbs: async () => (await import('./checkout/index.js')).VERBS,
+  },
+  links: {
+    name: 'links',
+    summary: 'payment links: send one by email or SMS, or show it (as a QR code too)',
+    examples: [
+      'billing links email 1042',
+      'billing links url 1042 --qr',
+      'billing links url 1042 --png pay.png',
+    ],
+    help:
+      '\nA link moves a draft order to pending. It opens the order portal: the order, the amount\n' +
+      'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
+      'outbox: billing emulator outbox.\n',
+    verbs: async () => (await import('./links/index.js')).VERBS,
+  },
+  mcp: {
+    name: mcpVerb.name,
+    summary: mcpVerb.summary,
+    verb: async () => command(mcpVerb, async () => (await import('./mcp/index.js')).mcp),
+  },
+  api: {
+    name: apiVerb.name,
+    summary: apiVerb.summary,
+    command: command(apiVerb, async () => (await import('./api.js')).api),
+  },
+  completion: {
+    name: completionVerb.name,
+    summary: completionVerb.summary,
+    command: command(completionVerb, async () => (await import('./completion.js')).script),
+  },
+} as const satisfies Record<string, Group>;

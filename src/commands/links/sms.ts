@@ -1,0 +1,21 @@
+// billing links sms: its description; its code is ../links.ts.
+
+import { ORDERS_ARG } from '../help-text.js';
+import { verb } from '../verb.js';
+import { LINK_DONE } from './send.js';
+
+export const smsVerb = verb({
+  name: 'sms',
+  summary: "send the payment link to the customer's phone by SMS (a draft order becomes pending)",
+  args: [{ name: '[orders...]', help: ORDERS_ARG }],
+  examples: [
+    'billing links sms 1042',
+    'billing links sms 1042 1043 1044',
+    'billing links sms --file overdue.csv --dry-run',
+    'billing orders list --status failed -o ndjson | billing links sms --file - --dry-run',
+    'billing orders list --status failed -o ndjson | billing links sms --file -',
+  ],
+  output: 'answer',
+  batch: 'sms-link',
+  afterBatch: LINK_DONE,
+});

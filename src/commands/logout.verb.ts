@@ -1,0 +1,9 @@
+// billing logout: its description; its code is ./auth.ts.
+
+import { verb } from './verb.js';
+
+export const logoutVerb = verb({
+  name: 'logout',
+  summary: 'remove the stored token of an environment',
+  output: 'answer',
+});

@@ -1,0 +1,40 @@
+// billing orders get: its code; its description is ./get.ts.
+
+import { getOrder } from '../../api/orders.js';
+import { EXPANSIONS } from '../../domain/expand.js';
+import { write, writeOne } from '../../format/index.js';
+import { orderIdOf } from '../order-arg.js';
+import { writeSection } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import type { getVerb } from './get.js';
+
+/**
+ * The order as the service sends it, in one request (issue 2's contract); --expand
+ * payments,next_payment adds them under those keys, and a failed read of one is the command's
+ * error. The view for people shows the payments (refunds, what is left) and the next payment.
+ */
+export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof getVerb>): Promise<void> {
+  const view = flags.expand === undefined ? undefined : await import('../order-view.js');
+  const wanted = view?.expansions('order', flags.expand);
+  // Anything but a number is an invoice id (INV-7001, or INV-70* for those starting so).
+  const orderId = await orderIdOf(rt, id);
+  const client = await rt.client();
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const data = async () => {
+    const details = view && wanted ? await view.orderDetails(rt, client, order, wanted) : {};
+    return { one: { ...order, ...details }, columns: 'order' as const };
+  };
+  const screen = async () => {
+    const { orderDetails } = await import('../order-view.js');
+    const details = await orderDetails(rt, client, order, new Set(EXPANSIONS.order), true);
+    await writeOne(order, 'order', rt.output);
+    if (details.payments) {
+      await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
+    }
+    if (details.next_payment) {
+      await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
+    }
+  };
+  await write(rt.output, data, { screen });
+}

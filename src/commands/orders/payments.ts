@@ -1,0 +1,12 @@
+// billing orders payments: its description; its code is ./payments.run.ts.
+
+import { ORDER_ARG } from '../help-text.js';
+import { verb } from '../verb.js';
+
+export const paymentsVerb = verb({
+  name: 'payments',
+  summary: 'payments taken on an order (pre-authorisations, debits, captures, refunds, reversals)',
+  args: [{ name: '<id>', help: ORDER_ARG }],
+  examples: ['billing orders payments 1042', 'billing orders payments 1042 -o json'],
+  output: 'list',
+});

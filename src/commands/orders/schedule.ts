@@ -1,0 +1,12 @@
+// billing orders schedule: its description; its code is ./schedule.run.ts.
+
+import { ORDER_ARG } from '../help-text.js';
+import { verb } from '../verb.js';
+
+export const scheduleVerb = verb({
+  name: 'schedule',
+  summary: "an order's scheduled payments: due date, amount, status; the next payment highlighted",
+  args: [{ name: '<id>', help: ORDER_ARG }],
+  examples: ['billing orders schedule 1042', 'billing orders schedule 1042 -o json | jq ".[0]"'],
+  output: 'list',
+});

@@ -1,0 +1,11 @@
+// billing payments get: its description; its code is ./run.ts.
+
+import { verb } from '../verb.js';
+
+export const getVerb = verb({
+  name: 'get',
+  summary: 'one payment; the detail view adds its refunds and what is left to refund',
+  args: [{ name: '<id>', help: 'payment id' }],
+  examples: ['billing payments get 312', 'billing payments get 312 -o json'],
+  output: 'record',
+});

@@ -1,0 +1,392 @@
+// billing payments capture | reverse | refund, and billing orders payments | pay.
+// Every money move: the amount is checked here first, --dry-run prints the request and
+// sends nothing, a production environment asks (or needs --yes), and the request is sent
+// with a check of the order's payments before any retry. Capture, reverse and refund of one
+// id are a batch of one row (moveOne): the journal and its rows in doubt hold for them too.
+
+import type { ApiClient } from '../../api/client.js';
+import { ApiError } from '../../api/errors.js';
+import { getOrder, listOrderPayments } from '../../api/orders.js';
+import {
+  actionBody,
+  type CheckedResult,
+  getPayment,
+  payOrderWithCard,
+  previewRequest,
+  sendChecked,
+} from '../../api/payments.js';
+import { notRefundable, planRefund, readRefundState } from '../../api/refunds.js';
+import { type Route, routes } from '../../api/routes.js';
+import type { Payment } from '../../api/types.js';
+import { fromMinor } from '../../domain/money.js';
+import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
+import { COLUMNS, type Column, write, writeList, writeOne } from '../../format/index.js';
+import { singleLine } from '../../format/text.js';
+import * as parse from '../args.js';
+import type { ActionName } from '../batch/actions.js';
+import type { BatchFlags } from '../batch/command.js';
+import type { Action, MovePlan, Outcome } from '../batch/engine.js';
+import { confirmMoneyMove } from '../confirm.js';
+import type { AcrossFlags } from '../find/payments.js';
+import type { PaymentRow } from '../moves.js';
+import { orderIdOf } from '../order-arg.js';
+import type { payVerb } from '../orders/pay.js';
+import {
+  type AmountFlags,
+  type DryRunFlag,
+  type JournalFlags,
+  previewBase,
+  previewOf,
+  type RefundFlags,
+  writePreviews,
+} from '../preview.js';
+import { writeRecord, writeResult } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import type { captureVerb } from './capture.js';
+import type { listVerb } from './list.js';
+import type { refundVerb } from './refund.js';
+import type { reverseVerb } from './reverse.js';
+
+export async function capture(
+  rt: Runtime,
+  args: string[],
+  flags: OptionsOf<typeof captureVerb>,
+): Promise<void> {
+  if (await (await import('../many.js')).batchOf(rt, 'capture', args, flags, { '--amount': flags.amount }))
+    return;
+  const paymentId = parse.recordId('payment', args[0] ?? '');
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  if (flags.dryRun) {
+    return writePreviews(rt, [await preview(rt, 'capture', paymentId, amount)], true);
+  }
+  const { captureAction } = await import('../moves.js');
+  return moveOne(
+    rt,
+    captureAction(await rt.client()),
+    paymentId,
+    amount,
+    flags,
+    (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`,
+  );
+}
+
+export async function reverse(
+  rt: Runtime,
+  args: string[],
+  flags: OptionsOf<typeof reverseVerb>,
+): Promise<void> {
+  if (await (await import('../many.js')).batchOf(rt, 'reverse', args, flags)) return;
+  const paymentId = parse.recordId('payment', args[0] ?? '');
+  if (flags.dryRun) {
+    return writePreviews(rt, [await preview(rt, 'reverse', paymentId, undefined)], true);
+  }
+  const { reverseAction } = await import('../moves.js');
+  return moveOne(
+    rt,
+    reverseAction(await rt.client()),
+    paymentId,
+    undefined,
+    flags,
+    (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`,
+  );
+}
+
+export async function refund(
+  rt: Runtime,
+  args: string[],
+  flags: OptionsOf<typeof refundVerb>,
+): Promise<void> {
+  if (flags.file !== undefined) {
+    if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
+    const { bulkRefund } = await import('../refunds/bulk.js');
+    return bulkRefund(rt, flags);
+  }
+  if (args.length > 1) {
+    const { bulkRefund } = await import('../refunds/bulk.js');
+    return bulkRefund(rt, flags, args);
+  }
+  if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
+  const paymentId = parse.recordId('payment', args[0]);
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  if (flags.dryRun) {
+    // A dry run refuses what the run would: a failed debit, more than is left (exit 7).
+    planRefund(await readRefundState(await rt.client(), paymentId, { signal: rt.signal }), amount);
+    await writePreviews(rt, [await preview(rt, 'refund', paymentId, amount)], true);
+    if (amount === undefined)
+      rt.info('A full refund is sent with the amount left, read just before sending.');
+    return;
+  }
+  const { refundAction } = await import('../moves.js');
+  return moveOne(
+    rt,
+    refundAction(await rt.client()),
+    paymentId,
+    amount,
+    flags,
+    (p) => `Refunded ${money(p)} of payment ${paymentId}.`,
+  );
+}
+
+export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  const paymentId = parse.recordId('payment', id ?? '');
+  const client = await rt.client();
+  const payment = async () => ({
+    one: await getPayment(client, paymentId, { signal: rt.signal }),
+    columns: 'payment' as const,
+  });
+  await write(rt.output, payment, { screen: () => paymentScreen(rt, client, paymentId) });
+}
+
+async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number): Promise<void> {
+  // The detail view adds the payment's refunds and what is left, read from its order's payments.
+  const state = await readRefundState(client, paymentId, { signal: rt.signal });
+  const refusal = notRefundable(state.payment);
+  const refunds = state.orderPayments.filter((p) => p.parent_id === paymentId && p.kind === 'refund');
+  const extra: Column[] = [
+    {
+      key: 'refunds',
+      header: 'Refunds',
+      value: () =>
+        refunds.length === 0
+          ? 'none'
+          : refunds.map((p) => `${p.id}: ${money(p)} ${singleLine(String(p.status ?? ''))}`).join('; '),
+    },
+    {
+      key: 'left_to_refund',
+      header: 'Left to refund',
+      value: () =>
+        refusal === undefined
+          ? `${fromMinor(state.left > 0n ? state.left : 0n)}${state.payment.currency ? ` ${state.payment.currency}` : ''}`
+          : `none (${singleLine(refusal.replace(/^payment \d+ /, ''))})`,
+    },
+  ];
+  await writeOne(state.payment, [...COLUMNS.payment, ...extra], rt.output);
+}
+
+/** billing payments list --order ID, and its alias billing orders payments ID. */
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
+  if (flags.order !== undefined) {
+    const across = ['since', 'until', 'limit', 'customer', 'email', 'name', 'invoice'].find(
+      (k) => flags[k as keyof AcrossFlags] !== undefined,
+    );
+    const many = flags.status?.length
+      ? 'status'
+      : flags.kind?.length
+        ? 'kind'
+        : flags.type?.length
+          ? 'type'
+          : undefined;
+    if (across ?? many) {
+      throw new UsageError(`--${across ?? many} filters the payments of every order: leave out --order`);
+    }
+  }
+  if (flags.order === undefined) {
+    const { listAcrossOrders } = await import('../find/payments.js');
+    return listAcrossOrders(rt, flags);
+  }
+  return orderPayments(rt, [flags.order]);
+}
+
+export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
+  const orderId = await orderIdOf(rt, id);
+  const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
+  await writeList(payments, 'payment', rt.output);
+}
+
+export async function pay(rt: Runtime, args: string[], flags: OptionsOf<typeof payVerb>): Promise<void> {
+  if (await (await import('../many.js')).batchOf(rt, 'pay', args, flags)) return;
+  const [id] = args;
+  const orderId = await orderIdOf(rt, id);
+  if (flags.dryRun) {
+    return writePreviews(rt, [previewOf(await previewBase(rt), 'pay', orderId)], true);
+  }
+  const client = await rt.client();
+  const order = await getOrder(client, orderId, { signal: rt.signal });
+  const before = await paymentIds(rt, orderId);
+  await confirmMoneyMove(rt, {
+    action: 'charge',
+    subject: `order ${orderId} (the customer's stored card)`,
+    amount: typeof order.initial_amount === 'string' ? order.initial_amount : undefined,
+    currency: typeof order.currency === 'string' ? order.currency : undefined,
+  });
+  const result = await sendChecked(client, {
+    orderId,
+    isOurs: (p) =>
+      !before.has(p.id) && (p.kind === 'debit' || p.kind === 'preauthorization') && p.status === 'succeeded',
+    send: () => payOrderWithCard(client, orderId, { signal: rt.signal }),
+    signal: rt.signal,
+  });
+  await report(rt, result, (p) =>
+    p?.kind === 'preauthorization'
+      ? `Authorised ${money(p)} on order ${orderId} (payment ${p.id}); capture it with billing payments capture ${p.id}.`
+      : `Charged ${money(p)} on order ${orderId}${p ? ` (payment ${p.id})` : ''}.`,
+  );
+}
+
+async function paymentIds(rt: Runtime, orderId: number): Promise<Set<number>> {
+  const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
+  return new Set(payments.map((p) => p.id));
+}
+
+function money(p: Payment | undefined): string {
+  if (!p?.amount) return 'the amount';
+  return p.currency ? `${p.amount} ${p.currency}` : p.amount;
+}
+
+async function report(
+  rt: Runtime,
+  result: CheckedResult,
+  done: (payment: Payment | undefined) => string,
+): Promise<void> {
+  if (result.recovered) {
+    rt.info(
+      'warning: the service answered with an error, but the change had been applied; it was not sent again',
+    );
+  }
+  const payment = result.payment;
+  // Said before the result is written: if writing fails, main() still says what moved (exit 11).
+  rt.moved = movedLine(done(payment), payment);
+  if (payment) await writeRecord(rt, payment, 'payment');
+  else await writeResult(rt, result.raw, async () => {});
+  rt.info(done(payment));
+}
+
+/**
+ * A move on one payment (capture, reverse, refund of one id): a batch of one row through the
+ * batch engine, with the command's own output (the record, bare, and its line on stderr). Its
+ * journal is --journal FILE, else STATE/journals/ACTION-DIGEST.journal as for several ids: the
+ * same command run again (a script's retry, a person's second try after a lost answer) moves
+ * the money once, prints the record it made and exits 0; --new-batch moves it again on purpose.
+ */
+async function moveOne<S, P extends MovePlan>(
+  rt: Runtime,
+  action: Action<PaymentRow, S, P>,
+  paymentId: number,
+  amount: string | undefined,
+  flags: JournalFlags & BatchFlags,
+  done: (payment: Payment | undefined) => string,
+): Promise<void> {
+  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
+  const [{ commandRow }, { openBatch }, { runBatch, describeDoubt }, { journalFor }, { readJournal }] =
+    await Promise.all([
+      import('../moves.js'),
+      import('../batch/open.js'),
+      import('../batch/engine.js'),
+      import('../batch/command.js'),
+      import('../batch/journal.js'),
+    ]);
+  const row = commandRow(paymentId, amount);
+  const journalPath = await journalFor(rt, flags, action.name, [row]);
+  const opened = await openBatch(rt, {
+    action: action.name,
+    done: action.done,
+    what: 'payment',
+    rows: [row],
+    input: 'the command line',
+    journalPath,
+    amend: flags.amend,
+    newBatch: flags.newBatch,
+    breakLock: flags.breakLock,
+    confirm: async (isDone) => {
+      const ctx = await rt.context();
+      if (ctx.kind !== 'production' || rt.flags.yes || isDone(row.key)) return;
+      // The amount the move will send (a full refund: what is left), read as the engine reads it.
+      // A row an earlier run started asks for what it started: the engine checks it landed first.
+      const state = await action.read(row);
+      const started = (await readJournal(journalPath)).history.get(row.key)?.started;
+      await confirmMoneyMove(rt, {
+        action: action.name,
+        paymentId,
+        amount: started?.amount ?? action.plan(state, row).amount,
+        currency: action.currencyOf(state) ?? undefined,
+      });
+    },
+  });
+  const retried = opened.journal.get(row.key)?.started !== undefined;
+  let outcome: Outcome<typeof row> | undefined;
+  let stopped: Error | undefined;
+  try {
+    const run = runBatch({
+      journal: opened.journal,
+      action,
+      rows: [row],
+      concurrency: 1,
+      signal: rt.signal,
+      laneOf: () => undefined,
+      settleMs: (await rt.client()).settleMs,
+    });
+    for await (const o of run.outcomes) outcome = o;
+    stopped = run.stopped;
+  } finally {
+    await opened.close();
+  }
+  if (!outcome) {
+    if (stopped) throw stopped;
+    throw new InterruptedError();
+  }
+  if (outcome.status === 'failed' || outcome.status === 'in_doubt') {
+    if (outcome.unrecorded) rt.info(describeDoubt(outcome, 'payment', action.done));
+    throw outcome.cause;
+  }
+  if (outcome.status === 'nothing_to_do') {
+    rt.info(`Nothing to do: ${outcome.note}; nothing was sent.`);
+    return;
+  }
+  let record = outcome.record;
+  if (outcome.status === 'already_done') {
+    if (outcome.resultId !== null && record === undefined)
+      record = await getPayment(await rt.client(), outcome.resultId, { signal: rt.signal }).catch((err) => {
+        // The journal names a record the service does not have: its data was replaced (an
+        // emulator reset, say). Nothing was sent; saying "already done" would not be true.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+        throw new ApiError(
+          'not_found',
+          err.exitCode,
+          `the journal shows payment ${paymentId} ${action.done} (payment ${outcome.resultId}), but the service has no payment ${outcome.resultId}; nothing was sent`,
+          {
+            status: 404,
+            method: err.method,
+            path: err.path,
+            hint: `if the service's data was replaced (an emulator reset), run again with --new-batch to ${action.name} it now`,
+          },
+        );
+      });
+    rt.info(
+      `Already ${action.done} by an earlier run (journal ${opened.journal.path}); nothing was sent; to ${action.name} it again, add --new-batch.`,
+    );
+  } else {
+    if (outcome.recovered) {
+      rt.info(
+        retried
+          ? 'warning: the change had been applied by an earlier try; it was not sent again'
+          : 'warning: the service answered with an error, but the change had been applied; it was not sent again',
+      );
+    }
+    // Said before the record is written: if writing fails, main() still says what moved (exit 11).
+    rt.moved = movedLine(done(record), record);
+  }
+  if (record) await writeRecord(rt, record, 'payment');
+  if (outcome.status !== 'already_done') rt.info(done(record));
+  if (outcome.unrecorded) {
+    rt.info(describeDoubt(outcome, 'payment', action.done));
+    throw new InDoubtError(
+      `${stopped?.message ?? 'the journal could not be written'}; the ${action.name} was made`,
+      {
+        hint: `run the same command again: it checks the payment's order before anything is sent again`,
+      },
+    );
+  }
+}
+
+/** "Refunded 5.00 EUR of payment 12 (refund 31)": what moved, for the exit-11 message. */
+function movedLine(line: string, payment: Payment | undefined): string {
+  const said = line.replace(/\.$/, '');
+  return payment && !said.includes(`payment ${payment.id}`)
+    ? `${said} (${payment.kind ?? 'payment'} ${payment.id})`
+    : said;
+}
+
+async function preview(rt: Runtime, name: ActionName, paymentId: number, amount: string | undefined) {
+  return previewOf(await previewBase(rt), name, paymentId, amount);
+}

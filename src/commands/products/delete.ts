@@ -1,0 +1,13 @@
+// billing products delete: its description; its code is ./run.ts.
+
+import { PRODUCTION_GUARD } from '../help-text.js';
+import { verb } from '../verb.js';
+
+export const deleteVerb = verb({
+  name: 'delete',
+  summary: 'delete a product (refused while an order uses it)',
+  args: [{ name: '<id>', help: 'product id' }],
+  examples: ['billing products delete 5'],
+  help: PRODUCTION_GUARD,
+  output: 'answer',
+});

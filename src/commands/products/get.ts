@@ -1,0 +1,10 @@
+// billing products get: its description; its code is ./run.ts.
+
+import { verb } from '../verb.js';
+
+export const getVerb = verb({
+  name: 'get',
+  summary: 'one product',
+  args: [{ name: '<id>', help: 'product id' }],
+  output: 'record',
+});

@@ -1,0 +1,78 @@
+// billing products list | get | create | delete
+
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  iterateProducts,
+  listProductsPage,
+} from '../../api/products.js';
+import { writeOne } from '../../format/index.js';
+import * as parse from '../args.js';
+import { readBodyFile } from '../body.js';
+import { confirmInProduction } from '../confirm.js';
+import { runList } from '../list.js';
+import { CURRENCY_QUESTION, flagOrAsk } from '../prompt.js';
+import { writeRecord } from '../result.js';
+import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
+import { type createVerb, PRODUCT_TYPES } from './create.js';
+import type { listVerb } from './list.js';
+
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
+  await runList(rt, flags, {
+    resource: 'product',
+    fetchPage: (client, query) => listProductsPage(client, query),
+    iterate: (client, options) => iterateProducts(client, options),
+  });
+}
+
+export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  const product = await getProduct(await rt.client(), parse.recordId('product', id ?? ''));
+  await writeOne(product, 'product', rt.output);
+}
+
+export async function create(
+  rt: Runtime,
+  _args: string[],
+  flags: OptionsOf<typeof createVerb>,
+): Promise<void> {
+  let input: Record<string, unknown>;
+  if (flags.file) {
+    input = await readBodyFile(rt, flags.file, 'product');
+  } else {
+    input = {
+      name: await flagOrAsk(rt, flags.name, {
+        flag: '--name',
+        message: 'Product name',
+        parse: (v) => parse.text('--name', v),
+      }),
+      price: await flagOrAsk(rt, flags.price, {
+        flag: '--price',
+        message: 'Price (e.g. 19.90)',
+        parse: (v) => parse.amount('--price', v),
+      }),
+      currency: await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION),
+      product_type: parse.oneOf('--type', flags.type, PRODUCT_TYPES),
+    };
+    if (flags.description !== undefined) input.description = flags.description;
+    if (flags.priceLocked) input.price_locked = true;
+    if (flags.taxPercentage !== undefined) {
+      const rate = Number(flags.taxPercentage);
+      if (!/^\d+(\.\d+)?$/.test(flags.taxPercentage) || rate > 100) {
+        throw parse.bad('--tax-percentage', 'a number from 0 to 100', '19', flags.taxPercentage);
+      }
+      input.tax_percentage = rate;
+    }
+  }
+  const created = await createProduct(await rt.client(), input);
+  await writeRecord(rt, created.product, 'product');
+  rt.info(`Created product ${created.product.id}.`);
+}
+
+export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
+  const productId = parse.recordId('product', id ?? '');
+  await confirmInProduction(rt, `delete product ${productId}`);
+  await deleteProduct(await rt.client(), productId);
+  rt.info(`Deleted product ${productId}.`);
+}

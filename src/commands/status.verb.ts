@@ -1,0 +1,9 @@
+// billing status: its description; its code is ./auth.ts.
+
+import { verb } from './verb.js';
+
+export const statusVerb = verb({
+  name: 'status',
+  summary: 'environment, addresses, profile, masked token, and whether the service answers',
+  output: 'record',
+});

@@ -1,0 +1,59 @@
+// Issue 29: a command is declared once, by its description (src/commands/verb.ts); the built
+// CLI's help, `billing help WORD` and completion are made from it. Every command the
+// descriptions declare is checked here, so a new one is covered without editing a list.
+
+import { describe, expect, it } from 'vitest';
+import { GROUPS } from '../../src/commands/groups.js';
+import { flagsOf, type Runnable } from '../../src/commands/verb.js';
+import { runCli } from '../helpers/cli.js';
+
+async function described(): Promise<{ path: string[]; runnable: Runnable }[]> {
+  const all: { path: string[]; runnable: Runnable }[] = [];
+  for (const group of Object.values(GROUPS)) {
+    if ('verb' in group) all.push({ path: [group.name], runnable: await group.verb() });
+    else if ('command' in group) all.push({ path: [group.name], runnable: group.command });
+    else
+      for (const runnable of await group.verbs())
+        all.push({ path: [group.name, runnable.verb.name], runnable });
+  }
+  return all;
+}
+
+describe('every described command', () => {
+  it('has the summary, arguments, flags and examples of its description in its --help', async () => {
+    const commands = await described();
+    expect(commands.length).toBeGreaterThan(20);
+    await Promise.all(
+      commands.map(async ({ path, runnable: { verb } }) => {
+        const r = await runCli([...path, '--help'], { env: { ...process.env, COLUMNS: '400' } });
+        const name = path.join(' ');
+        expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+        const help = r.stdout.replace(/ \\\n\s*/g, ' ').replace(/\s+/g, ' ');
+        expect(help, name).toContain(`Usage: billing ${name}`);
+        expect(help, name).toContain(verb.summary.replace(/\s+/g, ' '));
+        for (const flag of flagsOf(verb)) expect(help, `${name} ${flag.flag}`).toContain(flag.flag);
+        for (const arg of verb.args ?? []) expect(help, `${name} ${arg.name}`).toContain(arg.name);
+        // The command of each example (the help's wrapping moves a trailing # comment).
+        for (const line of verb.examples ?? [])
+          expect(help, name).toContain(`$ ${line.replace(/\s+#.*$/, '').replace(/\s+/g, ' ')}`);
+      }),
+    );
+  });
+
+  it('is listed under its group with its summary', async () => {
+    for (const group of Object.values(GROUPS)) {
+      const r = await runCli(['--help']);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(`${group.name}`);
+      if (!('verbs' in group)) continue;
+      const listed = await runCli([group.name, '--help'], { env: { ...process.env, COLUMNS: '400' } });
+      const text = listed.stdout.replace(/\s+/g, ' ');
+      for (const { verb } of await group.verbs()) expect(text, verb.name).toContain(verb.name);
+    }
+  });
+
+  it('billing help WORD finds a command by a word its description lists', async () => {
+    const r = await runCli(['help', 'activity']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[1]?.trim().startsWith('billing orders timeline ')).toBe(true);
+  });
+});
