@@ -1,8 +1,9 @@
 // The table of actions: one entry per action the batch engine runs (./engine.ts), holding
 // every fact about it that is not its code — what it acts on, the request it sends, its done
 // state, how the record shows it done, its words for help. Read from here, never restated:
-// --dry-run's preview (../preview.ts), the batch flags and help of its command (src/cli/
-// shared.ts, `batchFlagsOf`), a command declared from its entry alone (`summary`), the journal's
+// --dry-run's preview (../preview.ts), the batch flags and help of its command (`batchFlagsOf`,
+// typed into the options of a description that says `batch: NAME`, ../verb.ts), a command
+// declared from its entry alone (`summary`, ../action-verbs.ts), the journal's
 // row states (./journal.ts), the MCP write tools' done state. Its code (what it reads, plans
 // and sends) is ../actions.ts for an order, ../moves.ts for a payment; ../many.ts pairs them
 // by name, and the compiler names a missing one. Data only: the CLI's declarations import it,

@@ -3,10 +3,9 @@
 
 import { ApiError } from '../../api/errors.js';
 import { getCheckout, getOrder, renewCheckout } from '../../api/orders.js';
-import type { Checkout, Order } from '../../api/types.js';
+import type { Checkout } from '../../api/types.js';
 import { namesThisMachine } from '../../domain/hosts.js';
 import { orderStatus } from '../../domain/orders.js';
-import { isRecord } from '../../domain/records.js';
 import { BillingError, ConfigError, EXIT, UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { safeText } from '../../format/terminal.js';

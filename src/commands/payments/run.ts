@@ -7,16 +7,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
 import { getOrder, listOrderPayments } from '../../api/orders.js';
-import {
-  actionBody,
-  type CheckedResult,
-  getPayment,
-  payOrderWithCard,
-  previewRequest,
-  sendChecked,
-} from '../../api/payments.js';
+import { type CheckedResult, getPayment, payOrderWithCard, sendChecked } from '../../api/payments.js';
 import { notRefundable, planRefund, readRefundState } from '../../api/refunds.js';
-import { type Route, routes } from '../../api/routes.js';
 import type { Payment } from '../../api/types.js';
 import { fromMinor } from '../../domain/money.js';
 import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
@@ -31,15 +23,7 @@ import type { AcrossFlags } from '../find/payments.js';
 import type { PaymentRow } from '../moves.js';
 import { orderIdOf } from '../order-arg.js';
 import type { payVerb } from '../orders/pay.js';
-import {
-  type AmountFlags,
-  type DryRunFlag,
-  type JournalFlags,
-  previewBase,
-  previewOf,
-  type RefundFlags,
-  writePreviews,
-} from '../preview.js';
+import { type JournalFlags, previewBase, previewOf, writePreviews } from '../preview.js';
 import { writeRecord, writeResult } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import type { OptionsOf } from '../verb.js';
