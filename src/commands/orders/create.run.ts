@@ -2,6 +2,7 @@
 
 import { createOrderOnce } from '../../api/orders.js';
 import type { OrderInput } from '../../api/types.js';
+import { orderStatus } from '../../domain/orders.js';
 import * as parse from '../args.js';
 import { readBodyFile } from '../body.js';
 import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from '../prompt.js';
@@ -10,7 +11,6 @@ import type { Runtime } from '../runtime.js';
 import { checkOrderLinks } from '../service-links.js';
 import type { OptionsOf } from '../verb.js';
 import type { createVerb } from './create.js';
-import { statusOf } from './status.js';
 
 type CreateFlags = OptionsOf<typeof createVerb>;
 
@@ -25,7 +25,7 @@ export async function create(rt: Runtime, _args: string[], flags: CreateFlags): 
   }
   await checkOrderLinks(rt, created.order.id, { checkout: created.checkout });
   await writeRecord(rt, created.order, 'order', { checkout: created.checkout });
-  rt.info(`Created order ${created.order.id} (${statusOf(created.order) ?? 'status unknown'}).`);
+  rt.info(`Created order ${created.order.id} (${orderStatus(created.order) || 'status unknown'}).`);
 }
 
 async function orderFromFlags(rt: Runtime, flags: CreateFlags): Promise<OrderInput> {

@@ -2,6 +2,7 @@
 
 import { createSubscriptionOrder, getOrder, listScheduledPayments } from '../../api/orders.js';
 import type { Order, SubscriptionOrderInput } from '../../api/types.js';
+import { orderStatus } from '../../domain/orders.js';
 import { formatAmount, textColumn, writeOne } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import { formatTimestamp } from '../../format/text.js';
@@ -11,7 +12,6 @@ import { writeRecord } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import { checkOrderLinks } from '../service-links.js';
 import type { OptionsOf } from '../verb.js';
-import { statusOf } from './status.js';
 import type { subscribeVerb } from './subscribe.js';
 
 export async function subscribe(
@@ -91,7 +91,7 @@ export async function subscribe(
     const orderCurrency = typeof order.currency === 'string' ? order.currency : input.currency;
     const every = `${payload.scheduled_interval ?? 1} ${payload.scheduled_unit ?? interval}`;
     const from = formatTimestamp(payload.start_date ?? input.start_date);
-    const status = statusOf(order) ?? 'pending';
+    const status = orderStatus(order) || 'pending';
     rt.io.stdout.write(`Subscription order ${order.id} created (${safeLine(status)})\n`);
     const summary = {
       invoice_id: text(order.merchant_invoice_id ?? order.invoice_id),
