@@ -322,6 +322,22 @@ describe('billing search', () => {
     expect(byId.hits[0]).toMatchObject({ kind: 'order', id: String(id), matched: 'order id' });
   });
 
+  it('takes the filters of orders list: they keep the orders that match them all, and no customer', async () => {
+    const email = 'james.obrien@example.com';
+    const his = orders.filter((o) => o.customer.email === email);
+    const status = his[0]!.status.value;
+    const kept = idsOf((o) => o.customer.email === email && o.status.value === status);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(his.length);
+    const { hits, stderr } = await search(email, '--status', status, '--limit', '0');
+    expect(hits.map((h) => h.kind)).toEqual(kept.map(() => 'order'));
+    expect(hits.map((h) => Number(h.id))).toEqual(kept);
+    expect(stderr).toContain(`2 pages of orders (200); ${kept.length} matched`);
+    const bad = await cli(['search', email, '--status', 'paid']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown status "paid"');
+  });
+
   it('shows the best 20 and says how many more there are', async () => {
     const r = await cli(['search', 'example.com', '-o', 'tsv']);
     expect(r.code).toBe(0);

@@ -2,17 +2,17 @@
 // flags read into criteria, search grading and ranking, and mapOrdered's order.
 
 import { describe, expect, it } from 'vitest';
-import { dateRange, orderCriteria } from '../../src/commands/find/filters.js';
+import { dateRange } from '../../src/commands/find/filters.js';
 import {
   type Hit,
   invoicePattern,
   matchCustomer,
   matchesCustomer,
-  matchesOrder,
   matchOrder,
   rankHits,
 } from '../../src/commands/find/match.js';
 import { mapOrdered } from '../../src/commands/find/scan.js';
+import { matchesOrder, orderCriteria } from '../../src/commands/orders/filters.js';
 
 const order = (over: Record<string, unknown> = {}) => ({
   id: 42,
@@ -32,17 +32,17 @@ describe('matchesOrder', () => {
   it('each criterion alone, and all of them together', () => {
     const o = order();
     const yes = [
-      { statuses: ['suspended', 'failed'] },
-      { types: ['subscription'] },
+      { status: ['suspended', 'failed'] },
+      { type: ['subscription'] },
       { currency: 'EUR' },
-      { customerId: 2 },
+      { customer: 2 },
       { email: 'JAMES.OBRIEN@example.com ' },
       { name: 'o’brien'.replace('’', "'") },
       { invoice: invoicePattern('INV-000042') },
       { invoice: invoicePattern('INV-0000*') },
       { invoice: invoicePattern('inv-000042') },
       { invoice: invoicePattern('inv-0000*') },
-      { minAmount: 1850n, maxAmount: 1850n },
+      { amount: { min: 1850n, max: 1850n } },
     ];
     for (const c of yes)
       expect(
@@ -51,18 +51,18 @@ describe('matchesOrder', () => {
       ).toBe(true);
     expect(matchesOrder(o, Object.assign({}, ...yes))).toBe(true);
     const no = [
-      { statuses: ['active'] },
-      { types: ['single_payment'] },
+      { status: ['active'] },
+      { type: ['single_payment'] },
       { currency: 'GBP' },
-      { customerId: 3 },
+      { customer: 3 },
       { email: 'james@example.com' },
       { name: 'anna' },
       { invoice: invoicePattern('INV-00004') },
       // Any case, but still whole: the start of an invoice id without * is not it.
       { invoice: invoicePattern('inv-00004') },
       { invoice: invoicePattern('inv-000043') },
-      { minAmount: 1851n },
-      { maxAmount: 1849n },
+      { amount: { min: 1851n } },
+      { amount: { max: 1849n } },
     ];
     for (const c of no)
       expect(
@@ -74,21 +74,24 @@ describe('matchesOrder', () => {
   it('dates: since inclusive, until exclusive, on the field asked', () => {
     const o = order();
     const at = Date.parse('2026-11-03T09:12:44.000Z');
-    expect(matchesOrder(o, { since: at })).toBe(true);
-    expect(matchesOrder(o, { until: at })).toBe(false);
-    expect(matchesOrder(o, { since: at + 1 })).toBe(false);
-    expect(matchesOrder(o, { since: Date.parse('2026-11-04'), dateField: 'status_updated_at' })).toBe(true);
+    const created = 'created_at';
+    expect(matchesOrder(o, { dates: { since: at, field: created } })).toBe(true);
+    expect(matchesOrder(o, { dates: { until: at, field: created } })).toBe(false);
+    expect(matchesOrder(o, { dates: { since: at + 1, field: created } })).toBe(false);
+    expect(matchesOrder(o, { dates: { since: Date.parse('2026-11-04'), field: 'status_updated_at' } })).toBe(
+      true,
+    );
     // A record without the field, or with a value that is not a time, is not in any range.
-    expect(matchesOrder(order({ created_at: 'soon' }), { since: 0 })).toBe(false);
+    expect(matchesOrder(order({ created_at: 'soon' }), { dates: { since: 0, field: created } })).toBe(false);
   });
 
   it('reads what the service sent without trusting its types', () => {
     const odd = { id: 1, status: 'failed', customer: 'x', initial_amount: 18.5 };
-    expect(matchesOrder(odd, { statuses: ['failed'] })).toBe(true);
+    expect(matchesOrder(odd, { status: ['failed'] })).toBe(true);
     expect(matchesOrder(odd, { email: 'a@b' })).toBe(false);
-    expect(matchesOrder(odd, { minAmount: 1850n })).toBe(true);
-    expect(matchesOrder(null, { statuses: ['failed'] })).toBe(false);
-    expect(matchesOrder({ initial_amount: '1e3' }, { minAmount: 0n })).toBe(false);
+    expect(matchesOrder(odd, { amount: { min: 1850n } })).toBe(true);
+    expect(matchesOrder(null, { status: ['failed'] })).toBe(false);
+    expect(matchesOrder({ initial_amount: '1e3' }, { amount: { min: 0n } })).toBe(false);
   });
 });
 
@@ -99,20 +102,17 @@ describe('orderCriteria (the flags)', () => {
   });
 
   it('statuses repeated and comma-separated, in any case, each checked', () => {
-    expect(orderCriteria({ status: ['Failed,suspended', 'failed'] })?.statuses).toEqual([
+    expect(orderCriteria({ status: ['Failed,suspended', 'failed'] })?.status).toEqual([
       'failed',
       'suspended',
     ]);
     expect(() => orderCriteria({ status: ['failed,paid'] })).toThrow('unknown status "paid"');
     expect(() => orderCriteria({ type: ['monthly'] })).toThrow('unknown order type "monthly"');
-    expect(orderCriteria({ type: ['single-payment'] })?.types).toEqual(['single_payment']);
+    expect(orderCriteria({ type: ['single-payment'] })?.type).toEqual(['single_payment']);
   });
 
   it('amounts in minor units; a bad or upside-down range is refused', () => {
-    expect(orderCriteria({ minAmount: '0', maxAmount: '19.9' })).toMatchObject({
-      minAmount: 0n,
-      maxAmount: 1990n,
-    });
+    expect(orderCriteria({ minAmount: '0', maxAmount: '19.9' })?.amount).toEqual({ min: 0n, max: 1990n });
     expect(() => orderCriteria({ minAmount: '1.234' })).toThrow('--min-amount');
     expect(() => orderCriteria({ minAmount: '-1' })).toThrow('--min-amount');
     expect(() => orderCriteria({ minAmount: '20', maxAmount: '10' })).toThrow('more than --max-amount');
@@ -125,14 +125,18 @@ describe('orderCriteria (the flags)', () => {
     expect(() => dateRange({ since: '2026-11-31' })).toThrow('--since');
     expect(() => dateRange({ since: '2026-12-01', until: '2026-11-01' })).toThrow('after --until');
     expect(() => orderCriteria({ byStatusDate: true })).toThrow('--by-status-date needs --since or --until');
-    expect(orderCriteria({ since: '2026-11-01', byStatusDate: true })?.dateField).toBe('status_updated_at');
+    expect(orderCriteria({ since: '2026-11-01', byStatusDate: true })?.dates?.field).toBe(
+      'status_updated_at',
+    );
   });
 
   it('with --status the dates are those of the status, unless --by-created-date (issue 28 §3)', () => {
     const since = '2026-11-01';
-    expect(orderCriteria({ since })?.dateField).toBe('created_at');
-    expect(orderCriteria({ status: ['failed'], since })?.dateField).toBe('status_updated_at');
-    expect(orderCriteria({ status: ['failed'], since, byCreatedDate: true })?.dateField).toBe('created_at');
+    expect(orderCriteria({ since })?.dates?.field).toBe('created_at');
+    expect(orderCriteria({ status: ['failed'], since })?.dates?.field).toBe('status_updated_at');
+    expect(orderCriteria({ status: ['failed'], since, byCreatedDate: true })?.dates?.field).toBe(
+      'created_at',
+    );
     expect(() => orderCriteria({ since, byCreatedDate: true, byStatusDate: true })).toThrow('not both');
     expect(() => orderCriteria({ byCreatedDate: true })).toThrow(
       '--by-created-date needs --since or --until',

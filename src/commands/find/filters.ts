@@ -1,55 +1,11 @@
-// The filter flags of `orders list` (declared in src/commands/orders/filters.ts), `customers
-// list` and `payments list`, read into the criteria of ./match.ts. Every value is checked before anything is sent.
+// Reading the values of filter flags: those of `orders list` (its filters, each with its
+// reader, are src/commands/orders/filters.ts) and of `payments list`. Every value is checked
+// before anything is sent.
 
 import { AmountError, toMinor } from '../../domain/money.js';
 import { isOrderStatus, ORDER_STATUSES, ORDER_TYPES } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import * as parse from '../args.js';
-import type { OrderFilterFlags } from '../orders/filters.js';
-import { invoicePattern, type OrderCriteria } from './match.js';
-
-export type { OrderFilterFlags };
-
-/** The criteria the flags ask for, or undefined when no filter flag was given. */
-export function orderCriteria(flags: OrderFilterFlags): OrderCriteria | undefined {
-  const c: OrderCriteria = {};
-  if (flags.status?.length) c.statuses = statuses(flags.status);
-  if (flags.type?.length) c.types = orderTypes(flags.type);
-  if (flags.currency !== undefined) c.currency = parse.currency(flags.currency);
-  if (flags.customer !== undefined) c.customerId = parse.recordId('--customer', flags.customer);
-  if (flags.email !== undefined) c.email = parse.text('--email', flags.email);
-  if (flags.name !== undefined) c.name = parse.text('--name', flags.name);
-  if (flags.invoice !== undefined) {
-    const pattern = invoicePattern(parse.text('--invoice', flags.invoice));
-    if (pattern.text === '')
-      throw parse.bad('--invoice', 'an invoice id, or its start and *', 'INV-0001*', flags.invoice);
-    c.invoice = pattern;
-  }
-  Object.assign(c, dateRange(flags));
-  if (flags.byStatusDate && flags.byCreatedDate) {
-    throw new UsageError('give either --by-status-date or --by-created-date, not both');
-  }
-  for (const [flag, given] of [
-    ['--by-status-date', flags.byStatusDate],
-    ['--by-created-date', flags.byCreatedDate],
-  ] as const) {
-    if (given && c.since === undefined && c.until === undefined) {
-      throw new UsageError(`${flag} needs --since or --until`);
-    }
-  }
-  // "Failed this week" means the orders that failed this week: with a status filter the dates
-  // are those of the status, unless --by-created-date asks for the day each order was made.
-  if (c.since !== undefined || c.until !== undefined) {
-    const byStatus = flags.byStatusDate || (c.statuses !== undefined && !flags.byCreatedDate);
-    c.dateField = byStatus ? 'status_updated_at' : 'created_at';
-  }
-  if (flags.minAmount !== undefined) c.minAmount = minor('--min-amount', flags.minAmount);
-  if (flags.maxAmount !== undefined) c.maxAmount = minor('--max-amount', flags.maxAmount);
-  if (c.minAmount !== undefined && c.maxAmount !== undefined && c.minAmount > c.maxAmount) {
-    throw new UsageError(`--min-amount ${flags.minAmount} is more than --max-amount ${flags.maxAmount}`);
-  }
-  return Object.keys(c).length > 0 ? c : undefined;
-}
 
 /** --status failed --status suspended, or --status failed,suspended: any of them. */
 export function statuses(values: readonly string[]): string[] {
@@ -64,7 +20,7 @@ export function statuses(values: readonly string[]): string[] {
   return wanted;
 }
 
-function orderTypes(values: readonly string[]): string[] {
+export function orderTypes(values: readonly string[]): string[] {
   const known = Object.keys(ORDER_TYPES);
   return split(values).map((raw) => {
     const type = raw.replace(/[\s-]+/g, '_');
@@ -98,6 +54,53 @@ export function dateRange(flags: { since?: string; until?: string }): { since?: 
   return range;
 }
 
+/** The order's date range and the field it looks at: --since/--until, --by-status-date/--by-created-date. */
+export interface DateCriterion {
+  /** Instants in ms: since inclusive, until exclusive. */
+  since?: number;
+  until?: number;
+  field: 'created_at' | 'status_updated_at';
+}
+
+/** The date range asked, or undefined; `withStatus`: a status filter was given too. */
+export function dateCriterion(
+  flags: { since?: string; until?: string; byStatusDate?: boolean; byCreatedDate?: boolean },
+  withStatus: boolean,
+): DateCriterion | undefined {
+  const range = dateRange(flags);
+  if (flags.byStatusDate && flags.byCreatedDate) {
+    throw new UsageError('give either --by-status-date or --by-created-date, not both');
+  }
+  for (const [flag, given] of [
+    ['--by-status-date', flags.byStatusDate],
+    ['--by-created-date', flags.byCreatedDate],
+  ] as const) {
+    if (given && range.since === undefined && range.until === undefined) {
+      throw new UsageError(`${flag} needs --since or --until`);
+    }
+  }
+  if (range.since === undefined && range.until === undefined) return undefined;
+  // "Failed this week" means the orders that failed this week: with a status filter the dates
+  // are those of the status, unless --by-created-date asks for the day each order was made.
+  const byStatus = flags.byStatusDate || (withStatus && !flags.byCreatedDate);
+  return { ...range, field: byStatus ? 'status_updated_at' : 'created_at' };
+}
+
+/** --min-amount/--max-amount in minor units, inclusive; undefined when neither is given. */
+export function minorRange(flags: {
+  minAmount?: string;
+  maxAmount?: string;
+}): { min?: bigint; max?: bigint } | undefined {
+  if (flags.minAmount === undefined && flags.maxAmount === undefined) return undefined;
+  const range: { min?: bigint; max?: bigint } = {};
+  if (flags.minAmount !== undefined) range.min = minor('--min-amount', flags.minAmount);
+  if (flags.maxAmount !== undefined) range.max = minor('--max-amount', flags.maxAmount);
+  if (range.min !== undefined && range.max !== undefined && range.min > range.max) {
+    throw new UsageError(`--min-amount ${flags.minAmount} is more than --max-amount ${flags.maxAmount}`);
+  }
+  return range;
+}
+
 function minor(flag: string, value: string): bigint {
   try {
     return toMinor(value.trim());
@@ -112,9 +115,9 @@ function minor(flag: string, value: string): bigint {
  * What an empty filtered list says about its dates: which field --since/--until looked at and
  * the flag that looks at the other; undefined when no date was asked for.
  */
-export function datesNote(c: OrderCriteria): string | undefined {
-  if (c.since === undefined && c.until === undefined) return undefined;
-  return c.dateField === 'status_updated_at'
+export function datesNote(dates: DateCriterion | undefined): string | undefined {
+  if (dates === undefined) return undefined;
+  return dates.field === 'status_updated_at'
     ? 'The dates filtered on when each order got its status (status_updated_at); --by-created-date filters on when it was created.'
     : 'The dates filtered on when each order was created (created_at); --by-status-date filters on when it got its status.';
 }

@@ -1,16 +1,16 @@
-// The pure matchers of finding: does a record answer what was asked. No I/O; the records are
+// The pure matchers of finding (those of each filter of `orders list` sit beside it, in
+// src/commands/orders/filters.ts): does a record answer what was asked. No I/O; the records are
 // whatever the service sent, so every reader checks the type of what it reads.
 
 import { personName } from '../../domain/customers.js';
 import { isAmount, toMinor } from '../../domain/money.js';
-import { orderStatus } from '../../domain/orders.js';
-import { type AnyRecord, codeOf, isRecord } from '../../domain/records.js';
+import { type AnyRecord, isRecord } from '../../domain/records.js';
 
-const str = (value: unknown): string | undefined =>
+export const str = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 
 /** A field of a record, or of a nested record: field(order, 'customer', 'email'). */
-function field(record: unknown, ...path: string[]): unknown {
+export function field(record: unknown, ...path: string[]): unknown {
   let at = record;
   for (const key of path) at = isRecord(at) ? at[key] : undefined;
   return at;
@@ -49,28 +49,6 @@ export function matchesInvoice(order: unknown, p: InvoicePattern, anyCase = fals
   return p.prefix ? invoice.startsWith(text) : invoice === text;
 }
 
-/** What `orders list` may be asked to keep; every field given must match (AND). */
-export interface OrderCriteria {
-  /** Any of these (OR). */
-  statuses?: readonly string[];
-  types?: readonly string[];
-  currency?: string;
-  customerId?: number;
-  /** Compared without regard to case. */
-  email?: string;
-  /** A case-insensitive part of the customer's name. */
-  name?: string;
-  /** The invoice id, or its start with `*`, in any case. */
-  invoice?: InvoicePattern;
-  /** Instants in ms: since inclusive, until exclusive. */
-  since?: number;
-  until?: number;
-  dateField?: 'created_at' | 'status_updated_at';
-  /** Minor units, inclusive. */
-  minAmount?: bigint;
-  maxAmount?: bigint;
-}
-
 /** The order's amount: initial_amount (or summary.initial_amount) in minor units. */
 export function amountOf(order: unknown): bigint | undefined {
   const raw = field(order, 'initial_amount') ?? field(order, 'summary', 'initial_amount');
@@ -90,29 +68,6 @@ export function inRange(ms: number | undefined, since?: number, until?: number):
   if (since === undefined && until === undefined) return true;
   if (ms === undefined) return false;
   return (since === undefined || ms >= since) && (until === undefined || ms < until);
-}
-
-export function matchesOrder(order: unknown, c: OrderCriteria): boolean {
-  if (c.statuses && !c.statuses.includes(orderStatus(order))) return false;
-  if (c.types && !c.types.includes(codeOf(field(order, 'order_type')) ?? '')) return false;
-  if (c.currency !== undefined && str(field(order, 'currency'))?.toUpperCase() !== c.currency) return false;
-  if (c.customerId !== undefined) {
-    const id = field(order, 'customer_id') ?? field(order, 'customer', 'id');
-    if (str(id) !== String(c.customerId)) return false;
-  }
-  const customer = customerOf(order);
-  if (c.email !== undefined && !sameEmail(str(customer.email), c.email)) return false;
-  if (c.name !== undefined && !personName(customer).toLowerCase().includes(c.name.toLowerCase()))
-    return false;
-  if (c.invoice && !matchesInvoice(order, c.invoice, true)) return false;
-  if (!inRange(timeOf(order, c.dateField ?? 'created_at'), c.since, c.until)) return false;
-  if (c.minAmount !== undefined || c.maxAmount !== undefined) {
-    const amount = amountOf(order);
-    if (amount === undefined) return false;
-    if (c.minAmount !== undefined && amount < c.minAmount) return false;
-    if (c.maxAmount !== undefined && amount > c.maxAmount) return false;
-  }
-  return true;
 }
 
 export function sameEmail(a: string | undefined, b: string): boolean {

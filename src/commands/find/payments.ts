@@ -10,9 +10,10 @@ import { BillingError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import { plural } from '../../format/text.js';
 import * as parse from '../args.js';
+import { matchesOrder, type OrderFilterFlags, orderCriteria } from '../orders/filters.js';
 import type { Runtime } from '../runtime.js';
-import { dateRange, type OrderFilterFlags, orderCriteria } from './filters.js';
-import { inRange, matchesOrder, timeOf } from './match.js';
+import { dateRange } from './filters.js';
+import { inRange, timeOf } from './match.js';
 import { mapOrdered, SCAN_CONCURRENCY, scan } from './scan.js';
 
 /** The order filters that pick whose payments: the customer (id, e-mail, name), the type, the invoice. */

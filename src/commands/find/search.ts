@@ -9,13 +9,14 @@ import { personName } from '../../domain/customers.js';
 import { orderStatus } from '../../domain/orders.js';
 import { type Column, formatAmount, textColumn, writeList } from '../../format/index.js';
 import * as parse from '../args.js';
+import { matchesOrder, orderCriteria } from '../orders/filters.js';
 import type { Runtime } from '../runtime.js';
 import type { searchVerb } from '../search.verb.js';
 import type { OptionsOf } from '../verb.js';
 import { customerOf, type Hit, invoiceOf, matchCustomer, matchOrder, rankHits } from './match.js';
 import { SCAN_CONCURRENCY, type ScanTally, scan, tallyLine } from './scan.js';
 
-/** Its flags (../search.ts); the MCP tool leaves out what it does not set. */
+/** Its flags (../search.verb.ts): the filters of `orders list` too; the MCP tool leaves out what it does not set. */
 export type SearchFlags = Partial<OptionsOf<typeof searchVerb>>;
 
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -28,6 +29,7 @@ export async function search(rt: Runtime, [raw]: string[], flags: SearchFlags): 
     flags.concurrency === undefined
       ? SCAN_CONCURRENCY
       : parse.positiveInt('--concurrency', flags.concurrency);
+  const criteria = orderCriteria(flags);
   const hits: Hit[] = [];
   const collect =
     (match: (record: unknown, text: string) => Hit | undefined) =>
@@ -39,16 +41,26 @@ export async function search(rt: Runtime, [raw]: string[], flags: SearchFlags): 
     };
   // Records are graded as they come; a scan keeps none of them itself.
   const everything = { accept: () => true, concurrency };
-  const tallies: ScanTally[] = await Promise.all([
-    scan(
-      rt,
-      { plural: 'customers', iterate: iterateCustomers },
-      { ...everything, quiet: true },
-      collect(matchCustomer),
-      false,
-    ),
-    scan(rt, { plural: 'orders', iterate: iterateOrders }, everything, collect(matchOrder), false),
-  ]);
+  const orders = scan(
+    rt,
+    { plural: 'orders', iterate: iterateOrders },
+    criteria ? { accept: (o) => matchesOrder(o, criteria), concurrency } : everything,
+    collect(matchOrder),
+    false,
+  );
+  // A filter is about orders: given one, no customer answers it.
+  const customers = criteria
+    ? []
+    : [
+        scan(
+          rt,
+          { plural: 'customers', iterate: iterateCustomers },
+          { ...everything, quiet: true },
+          collect(matchCustomer),
+          false,
+        ),
+      ];
+  const tallies: ScanTally[] = await Promise.all([...customers, orders]);
   const ranked = rankHits(hits);
   const shown = limit === 0 ? ranked : ranked.slice(0, limit);
   for (const t of tallies) t.matched = hits.filter((h) => `${h.kind}s` === t.plural).length;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { EXPANSIONS } from '../../domain/expand.js';
 import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../domain/payments.js';
-import { ORDER_FILTERS, type OrderFilterFlags } from '../orders/filters.js';
+import { ORDER_FILTER_FLAGS, type OrderFilterFlags } from '../orders/filters.js';
 import type { Runtime } from '../runtime.js';
 import { offsetOf, PAGE_SIZE, page, shaped, sums, type Wanted } from './compact.js';
 import { optionsOf, schemaOf } from './flags.js';
@@ -90,10 +90,10 @@ export const READ_TOOLS: ToolSpec[] = [
     name: 'list_orders',
     title: 'List orders',
     description: `Lists orders, newest first, as \`billing orders list\`. Any filter reads every page and keeps the matches. ${SHAPE}`,
-    input: { ...schemaOf(ORDER_FILTERS), ...amount },
+    input: { ...schemaOf(ORDER_FILTER_FLAGS), ...amount },
     run: async (rt, a) =>
       (await import('../orders/list.run.js')).list(rt, [], {
-        ...(optionsOf(ORDER_FILTERS, a) as OrderFilterFlags),
+        ...(optionsOf(ORDER_FILTER_FLAGS, a) as OrderFilterFlags),
         all: true,
         limit: enough(a),
         concurrency: '8',

@@ -2,11 +2,11 @@
 
 import { iterateOrders, listOrdersPage } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
-import { datesNote, orderCriteria } from '../find/filters.js';
-import { matchesOrder } from '../find/match.js';
+import { datesNote } from '../find/filters.js';
 import { runList } from '../list.js';
 import type { Runtime } from '../runtime.js';
 import type { OptionsOf } from '../verb.js';
+import { matchesOrder, orderCriteria } from './filters.js';
 import type { listVerb } from './list.js';
 
 export type ListOptions = OptionsOf<typeof listVerb>;
@@ -24,6 +24,6 @@ export async function list(rt: Runtime, _args: string[], flags: ListOptions): Pr
     },
     filter,
   );
-  const note = criteria && listed === 0 ? datesNote(criteria) : undefined;
+  const note = criteria && listed === 0 ? datesNote(criteria.dates) : undefined;
   if (note) rt.info(note);
 }

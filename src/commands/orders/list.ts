@@ -1,7 +1,7 @@
 // billing orders list: its description; its code is ./list.run.ts.
 
 import { verb } from '../verb.js';
-import { ORDER_FILTERS } from './filters.js';
+import { ORDER_FILTER_FLAGS } from './filters.js';
 
 export const listVerb = verb({
   name: 'list',
@@ -10,7 +10,7 @@ export const listVerb = verb({
     { flag: '--page <n>', help: 'page to read (from 1)' },
     { flag: '--items <n>', help: 'records per page, 1 to 100 (service default 20)' },
     { flag: '--all', help: 'read every page (streams with -o ndjson)' },
-    ...ORDER_FILTERS,
+    ...ORDER_FILTER_FLAGS,
     { flag: '--limit <n>', help: 'stop after this many orders' },
     { flag: '--concurrency <n>', help: 'pages read at once with --all, a filter or --query', default: '8' },
   ],
