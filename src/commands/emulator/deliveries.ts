@@ -1,14 +1,14 @@
 // billing emulator deliveries: its description; its code is src/commands/webhooks/emulator.ts.
 
 import { verb } from '../verb.js';
-import { PORT_FLAG } from './port-flag.js';
+import { LIMIT_FLAG, PORT_FLAG } from './flags.js';
 
 export const deliveriesVerb = verb({
   name: 'deliveries',
   summary: 'the webhook deliveries the emulator made, newest first, with their attempts',
   flags: [
     PORT_FLAG,
-    { flag: '--limit <n>', help: 'show at most this many', default: '20' },
+    LIMIT_FLAG,
     { flag: '--id <delivery>', help: 'one delivery, with every attempt and its exact payload' },
   ],
   examples: [

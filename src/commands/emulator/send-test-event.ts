@@ -1,7 +1,7 @@
 // billing emulator send-test-event: its description; its code is src/commands/webhooks/emulator.ts.
 
 import { verb } from '../verb.js';
-import { PORT_FLAG } from './port-flag.js';
+import { PORT_FLAG } from './flags.js';
 
 export const sendTestEventVerb = verb({
   name: 'send-test-event',

@@ -1,7 +1,7 @@
 // billing emulator stop: its description; its code is ./run.ts.
 
 import { verb } from '../verb.js';
-import { PORT_FLAG } from './port-flag.js';
+import { PORT_FLAG } from './flags.js';
 
 export const stopVerb = verb({
   name: 'stop',

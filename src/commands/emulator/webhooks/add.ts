@@ -1,7 +1,7 @@
 // billing emulator webhooks add: its description; its code is src/commands/webhooks/endpoints.ts.
 
 import { collect, verb } from '../../verb.js';
-import { PORT_FLAG } from '../port-flag.js';
+import { PORT_FLAG } from '../flags.js';
 
 export const addVerb = verb({
   name: 'add',

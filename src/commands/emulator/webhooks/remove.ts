@@ -1,7 +1,7 @@
 // billing emulator webhooks remove: its description; its code is src/commands/webhooks/endpoints.ts.
 
 import { verb } from '../../verb.js';
-import { PORT_FLAG } from '../port-flag.js';
+import { PORT_FLAG } from '../flags.js';
 
 export const removeVerb = verb({
   name: 'remove',
