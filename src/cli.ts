@@ -4,12 +4,10 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { defineGroup } from './cli/build.js';
-import { defineEmulator } from './cli/emulator.js';
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
-import { examples, type Loader } from './cli/shared.js';
+import { examples, type Run } from './cli/shared.js';
 import { TOPICS } from './cli/topic-names.js';
-import { defineWebhooks } from './cli/webhooks.js';
 import { GROUPS } from './commands/groups.js';
 import {
   action,
@@ -32,7 +30,7 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
 }
 
 async function buildProgram(session: Session, argv: readonly string[], everything = false): Promise<Command> {
-  const run = (load: Loader) => action(session, load);
+  const run: Run = (load) => action(session, load);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
     .exitOverride()
@@ -104,8 +102,8 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   await defineGroup(program, GROUPS.schedule, run, full('schedule'));
   await defineGroup(program, GROUPS.checkout, run, full('checkout'));
   await defineGroup(program, GROUPS.links, run, full('links'));
-  defineWebhooks(program, run, full('webhooks'));
-  defineEmulator(program, run, full('emulator'));
+  await defineGroup(program, GROUPS.webhooks, run, full('webhooks'));
+  await defineGroup(program, GROUPS.emulator, run, full('emulator'));
   await defineGroup(program, GROUPS.mcp, run, full('mcp'));
   await defineGroup(program, GROUPS.api, run, true);
   await defineGroup(program, GROUPS.completion, run, true);

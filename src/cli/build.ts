@@ -5,8 +5,15 @@
 import { type Command, Option } from 'commander';
 import { actionVerbs } from '../commands/action-verbs.js';
 import { batchHelpOf } from '../commands/batch/actions.js';
-import type { Group } from '../commands/groups.js';
-import { flagsOf, type Runnable, setValues, setWords, type VerbSpec } from '../commands/verb.js';
+import {
+  flagsOf,
+  type Group,
+  isRunnable,
+  type Runnable,
+  setValues,
+  setWords,
+  type VerbSpec,
+} from '../commands/verb.js';
 import { examples, type Run } from './shared.js';
 
 /**
@@ -26,10 +33,13 @@ export async function defineGroup(program: Command, group: Group, run: Run, full
     configure(declared, await group.verb(), run);
     return;
   }
-  const verbs = await group.verbs();
+  const entries = await group.verbs();
+  const verbs = entries.filter(isRunnable);
   const declaredNames = verbs.map((v) => v.verb.name);
-  for (const runnable of [...verbs, ...actionVerbs(group.name, declaredNames)]) {
-    configure(declared.command(runnable.verb.name).description(runnable.verb.summary), runnable, run);
+  for (const entry of [...entries, ...actionVerbs(group.name, declaredNames)]) {
+    if (isRunnable(entry))
+      configure(declared.command(entry.verb.name).description(entry.verb.summary), entry, run);
+    else await defineGroup(declared, entry, run, true);
   }
 }
 
@@ -44,6 +54,8 @@ function configure(cmd: Command, { verb, load }: Runnable, run: Run): Command {
     if (flag.parse) option.argParser(flag.parse);
     if (flag.default !== undefined) option.default(flag.default);
     if (flag.values) setValues(option, flag.values);
+    if (flag.required) option.makeOptionMandatory();
+    if (flag.hidden) option.hideHelp();
     cmd.addOption(option);
   }
   if (verb.words) setWords(cmd, verb.words);

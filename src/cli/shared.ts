@@ -1,19 +1,9 @@
-// What the command declarations share: the lazy-action wrapper type and help examples. The
-// groups declared by descriptions (src/commands/verb.ts) need none of it but `examples`.
+// What declaring the program needs beside the descriptions: the lazy-action wrapper's type and
+// the examples block of help.
 
-import type { Handler } from '../commands/run.js';
+import type { Runnable } from '../commands/verb.js';
 
-export {
-  DATE_FORMS,
-  EXPANSION_NAMES,
-  ORDER_ARG,
-  ORDERS_ARG,
-  PRODUCTION_GUARD,
-} from '../commands/help-text.js';
-export { collect, gather } from '../commands/verb.js';
-
-export type Loader = () => Promise<Handler>;
-export type Run = (load: Loader) => (...params: unknown[]) => Promise<void>;
+export type Run = (load: Runnable['load']) => (...params: unknown[]) => Promise<void>;
 
 export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;

@@ -9,21 +9,7 @@ import { logoutVerb } from './logout.verb.js';
 import { mcpVerb } from './mcp.verb.js';
 import { searchVerb } from './search.verb.js';
 import { statusVerb } from './status.verb.js';
-import { command, type Runnable } from './verb.js';
-
-/** A group of verbs (billing orders list), or a command of its own at the top (billing search, billing login). */
-export type Group = {
-  readonly name: string;
-  readonly summary: string;
-  /** Examples in the group's own help, and its text after them. */
-  readonly examples?: readonly string[];
-  readonly help?: string;
-} & (
-  | { readonly verbs: () => Promise<readonly Runnable[]> }
-  | { readonly verb: () => Promise<Runnable> }
-  /** Declared in full even for `billing --help`, which shows its usage (login [options]). */
-  | { readonly command: Runnable }
-);
+import { command, type Group } from './verb.js';
 
 export const GROUPS = {
   login: {
@@ -116,6 +102,27 @@ export const GROUPS = {
       'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
       'outbox: billing emulator outbox.\n',
     verbs: async () => (await import('./links/index.js')).VERBS,
+  },
+  webhooks: {
+    name: 'webhooks',
+    summary: 'receive, forward, send and check order-event webhooks',
+    examples: [
+      'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
+      'billing --env local webhooks trigger order.active',
+      'billing webhooks verify --secret-file secret.txt --header "t=…,v1=…" --file body.json',
+    ],
+    verbs: async () => (await import('./webhooks/index.js')).VERBS,
+  },
+  emulator: {
+    name: 'emulator',
+    summary: 'run the Merchant Billing Service locally, offline',
+    examples: [
+      'billing emulator start --seed demo            # in the foreground; Ctrl-C stops it',
+      'billing emulator start --seed demo --detach   # in the background',
+      'billing --env local orders list',
+      'billing emulator stop',
+    ],
+    verbs: async () => (await import('./emulator/index.js')).VERBS,
   },
   mcp: {
     name: mcpVerb.name,

@@ -13,7 +13,7 @@ import { textColumn as column, write } from '../format/index.js';
 import { safeLine } from '../format/terminal.js';
 import * as parse from './args.js';
 import type { BatchFlags } from './batch/command.js';
-import { emulatorOrigin } from './emulator.js';
+import { emulatorOrigin } from './emulator/run.js';
 import { adminCall } from './emulator-admin.js';
 import type { emailVerb } from './links/email.js';
 import type { smsVerb } from './links/sms.js';

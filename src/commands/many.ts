@@ -9,8 +9,8 @@ import { ACTIONS, type ActionName } from './batch/actions.js';
 import { type BatchCommand, type BatchFlags, isBatch, runBatchCommand } from './batch/command.js';
 import type { ActionPlan } from './batch/engine.js';
 import { commandRow, PAYMENT_ACTIONS } from './moves.js';
-import type { Handler } from './run.js';
 import type { Runtime } from './runtime.js';
+import type { Handler } from './verb.js';
 
 /** The code of each action of the table; one missing is a compile error here. */
 const CODE = { ...ORDER_ACTIONS, ...PAYMENT_ACTIONS } satisfies Record<ActionName, unknown>;
@@ -34,7 +34,7 @@ export function many(rt: Runtime, name: ManyName, args: string[], flags: BatchFl
 }
 
 /** The code of a command declared from the table alone: ids or --file, one id a batch of one. */
-export function handlerOf(name: ManyName): Handler {
+export function handlerOf(name: ManyName): Handler<BatchFlags> {
   return async (rt: Runtime, args: string[], flags: BatchFlags) => {
     if (args.length === 0 && flags.file === undefined)
       throw needArgument(`${ACTIONS[name].on} id`, '--file FILE');

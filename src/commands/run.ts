@@ -5,13 +5,8 @@ import type { Command } from 'commander';
 import { BillingError, EXIT, SystemError, UnreportedError, UsageError } from '../errors.js';
 import { isOutputError, outputError, outputFailure } from '../format/sink.js';
 import type { GlobalOptions, Runtime, Streams } from './runtime.js';
+import type { Runnable } from './verb.js';
 import { exampleOf, MissingArgumentError, missing, needArgument } from './wording.js';
-
-/**
- * What a command module's function receives: the runtime, then its positional arguments and
- * its options as commander parsed them (each module types the options it declared).
- */
-export type Handler = (rt: Runtime, args: string[], options: never) => Promise<void>;
 
 export interface Session {
   io: Streams;
@@ -20,8 +15,8 @@ export interface Session {
   runtime?: Runtime;
 }
 
-/** Wraps a lazily loaded handler as a commander action. */
-export function action(session: Session, load: () => Promise<Handler>) {
+/** Wraps a command's lazily loaded code as a commander action; its options come typed from its description. */
+export function action(session: Session, load: Runnable['load']) {
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const positional = params.slice(0, cmd.registeredArguments.length) as string[];

@@ -19,6 +19,10 @@ export interface FlagSpec {
   readonly default?: unknown;
   /** The values it takes, for completion and the MCP tools' enums (from the one list in src/domain). */
   readonly values?: readonly string[];
+  /** Must be given (commander's requiredOption): a missing one is a usage error naming it. */
+  readonly required?: true;
+  /** Left out of help and completion: a flag declared only to be refused with a reason (--secret). */
+  readonly hidden?: true;
 }
 
 export interface ArgSpec {
@@ -55,16 +59,31 @@ export function verb<const V extends VerbSpec>(description: V): V {
   return description;
 }
 
-/** A group of commands: its name and line, and its verbs, each with the lazy import of its code. */
-export interface GroupSpec {
+/**
+ * A group of verbs (billing orders list), or a command of its own at the top (billing search,
+ * billing login); a group's verbs may hold a group of its own (billing emulator webhooks add).
+ */
+export type Group = {
   readonly name: string;
   readonly summary: string;
-  readonly verbs: readonly Runnable[];
-}
+  /** Examples in the group's own help, and its text after them. */
+  readonly examples?: readonly string[];
+  readonly help?: string;
+} & (
+  | { readonly verbs: () => Promise<readonly (Runnable | Group)[]> }
+  | { readonly verb: () => Promise<Runnable> }
+  /** Declared in full even for `billing --help`, which shows its usage (login [options]). */
+  | { readonly command: Runnable }
+);
 
 export interface Runnable {
   readonly verb: VerbSpec;
   readonly load: () => Promise<Handler<never>>;
+}
+
+/** A group's entry: a verb, or a group of its own (billing emulator webhooks). */
+export function isRunnable(entry: Runnable | Group): entry is Runnable {
+  return 'load' in entry;
 }
 
 /** The code of a command: the runtime, its positional arguments, its options typed from its description. */
@@ -99,12 +118,14 @@ type ValueOf<S extends FlagSpec> = S extends { parse: Parser<infer R> }
   : TakesValue<S['flag']> extends true
     ? string
     : boolean;
-/** Given a default, or a --no- flag (true unless given): always set; otherwise absent when not given. */
+/** Given a default, required, or a --no- flag (true unless given): always set; otherwise absent when not given. */
 type AlwaysSet<S extends FlagSpec> = S extends { default: unknown }
   ? true
-  : S['flag'] extends `--no-${string}`
+  : S extends { required: true }
     ? true
-    : false;
+    : S['flag'] extends `--no-${string}`
+      ? true
+      : false;
 export type FlagsOf<L extends readonly FlagSpec[]> = {
   -readonly [S in L[number] as AlwaysSet<S> extends true ? NameOf<S['flag']> : never]: ValueOf<S>;
 } & {

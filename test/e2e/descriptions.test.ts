@@ -4,17 +4,30 @@
 
 import { describe, expect, it } from 'vitest';
 import { GROUPS } from '../../src/commands/groups.js';
-import { flagsOf, type Runnable } from '../../src/commands/verb.js';
+import { flagsOf, type Group, isRunnable, type Runnable } from '../../src/commands/verb.js';
 import { runCli } from '../helpers/cli.js';
+
+/** Every group, its groups' groups too (billing emulator webhooks), with its words on the command line. */
+async function groups(): Promise<{ path: string[]; group: Group }[]> {
+  const all: { path: string[]; group: Group }[] = [];
+  const walk = async (group: Group, parent: string[]) => {
+    const path = [...parent, group.name];
+    all.push({ path, group });
+    if (!('verbs' in group)) return;
+    for (const entry of await group.verbs()) if (!isRunnable(entry)) await walk(entry, path);
+  };
+  for (const group of Object.values(GROUPS)) await walk(group, []);
+  return all;
+}
 
 async function described(): Promise<{ path: string[]; runnable: Runnable }[]> {
   const all: { path: string[]; runnable: Runnable }[] = [];
-  for (const group of Object.values(GROUPS)) {
-    if ('verb' in group) all.push({ path: [group.name], runnable: await group.verb() });
-    else if ('command' in group) all.push({ path: [group.name], runnable: group.command });
+  for (const { path, group } of await groups()) {
+    if ('verb' in group) all.push({ path, runnable: await group.verb() });
+    else if ('command' in group) all.push({ path, runnable: group.command });
     else
-      for (const runnable of await group.verbs())
-        all.push({ path: [group.name, runnable.verb.name], runnable });
+      for (const runnable of (await group.verbs()).filter(isRunnable))
+        all.push({ path: [...path, runnable.verb.name], runnable });
   }
   return all;
 }
@@ -31,7 +44,10 @@ describe('every described command', () => {
         const help = r.stdout.replace(/ \\\n\s*/g, ' ').replace(/\s+/g, ' ');
         expect(help, name).toContain(`Usage: billing ${name}`);
         expect(help, name).toContain(verb.summary.replace(/\s+/g, ' '));
-        for (const flag of flagsOf(verb)) expect(help, `${name} ${flag.flag}`).toContain(flag.flag);
+        // A hidden flag (--secret: declared only to be refused) is left out of help.
+        for (const flag of flagsOf(verb))
+          if (flag.hidden) expect(help, `${name} ${flag.flag}`).not.toContain(`${flag.flag} `);
+          else expect(help, `${name} ${flag.flag}`).toContain(flag.flag);
         for (const arg of verb.args ?? []) expect(help, `${name} ${arg.name}`).toContain(arg.name);
         // The command of each example (the help's wrapping moves a trailing # comment).
         for (const line of verb.examples ?? [])
@@ -41,13 +57,17 @@ describe('every described command', () => {
   });
 
   it('is listed under its group with its summary', async () => {
-    for (const group of Object.values(GROUPS)) {
-      const r = await runCli(['--help']);
-      expect(r.stdout.replace(/\s+/g, ' ')).toContain(`${group.name}`);
+    const top = (await runCli(['--help'])).stdout.replace(/\s+/g, ' ');
+    for (const { path, group } of await groups()) {
+      if (path.length === 1) expect(top).toContain(`${group.name}`);
       if (!('verbs' in group)) continue;
-      const listed = await runCli([group.name, '--help'], { env: { ...process.env, COLUMNS: '400' } });
+      const listed = await runCli([...path, '--help'], { env: { ...process.env, COLUMNS: '400' } });
       const text = listed.stdout.replace(/\s+/g, ' ');
-      for (const { verb } of await group.verbs()) expect(text, verb.name).toContain(verb.name);
+      for (const entry of await group.verbs()) {
+        const { name, summary } = isRunnable(entry) ? entry.verb : entry;
+        expect(text, name).toContain(`${name} `);
+        expect(text, name).toContain(summary.replace(/\s+/g, ' '));
+      }
     }
   });
 

@@ -9,6 +9,7 @@ import { pauseVerb } from '../../src/commands/orders/pause.js';
 import type { payVerb } from '../../src/commands/orders/pay.js';
 import type { watchVerb } from '../../src/commands/orders/watch.js';
 import { collect, flagsOf, type OptionsOf, verb } from '../../src/commands/verb.js';
+import type { replayVerb } from '../../src/commands/webhooks/replay.js';
 
 describe('OptionsOf: the options a description declares', () => {
   it('a value flag is a string, absent when not given; a default makes it always set', () => {
@@ -21,6 +22,15 @@ describe('OptionsOf: the options a description declares', () => {
     expectTypeOf<OptionsOf<typeof watchVerb>['interval']>().toEqualTypeOf<string>();
     const read = (options: List) => options.minAmount;
     expect(read({ concurrency: '8', minAmount: '10.00' })).toBe('10.00');
+  });
+
+  it('a required flag is always set; a hidden one is still an option (to be refused)', () => {
+    type Replay = OptionsOf<typeof replayVerb>;
+    expectTypeOf<Replay['to']>().toEqualTypeOf<string>();
+    expectTypeOf<Replay['secret']>().toEqualTypeOf<string | undefined>();
+    // @ts-expect-error --to is required: an options object without it is not the command's
+    const missing: Replay = {};
+    expect(missing).toEqual({});
   });
 
   it('a renamed or removed flag does not compile where it is read', () => {

@@ -6,7 +6,7 @@ import { EXIT } from '../../errors.js';
 import { textColumn as column, write } from '../../format/index.js';
 import { safeText } from '../../format/terminal.js';
 import * as parse from '../args.js';
-import { emulatorOrigin } from '../emulator.js';
+import { emulatorOrigin } from '../emulator/run.js';
 import { adminCall } from '../emulator-admin.js';
 import { writeListOrNote, writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';

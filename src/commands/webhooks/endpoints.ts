@@ -5,7 +5,7 @@ import { ORDER_EVENTS } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import * as parse from '../args.js';
-import { emulatorOrigin } from '../emulator.js';
+import { emulatorOrigin } from '../emulator/run.js';
 import { adminCall } from '../emulator-admin.js';
 import { writeListOrNote, writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';

@@ -30,8 +30,11 @@ import { expandLocalUrl } from '../../webhooks/target.js';
 import * as parse from '../args.js';
 import { writeRows } from '../result.js';
 import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
 import { findEmulator } from './join.js';
-import { givenSecret, requireSecret, type SecretFlags } from './shared.js';
+import type { replayVerb } from './replay.js';
+import { givenSecret, requireSecret } from './shared.js';
+import type { triggerVerb } from './trigger.js';
 import { triggerOnEmulator } from './trigger-real.js';
 
 /** Marks an event not backed by a state change; listen shows it as synthetic. */
@@ -48,16 +51,11 @@ const RESULT_COLUMNS = [
   column('latency_ms', 'Latency', (r) => `${r.latency_ms} ms`),
 ];
 
-interface TriggerFlags extends SecretFlags {
-  to?: string;
-  order?: string;
-  /** Against an emulator: the customer of the new order (default: one made now). */
-  customer?: string;
-  /** Send a made-up event even against an emulator. */
-  synthetic?: boolean;
-}
-
-export async function trigger(rt: Runtime, [name]: string[], flags: TriggerFlags): Promise<void> {
+export async function trigger(
+  rt: Runtime,
+  [name]: string[],
+  flags: OptionsOf<typeof triggerVerb>,
+): Promise<void> {
   const event = (name ?? '').trim();
   if (!/^[a-z0-9_]+(\.[a-z0-9_]+)+$/i.test(event)) {
     throw new UsageError(`"${name}" is not an event name`, {
@@ -173,13 +171,11 @@ async function emulatorEndpoints(origin: string, event: string): Promise<string[
   return urls;
 }
 
-interface ReplayFlags extends SecretFlags {
-  to: string;
-  /** Send records that were not verified, or changed since, as they are: unsigned and marked. */
-  sendUnverified?: boolean;
-}
-
-export async function replay(rt: Runtime, [file]: string[], flags: ReplayFlags): Promise<void> {
+export async function replay(
+  rt: Runtime,
+  [file]: string[],
+  flags: OptionsOf<typeof replayVerb>,
+): Promise<void> {
   const url = target('--to', flags.to);
   const secret = await requireSecret(rt, flags);
   let records: Awaited<ReturnType<typeof readRecords>>;

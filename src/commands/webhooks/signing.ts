@@ -5,7 +5,10 @@ import { write } from '../../format/index.js';
 import { DEFAULT_TOLERANCE_S, signatureHeader, unixNow, verifySignature } from '../../webhooks/signature.js';
 import * as parse from '../args.js';
 import type { Runtime } from '../runtime.js';
+import type { OptionsOf } from '../verb.js';
 import { readBytes, requireSecret, type Secret, type SecretFlags } from './shared.js';
+import type { signVerb } from './sign.js';
+import type { verifyVerb } from './verify.js';
 
 /** --secret-file (or "-", stdin), BILLING_WEBHOOK_SECRET or the environment's; stdin is for one of secret and body. */
 async function signingSecret(rt: Runtime, flags: SecretFlags & { file?: string }): Promise<Secret> {
@@ -17,12 +20,7 @@ async function signingSecret(rt: Runtime, flags: SecretFlags & { file?: string }
   return requireSecret(rt, flags);
 }
 
-interface SignFlags extends SecretFlags {
-  file?: string;
-  timestamp?: string;
-}
-
-export async function sign(rt: Runtime, _args: string[], flags: SignFlags): Promise<void> {
+export async function sign(rt: Runtime, _args: string[], flags: OptionsOf<typeof signVerb>): Promise<void> {
   const secret = await signingSecret(rt, flags);
   const timestamp = flags.timestamp === undefined ? unixNow() : unixTime(flags.timestamp);
   const body = await readBytes(rt, flags.file, 'body to sign');
@@ -36,13 +34,11 @@ export async function sign(rt: Runtime, _args: string[], flags: SignFlags): Prom
   }
 }
 
-interface VerifyFlags extends SecretFlags {
-  header: string;
-  file?: string;
-  tolerance: string;
-}
-
-export async function verify(rt: Runtime, _args: string[], flags: VerifyFlags): Promise<void> {
+export async function verify(
+  rt: Runtime,
+  _args: string[],
+  flags: OptionsOf<typeof verifyVerb>,
+): Promise<void> {
   const secret = await signingSecret(rt, flags);
   const toleranceS = parse.positiveInt('--tolerance', flags.tolerance);
   // Accept the whole header line as copied from a log: "X-Service-Signature: t=…,v1=…".

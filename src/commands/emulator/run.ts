@@ -1,22 +1,22 @@
-// billing emulator start | stop | status | reset | clock
+// billing emulator start | stop | status | reset | apply | clock: their code; their descriptions are beside it.
 // The only command module that may load src/emulator (and only in `start`).
 
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ApiError } from '../api/errors.js';
-import { urlHost } from '../domain/hosts.js';
-import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../domain/local.js';
-import { EXIT, UsageError } from '../errors.js';
-import { safeLine } from '../format/terminal.js';
-import * as parse from './args.js';
-import { adminCall } from './emulator-admin.js';
-import { emulatorAnswers as answers } from './emulator-advice.js';
-import { confirmTouchingEmulator, emulatorWideBindingWarning } from './emulator-owner.js';
-import { FIXTURE_REFUSED, readFixtureFile } from './fixture-file.js';
-import type { Runtime } from './runtime.js';
-import { readSecretFile, secretAsFlagValue } from './secret-file.js';
+import { ApiError } from '../../api/errors.js';
+import { urlHost } from '../../domain/hosts.js';
+import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { safeLine } from '../../format/terminal.js';
+import * as parse from '../args.js';
+import { adminCall } from '../emulator-admin.js';
+import { emulatorAnswers as answers } from '../emulator-advice.js';
+import { confirmTouchingEmulator, emulatorWideBindingWarning } from '../emulator-owner.js';
+import { FIXTURE_REFUSED, readFixtureFile } from '../fixture-file.js';
+import type { Runtime } from '../runtime.js';
+import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
 
 interface StartFlags {
   port: string;
@@ -63,7 +63,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   if (wide) rt.info(wide);
   if (flags.detach) return detach(rt, flags, origin, envName, webhookSecret);
 
-  const { startEmulator } = await import('../emulator/index.js');
+  const { startEmulator } = await import('../../emulator/index.js');
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     emulator = await startEmulator({
@@ -243,7 +243,7 @@ async function useAdvice(
 ): Promise<string> {
   const preset = `profile ${LOCAL_EMULATOR.profileId} and the development token ${LOCAL_EMULATOR.token} are pre-set`;
   if (envName !== undefined) {
-    const { saveEmulatorEnvironment } = await import('./auth.js');
+    const { saveEmulatorEnvironment } = await import('../auth.js');
     await saveEmulatorEnvironment(rt, envName, origin, { webhookSecret });
     return `Environment ${envName} now uses it (${preset}): billing config use ${envName}, or --env ${envName}.`;
   }
@@ -259,9 +259,9 @@ async function useAdvice(
  */
 async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
   if (rt.flags.env === undefined) return undefined;
-  const { canonicalEnvName, storedEnvironment } = await import('../config/resolve.js');
-  const { checkEnvName } = await import('../config/values.js');
-  const { environmentKind, storedAddresses } = await import('../config/kind.js');
+  const { canonicalEnvName, storedEnvironment } = await import('../../config/resolve.js');
+  const { checkEnvName } = await import('../../config/values.js');
+  const { environmentKind, storedAddresses } = await import('../../config/kind.js');
   const name = checkEnvName(canonicalEnvName(rt.flags.env.trim()));
   const data = (await rt.config()).read();
   const stored = storedEnvironment(data, name);
@@ -310,9 +310,9 @@ export async function stop(rt: Runtime, _args: string[], flags: { port?: string 
  */
 async function output() {
   const [format, result, text] = await Promise.all([
-    import('../format/index.js'),
-    import('./result.js'),
-    import('../format/text.js'),
+    import('../../format/index.js'),
+    import('../result.js'),
+    import('../../format/text.js'),
   ]);
   return {
     textColumn: format.textColumn,
@@ -382,7 +382,7 @@ function flatten(body: Record<string, unknown>): { key: string; value: string }[
 
 /** --fault ROUTE:MODE[:RATE[:MS]] (parsed by the emulator's faults module, loaded only here). */
 async function faultRules(specs: string[]) {
-  const { parseFaultSpec } = await import('../emulator/index.js');
+  const { parseFaultSpec } = await import('../../emulator/index.js');
   return specs.map((spec) => {
     try {
       return parseFaultSpec(spec);

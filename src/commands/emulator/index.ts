@@ -1,0 +1,39 @@
+// The verbs of `billing emulator`, in the order of its help, each with the lazy import of its
+// code; its group `webhooks` (the running emulator's endpoints) last.
+
+import { command, type Group, type Runnable } from '../verb.js';
+import { applyVerb } from './apply.js';
+import { clockVerb } from './clock.js';
+import { deliveriesVerb } from './deliveries.js';
+import { outboxVerb } from './outbox.js';
+import { resetVerb } from './reset.js';
+import { sendTestEventVerb } from './send-test-event.js';
+import { startVerb } from './start.js';
+import { statusVerb } from './status.js';
+import { stopVerb } from './stop.js';
+
+const run = () => import('./run.js');
+const webhooks = () => import('../webhooks/emulator.js');
+
+export const VERBS: readonly (Runnable | Group)[] = [
+  command(startVerb, async () => (await run()).start),
+  command(stopVerb, async () => (await run()).stop),
+  command(statusVerb, async () => (await run()).status),
+  command(resetVerb, async () => (await run()).reset),
+  command(applyVerb, async () => (await run()).apply),
+  command(outboxVerb, async () => (await import('../links.js')).outbox),
+  command(clockVerb, async () => (await run()).clock),
+  command(deliveriesVerb, async () => (await webhooks()).deliveries),
+  command(sendTestEventVerb, async () => (await webhooks()).sendTestEvent),
+  {
+    name: 'webhooks',
+    summary: "the running emulator's webhook endpoints: add, list, remove (no restart)",
+    examples: [
+      'billing emulator webhooks add http://localhost:3000/webhooks',
+      'billing emulator webhooks add http://localhost:3000/webhooks --events order.active,order.failed',
+      'billing emulator webhooks list',
+      'billing emulator webhooks remove http://localhost:3000/webhooks',
+    ],
+    verbs: async () => (await import('./webhooks/index.js')).VERBS,
+  },
+];

@@ -1,0 +1,12 @@
+// billing emulator outbox: its description; its code is src/commands/links.ts.
+
+import { verb } from '../verb.js';
+import { LIMIT_FLAG, PORT_FLAG } from './flags.js';
+
+export const outboxVerb = verb({
+  name: 'outbox',
+  summary: 'the payment links the emulator "sent" by email and SMS, newest first (emptied by reset)',
+  flags: [PORT_FLAG, LIMIT_FLAG, { flag: '--order <id>', help: 'only the messages of this order' }],
+  examples: ['billing emulator outbox', 'billing emulator outbox --order 1042 --json | jq -r ".[0].link"'],
+  output: 'list',
+});
