@@ -7,7 +7,7 @@ import { completionVerb } from './completion.verb.js';
 import { loginVerb } from './login.verb.js';
 import { logoutVerb } from './logout.verb.js';
 import { mcpVerb } from './mcp.verb.js';
-import { searchVerb } from './search.verb.js';
+import { SEARCH_SUMMARY } from './search.line.js';
 import { statusVerb } from './status.verb.js';
 import { command, type Group } from './verb.js';
 
@@ -28,9 +28,13 @@ export const GROUPS = {
     command: command(statusVerb, async () => (await import('./auth.js')).status),
   },
   search: {
-    name: searchVerb.name,
-    summary: searchVerb.summary,
-    verb: async () => command(searchVerb, async () => (await import('./find/search.js')).search),
+    name: 'search',
+    summary: SEARCH_SUMMARY,
+    verb: async () =>
+      command(
+        (await import('./search.verb.js')).searchVerb,
+        async () => (await import('./find/search.js')).search,
+      ),
   },
   config: {
     name: 'config',

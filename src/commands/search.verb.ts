@@ -1,11 +1,12 @@
 // billing search: its description; its code is ./find/search.ts.
 
 import { ORDER_FILTER_FLAGS } from './orders/filters.js';
+import { SEARCH_SUMMARY } from './search.line.js';
 import { verb } from './verb.js';
 
 export const searchVerb = verb({
   name: 'search',
-  summary: 'find orders and customers by email, name, phone, invoice id or id, best matches first',
+  summary: SEARCH_SUMMARY,
   args: [
     {
       name: '<text>',
