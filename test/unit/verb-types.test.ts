@@ -3,6 +3,7 @@
 // code reads it, which the @ts-expect-error lines below prove.
 
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { emailVerb } from '../../src/commands/links/email.js';
 import type { createVerb } from '../../src/commands/orders/create.js';
 import { listVerb } from '../../src/commands/orders/list.js';
 import { pauseVerb } from '../../src/commands/orders/pause.js';
@@ -71,5 +72,13 @@ describe('OptionsOf: the options a description declares', () => {
     expect(flags).toContain('--journal <path>');
     expect(flags).toContain('--settle-window <seconds>');
     expect(flagsOf(listVerb).map((f) => f.flag)).not.toContain('--journal <path>');
+  });
+
+  it("an action's own batch flags come from its entry in the table of actions, typed too", () => {
+    expectTypeOf<OptionsOf<typeof emailVerb>['resendInDoubt']>().toEqualTypeOf<boolean | undefined>();
+    const flags = flagsOf(emailVerb).map((f) => f.flag);
+    expect(flags).toContain('--resend-in-doubt');
+    expect(flags.indexOf('--resend-in-doubt')).toBeGreaterThan(flags.indexOf('--dry-run'));
+    expect(flagsOf(pauseVerb).map((f) => f.flag)).not.toContain('--resend-in-doubt');
   });
 });

@@ -14,7 +14,7 @@ import { write, writeOne } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { readBodyFile } from '../body.js';
-import { confirmInProduction } from '../confirm.js';
+import { deleteRecord } from '../delete.js';
 import { matchesCustomer } from '../find/match.js';
 import { runList } from '../list.js';
 import { flagOrAsk } from '../prompt.js';
@@ -118,10 +118,7 @@ export async function create(
 }
 
 export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
-  const customerId = parse.recordId('customer', id ?? '');
-  await confirmInProduction(rt, `delete customer ${customerId}`);
-  await deleteCustomer(await rt.client(), customerId);
-  rt.info(`Deleted customer ${customerId}.`);
+  await deleteRecord(rt, 'customer', id, deleteCustomer);
 }
 
 /** A day of birth: YYYY-MM-DD (the field the service takes), from any accepted date form. */

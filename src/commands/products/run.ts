@@ -10,7 +10,7 @@ import {
 import { writeOne } from '../../format/index.js';
 import * as parse from '../args.js';
 import { readBodyFile } from '../body.js';
-import { confirmInProduction } from '../confirm.js';
+import { deleteRecord } from '../delete.js';
 import { runList } from '../list.js';
 import { CURRENCY_QUESTION, flagOrAsk } from '../prompt.js';
 import { writeRecord } from '../result.js';
@@ -71,8 +71,5 @@ export async function create(
 }
 
 export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
-  const productId = parse.recordId('product', id ?? '');
-  await confirmInProduction(rt, `delete product ${productId}`);
-  await deleteProduct(await rt.client(), productId);
-  rt.info(`Deleted product ${productId}.`);
+  await deleteRecord(rt, 'product', id, deleteProduct);
 }
