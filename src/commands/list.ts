@@ -8,15 +8,8 @@ import type { ResourceName } from '../format/index.js';
 import { pluralOf, write, writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
 import { scan, tallyLine } from './find/scan.js';
+import type { ListFlags } from './paging.js';
 import type { Runtime } from './runtime.js';
-
-export interface ListFlags {
-  page?: string;
-  items?: string;
-  all?: boolean;
-  limit?: string;
-  concurrency?: string;
-}
 
 export interface ListSource<T> {
   resource: ResourceName;

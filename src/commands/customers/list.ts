@@ -1,17 +1,16 @@
 // billing customers list: its description; its code is ./run.ts.
 
+import { limitFlag, PAGE_FLAGS } from '../paging.js';
 import { verb } from '../verb.js';
 
 export const listVerb = verb({
   name: 'list',
   summary: 'list customers',
   flags: [
-    { flag: '--page <n>', help: 'page to read (from 1)' },
-    { flag: '--items <n>', help: 'records per page, 1 to 100' },
-    { flag: '--all', help: 'read every page' },
+    ...PAGE_FLAGS,
     { flag: '--email <email>', help: 'this email, in any case' },
     { flag: '--name <text>', help: 'part of the name, in any case' },
-    { flag: '--limit <n>', help: 'stop after this many customers' },
+    limitFlag('customers'),
   ],
   examples: [
     'billing customers list',

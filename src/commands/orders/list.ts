@@ -1,5 +1,6 @@
 // billing orders list: its description; its code is ./list.run.ts.
 
+import { limitFlag, PAGE_FLAGS } from '../paging.js';
 import { verb } from '../verb.js';
 import { ORDER_FILTER_FLAGS } from './filters.js';
 
@@ -7,11 +8,9 @@ export const listVerb = verb({
   name: 'list',
   summary: 'list orders, newest first; any filter reads every page and keeps the matches',
   flags: [
-    { flag: '--page <n>', help: 'page to read (from 1)' },
-    { flag: '--items <n>', help: 'records per page, 1 to 100 (service default 20)' },
-    { flag: '--all', help: 'read every page (streams with -o ndjson)' },
+    ...PAGE_FLAGS,
     ...ORDER_FILTER_FLAGS,
-    { flag: '--limit <n>', help: 'stop after this many orders' },
+    limitFlag('orders'),
     { flag: '--concurrency <n>', help: 'pages read at once with --all, a filter or --query', default: '8' },
   ],
   examples: [
