@@ -1,5 +1,6 @@
 // What the request handlers of /api receive.
 
+import type { RouteName } from '../../domain/routes.js';
 import type { Reply } from '../model/reply.js';
 import type { Runtime } from '../model/runtime.js';
 import type { EmulatorState } from '../model/state.js';
@@ -15,3 +16,6 @@ export interface ApiRequest {
 }
 
 export type Handler = (request: ApiRequest) => Reply;
+
+/** A resource's handlers, by the name of their route in the shared table. */
+export type Handlers = Partial<Record<RouteName, Handler>>;

@@ -6,7 +6,7 @@ import { HttpError, type Reply } from '../model/reply.js';
 import type { Customer } from '../model/types.js';
 import { isCalendarDate, isEmail, nullableString, Problems, requiredString } from '../model/validate.js';
 import { rootRecord } from './body.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { pathRecord } from './lookups.js';
 
 export function listCustomers({ state, profileId, query }: ApiRequest): Reply {
@@ -86,3 +86,11 @@ function isCountryCode(text: string): boolean {
   const name = countryName(text);
   return name !== null && name !== text.toUpperCase() && name !== 'Unknown Region';
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const CUSTOMER_HANDLERS = {
+  listCustomers,
+  getCustomer,
+  createCustomer,
+  deleteCustomer,
+} satisfies Handlers;

@@ -8,7 +8,7 @@ import { HttpError, type Reply } from '../model/reply.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Order } from '../model/types.js';
 import { deliverToOutbox } from '../outbox/outbox.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { orderAt } from './lookups.js';
 
 export function sendEmailLink(request: ApiRequest): Reply {
@@ -70,3 +70,6 @@ function portalLink(state: EmulatorState, order: Order, origin: string): string 
 function toPending(state: EmulatorState, order: Order): void {
   if (order.status === 'draft') state.setOrderStatus(order, 'pending');
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const LINK_HANDLERS = { sendEmailLink, sendSmsLink, paymentLink } satisfies Handlers;

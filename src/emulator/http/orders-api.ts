@@ -18,7 +18,7 @@ import {
   requiredString,
 } from '../model/validate.js';
 import { rootRecord } from './body.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { customerField, orderAt, productField, qtyField } from './lookups.js';
 
 export const MAX_INVOICE_ID_LENGTH = 64;
@@ -137,3 +137,14 @@ export function listPayments({ state, profileId, params }: ApiRequest): Reply {
   const order = orderAt(state, profileId, params[0]);
   return { status: 200, body: { payments: state.paymentsOf(order.id).map(paymentRecord) } };
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const ORDER_HANDLERS = {
+  listOrders,
+  getOrder,
+  createOrder,
+  createSingleOrderV1: createOrder,
+  renewCheckout: renewOrderCheckout,
+  getCheckout: currentOrderCheckout,
+  listOrderPayments: listPayments,
+} satisfies Handlers;

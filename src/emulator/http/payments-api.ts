@@ -20,7 +20,7 @@ import type { Runtime } from '../model/runtime.js';
 import type { EmulatorState } from '../model/state.js';
 import type { Payment, StoredCard } from '../model/types.js';
 import { positiveInteger } from '../model/validate.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { orderAt, pathRecord } from './lookups.js';
 
 function paymentAt(state: EmulatorState, profileId: number, raw: string | undefined): Payment {
@@ -156,3 +156,12 @@ export function cardAdmin(runtime: Runtime, input: Record<string, unknown>): Adm
   customer.updated_at = runtime.state.nowIso();
   return { status: 200, body: { customer_id: customer.id, card: customer.card }, changed: true };
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const PAYMENT_HANDLERS = {
+  payWithCard,
+  capturePayment,
+  reversePayment,
+  refundPayment,
+  getPayment,
+} satisfies Handlers;

@@ -15,7 +15,7 @@ import {
   requiredString,
 } from '../model/validate.js';
 import { rootRecord } from './body.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { pathRecord } from './lookups.js';
 
 const PRODUCT_TYPES: readonly ProductType[] = ['single', 'subscription'];
@@ -95,3 +95,6 @@ function taxField(value: unknown, problems: Problems): number | null {
   problems.add('tax_percentage', 'tax_percentage must be a number from 0 to 100 with at most 4 decimals');
   return null;
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const PRODUCT_HANDLERS = { listProducts, getProduct, createProduct, deleteProduct } satisfies Handlers;

@@ -4,30 +4,13 @@
 
 import { profilePath, type RouteName, routes, type Route as SharedRoute } from '../../domain/routes.js';
 import type { Handler } from './context.js';
-import { createCustomer, deleteCustomer, getCustomer, listCustomers } from './customers-api.js';
-import { paymentLink, sendEmailLink, sendSmsLink } from './links-api.js';
-import {
-  createOrder,
-  currentOrderCheckout,
-  getOrder,
-  listOrders,
-  listPayments,
-  renewOrderCheckout,
-} from './orders-api.js';
-import { capturePayment, getPayment, payWithCard, refundPayment, reversePayment } from './payments-api.js';
-import { createProduct, deleteProduct, getProduct, listProducts } from './products-api.js';
-import {
-  cancelOrder,
-  executeEntry,
-  listSchedule,
-  mergeEntries,
-  pauseOrder,
-  rescheduleEntry,
-  resumeOrder,
-  skipEntry,
-  updateSchedule,
-} from './schedule-api.js';
-import { createSubscriptionOrder } from './subscriptions-api.js';
+import { CUSTOMER_HANDLERS } from './customers-api.js';
+import { LINK_HANDLERS } from './links-api.js';
+import { ORDER_HANDLERS } from './orders-api.js';
+import { PAYMENT_HANDLERS } from './payments-api.js';
+import { PRODUCT_HANDLERS } from './products-api.js';
+import { SCHEDULE_HANDLERS } from './schedule-api.js';
+import { SUBSCRIPTION_HANDLERS } from './subscriptions-api.js';
 
 export interface Route {
   method: string;
@@ -37,41 +20,18 @@ export interface Route {
   route: SharedRoute;
 }
 
-/** The handler of every route in the shared table (src/domain/routes.ts): none can be missed. */
+/**
+ * The handler of every route in the shared table (src/domain/routes.ts), each declared beside
+ * its code in its resource's module: a route without one is a compile error here.
+ */
 const HANDLERS: Record<RouteName, Handler> = {
-  listOrders,
-  getOrder,
-  createOrder,
-  renewCheckout: renewOrderCheckout,
-  getCheckout: currentOrderCheckout,
-  sendEmailLink,
-  sendSmsLink,
-  paymentLink,
-  payWithCard,
-  listOrderPayments: listPayments,
-  listScheduledPayments: listSchedule,
-  capturePayment,
-  reversePayment,
-  refundPayment,
-  getPayment,
-  createSingleOrderV1: createOrder,
-  createSubscriptionOrderV1: createSubscriptionOrder,
-  listCustomers,
-  getCustomer,
-  createCustomer,
-  deleteCustomer,
-  listProducts,
-  getProduct,
-  createProduct,
-  deleteProduct,
-  pauseOrder,
-  resumeOrder,
-  cancelOrder,
-  executeScheduledPayment: executeEntry,
-  skipScheduledPayment: skipEntry,
-  rescheduleScheduledPayment: rescheduleEntry,
-  mergeScheduledPayments: mergeEntries,
-  updateScheduledPayments: updateSchedule,
+  ...ORDER_HANDLERS,
+  ...SUBSCRIPTION_HANDLERS,
+  ...LINK_HANDLERS,
+  ...PAYMENT_HANDLERS,
+  ...SCHEDULE_HANDLERS,
+  ...CUSTOMER_HANDLERS,
+  ...PRODUCT_HANDLERS,
 };
 
 /** A route's path as a pattern with one capture per {id}. */

@@ -37,7 +37,7 @@ import { INTERVAL_MONTHS, isIntervalCode, parseDay, timeOfDay } from '../model/s
 import type { EmulatorState } from '../model/state.js';
 import type { Order, ScheduledPayment } from '../model/types.js';
 import { positiveInteger } from '../model/validate.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { orderAt, pathRecord } from './lookups.js';
 
 /** Statuses in which a scheduled payment may be executed: live, retrying, or stopped after failures. */
@@ -367,3 +367,16 @@ export function cancelOrder(request: ApiRequest): Reply {
   request.state.setOrderStatus(order, 'cancelled');
   return { status: 200, body: { order: orderRecord(order) } };
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const SCHEDULE_HANDLERS = {
+  listScheduledPayments: listSchedule,
+  pauseOrder,
+  resumeOrder,
+  cancelOrder,
+  executeScheduledPayment: executeEntry,
+  skipScheduledPayment: skipEntry,
+  rescheduleScheduledPayment: rescheduleEntry,
+  mergeScheduledPayments: mergeEntries,
+  updateScheduledPayments: updateSchedule,
+} satisfies Handlers;

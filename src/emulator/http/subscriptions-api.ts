@@ -31,7 +31,7 @@ import {
   requiredString,
 } from '../model/validate.js';
 import { rootRecord } from './body.js';
-import type { ApiRequest } from './context.js';
+import type { ApiRequest, Handlers } from './context.js';
 import { customerField, productField, qtyField } from './lookups.js';
 
 const INTERVAL_CODES = Object.keys(INTERVAL_MONTHS).join(', ');
@@ -215,3 +215,8 @@ function aliased(
   }
   return value ?? other;
 }
+
+/** The handlers of this resource's routes (src/domain/routes.ts), gathered by ./routes.ts. */
+export const SUBSCRIPTION_HANDLERS = {
+  createSubscriptionOrderV1: createSubscriptionOrder,
+} satisfies Handlers;
