@@ -109,7 +109,7 @@ describe('read-only (the default)', () => {
     expect(timeline.structuredContent.records).toEqual(
       ((await cliJson(['orders', 'timeline', String(id)], env)) as unknown[]).slice(0, 20),
     );
-    const payments = await call(s, 'list_payments', { order_id: id, full: true });
+    const payments = await call(s, 'list_payments', { order: String(id), full: true });
     expect(payments.structuredContent.records).toEqual(
       await cliJson(['payments', 'list', '--order', String(id)], env),
     );
