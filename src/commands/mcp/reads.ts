@@ -1,8 +1,9 @@
 // The read tools: each runs the command a person would (./capture.ts), with the same flags
 // and the same checks, and answers little (./compact.ts): the fields a person's table shows, a
 // page of at most 20 records with a cursor, and for payments their sum per currency; `full`
-// or `fields` ask for more. Every enumerated argument is an enum made from the list the CLI
-// checks its flags against (src/domain), so a model cannot be told of a value that is refused.
+// or `fields` ask for more. Each tool's input is its command's argument and flags (./flags.ts),
+// so every enumerated argument is an enum of the list the CLI checks its flags against
+// (src/domain), and a model cannot be told of a value that is refused.
 
 import { z } from 'zod';
 import { EXPANSIONS } from '../../domain/expand.js';
