@@ -4,8 +4,7 @@
 // command's `--help` (snake_case of the flag) or its positional argument, with the same enum
 // values as the description's list (src/domain) — so a hand-written or drifted argument fails.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionVerbs } from '../../src/commands/action-verbs.js';
 import { GROUPS } from '../../src/commands/groups.js';
@@ -18,8 +17,9 @@ import {
   type Runnable,
   type VerbSpec,
 } from '../../src/commands/verb.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startMcp } from '../helpers/mcp.js';
 
 /** The tool's own arguments: how much an answer holds, a write's request id, which link to send. */
 const TOOL_ONLY = ['full', 'fields', 'cursor', 'request_id', 'channel'];
@@ -37,14 +37,7 @@ beforeAll(async () => {
     '--max-total',
     'EUR:8.00',
   ];
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', ...allow],
-    env: emu.env() as Record<string, string>,
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'billing-inputs-test', version: '1.0.0' });
-  await client.connect(transport);
+  client = (await startMcp(['mcp', ...allow], emu.env())).client;
 });
 afterAll(async () => {
   await client?.close().catch(() => {});
