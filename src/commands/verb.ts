@@ -19,6 +19,8 @@ export interface FlagSpec {
   readonly default?: unknown;
   /** The values it takes, for completion and the MCP tools' enums (from the one list in src/domain). */
   readonly values?: readonly string[];
+  /** Its value is a comma-separated list of them (--expand payments,next_payment): an MCP tool takes an array. */
+  readonly commaList?: true;
   /** Must be given (commander's requiredOption): a missing one is a usage error naming it. */
   readonly required?: true;
   /** Left out of help and completion: a flag declared only to be refused with a reason (--secret). */
@@ -31,6 +33,13 @@ export interface ArgSpec {
   readonly help: string;
   /** The values it takes, for completion. */
   readonly values?: readonly string[];
+  /**
+   * Given by name (an MCP tool's argument): the record whose numeric id it is, named `<record>_id`
+   * and taken as a whole number (`'order'`: order_id); without it, text named `key`.
+   */
+  readonly id?: 'order' | 'customer' | 'payment';
+  /** Given by name, as text: its name (default: the name in its brackets, `<text>`: text). */
+  readonly key?: string;
 }
 
 /** What the command prints (src/format's writer): a list, one record, a value, an answer, or nothing. */

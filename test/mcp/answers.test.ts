@@ -4,28 +4,21 @@
 // cursor, payments with their sum per currency, and every enumerated argument is an enum of
 // the list the CLI checks its flags against.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPANSIONS } from '../../src/domain/expand.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../src/domain/orders.js';
 import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../src/domain/payments.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startMcp } from '../helpers/mcp.js';
 
 let emu: TestEmulator;
 let client: Client;
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp'],
-    env: emu.env() as Record<string, string>,
-    stderr: 'pipe',
-  });
-  client = new Client({ name: 'billing-answers-test', version: '1.0.0' });
-  await client.connect(transport);
+  client = (await startMcp(['mcp'], emu.env())).client;
 });
 afterAll(async () => {
   await client?.close().catch(() => {});

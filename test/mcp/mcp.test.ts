@@ -4,11 +4,11 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type McpServer as Server, startMcp } from '../helpers/mcp.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
 
 let emu: TestEmulator;
@@ -22,28 +22,11 @@ afterAll(async () => {
   await emu.close();
 });
 
-interface Server {
-  client: Client;
-  transport: StdioClientTransport;
-  stderr: () => string;
-}
-
-/** `billing mcp ARGS` as an MCP client starts it: a child process spoken to over stdio. */
+/** `billing mcp …` as an MCP client starts it; closed after the file. */
 async function serve(args: string[], env: Record<string, string | undefined>): Promise<Server> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, ...args],
-    env: env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
-  });
-  const client = new Client({ name: 'billing-test', version: '1.0.0' });
-  await client.connect(transport);
-  open.push(client);
-  return { client, transport, stderr: () => stderr };
+  const server = await startMcp(args, env);
+  open.push(server.client);
+  return server;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are whatever the server sent
@@ -109,7 +92,7 @@ describe('read-only (the default)', () => {
     expect(timeline.structuredContent.records).toEqual(
       ((await cliJson(['orders', 'timeline', String(id)], env)) as unknown[]).slice(0, 20),
     );
-    const payments = await call(s, 'list_payments', { order_id: id, full: true });
+    const payments = await call(s, 'list_payments', { order: String(id), full: true });
     expect(payments.structuredContent.records).toEqual(
       await cliJson(['payments', 'list', '--order', String(id)], env),
     );

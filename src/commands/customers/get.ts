@@ -1,14 +1,20 @@
 // billing customers get: its description; its code is ./run.ts.
 
+import { EXPANSIONS } from '../../domain/expand.js';
 import { EXPANSION_NAMES } from '../help-text.js';
 import { verb } from '../verb.js';
 
 export const getVerb = verb({
   name: 'get',
   summary: 'one customer, with their orders (the next payment of a subscription) and payments, oldest first',
-  args: [{ name: '<id>', help: 'customer id' }],
+  args: [{ name: '<id>', help: 'customer id', id: 'customer' }],
   flags: [
-    { flag: '--expand <names>', help: `with -o json: add ${EXPANSION_NAMES.customer} under those keys` },
+    {
+      flag: '--expand <names>',
+      help: `with -o json: add ${EXPANSION_NAMES.customer} under those keys`,
+      values: EXPANSIONS.customer,
+      commaList: true,
+    },
   ],
   examples: [
     'billing customers get 2',

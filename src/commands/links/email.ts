@@ -7,7 +7,7 @@ import { LINK_DONE } from './send.js';
 export const emailVerb = verb({
   name: 'email',
   summary: "send the payment link to the customer's email address (a draft order becomes pending)",
-  args: [{ name: '[orders...]', help: ORDERS_ARG }],
+  args: [{ name: '[orders...]', help: ORDERS_ARG, id: 'order' }],
   examples: [
     'billing links email 1042',
     'billing links email 1042 1043 1044',

@@ -7,7 +7,7 @@ import { LINK_DONE } from './send.js';
 export const smsVerb = verb({
   name: 'sms',
   summary: "send the payment link to the customer's phone by SMS (a draft order becomes pending)",
-  args: [{ name: '[orders...]', help: ORDERS_ARG }],
+  args: [{ name: '[orders...]', help: ORDERS_ARG, id: 'order' }],
   examples: [
     'billing links sms 1042',
     'billing links sms 1042 1043 1044',

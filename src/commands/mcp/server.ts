@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { version } from '../../version.js';
 import type { Runtime } from '../runtime.js';
 import { printed } from './capture.js';
-import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
+import { answer, COMMANDS_META, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
 /**
  * A read's answer: what the tool makes of the command's -o json (./compact.ts), with the
@@ -38,6 +38,7 @@ export async function serve(
         title: spec.title,
         description: spec.description,
         inputSchema: spec.input,
+        _meta: { [COMMANDS_META]: spec.commands },
         annotations: {
           title: spec.title,
           readOnlyHint: !spec.write,

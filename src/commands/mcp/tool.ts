@@ -13,6 +13,12 @@ export interface ToolSpec {
   title: string;
   /** Written for a model: what it does, what it costs, that amounts are decimal strings. */
   description: string;
+  /**
+   * The commands it runs, as `billing help` names them ("orders get"), whose description its
+   * input is made from (./flags.ts); listed to clients under `_meta` (COMMANDS_META), where
+   * test/mcp/inputs.test.ts reads them to check each argument against the command's.
+   */
+  commands: readonly string[];
   input: Record<string, ZodType>;
   /** A write: the protocol's annotations say so (destructive, not read-only). */
   write?: boolean;
@@ -24,6 +30,9 @@ export interface ToolSpec {
   /** A write: returns its result. */
   act?(args: Record<string, unknown>, signal: AbortSignal): Promise<ToolAnswer>;
 }
+
+/** The key of a tool's `_meta` that lists the commands it runs. */
+export const COMMANDS_META = 'billing/commands';
 
 export interface ToolAnswer {
   [key: string]: unknown;

@@ -20,7 +20,15 @@ import {
 import * as parse from '../args.js';
 import { type Action, type ActionPlan, type BatchRecord, type Outcome, statusWord } from '../batch/engine.js';
 import type { BatchRow } from '../batch/rows.js';
+import { emailVerb } from '../links/email.js';
 import { captureAction, commandRow, refundAction, reverseAction } from '../moves.js';
+import { cancelVerb } from '../orders/cancel.js';
+import { pauseVerb } from '../orders/pause.js';
+import { resumeVerb } from '../orders/resume.js';
+import { captureVerb } from '../payments/capture.js';
+import { refundVerb } from '../payments/refund.js';
+import { reverseVerb } from '../payments/reverse.js';
+import { type Mirror, mirror } from './flags.js';
 import { customerRefusal, FAMILIES, type Family, type Guards, PolicyError, refundRefusal } from './guards.js';
 import { callKey, type Session } from './session.js';
 import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
@@ -38,7 +46,6 @@ const requestId = z
     'optional: your id for this call (letters, digits, . _ : -); the same call with a new request_id is a new move',
   )
   .optional();
-const amount = (what: string) => z.string().describe(`${what}, a decimal string like "12.50"`).optional();
 
 interface Context {
   client: ApiClient;
@@ -147,33 +154,40 @@ function optionalAmount(value: unknown): string | undefined {
   return value === undefined ? undefined : parse.amount('amount', String(value));
 }
 
+/** What a write tool runs: its command (by name and description: its input) and its action. */
+interface Runs {
+  name: string;
+  title: string;
+  description: string;
+  /** The command it mirrors, as `billing help` names it, and its input made from that command's description. */
+  command: string;
+  input: Mirror<object>;
+}
+
+/** The one record a call names: the command's positional argument, a whole number by the tool's schema. */
+const idOf = (input: Mirror<object>, a: Record<string, unknown>) => Number(input.argsOf(a)[0]);
+
 function paymentTool(
-  o: {
-    name: string;
-    title: string;
-    description: string;
-    withAmount?: string;
+  o: Runs & {
     make(client: ApiClient): Action<ReturnType<typeof commandRow>, unknown, ActionPlan, BatchRecord>;
     caps?: boolean;
   },
   ctx: Context,
 ): ToolSpec {
+  const takesAmount = 'amount' in o.input.input;
   return {
     name: o.name,
     title: o.title,
     description: o.description,
+    commands: [o.command],
     write: true,
-    input: {
-      payment_id: z.number().int().positive().describe("the payment's id"),
-      ...(o.withAmount ? { amount: amount(o.withAmount) } : {}),
-      request_id: requestId,
-    },
+    input: { ...o.input.input, request_id: requestId },
     act: async (a, signal) => {
-      const paymentId = a.payment_id as number;
-      const value = optionalAmount(a.amount);
+      const paymentId = idOf(o.input, a);
+      const value = optionalAmount((o.input.optionsOf(a) as { amount?: string }).amount);
       const row = {
         ...commandRow(paymentId, value),
-        key: callKey(o.name, paymentId, o.withAmount ? (value ?? 'full') : undefined, a.request_id as string),
+        key: callKey(o.name, paymentId, takesAmount ? (value ?? 'full') : undefined, a.request_id as string),
       };
       const action = forCustomers(o.make(ctx.client), ctx, () => `payment ${paymentId}`);
       const outcome = o.caps
@@ -185,16 +199,16 @@ function paymentTool(
 }
 
 function orderTool(
-  o: {
-    name: string;
-    title: string;
-    description: string;
+  o: Runs & {
+    /** More commands it runs (send_payment_link: links email and links sms). */
+    also?: readonly string[];
     make(
       client: ApiClient,
       a: Record<string, unknown>,
     ): Action<ReturnType<typeof orderRow>, unknown, ActionPlan, BatchRecord>;
     detail?(a: Record<string, unknown>): string;
-    input?: ToolSpec['input'];
+    /** Its own arguments, beyond the command's. */
+    own?: ToolSpec['input'];
   },
   ctx: Context,
 ): ToolSpec {
@@ -202,14 +216,11 @@ function orderTool(
     name: o.name,
     title: o.title,
     description: o.description,
+    commands: [o.command, ...(o.also ?? [])],
     write: true,
-    input: {
-      order_id: z.number().int().positive().describe("the order's id"),
-      ...o.input,
-      request_id: requestId,
-    },
+    input: { ...o.input.input, ...o.own, request_id: requestId },
     act: async (a, signal) => {
-      const orderId = a.order_id as number;
+      const orderId = idOf(o.input, a);
       const row = {
         ...orderRow(orderId, 0, 1),
         key: callKey(o.name, orderId, o.detail?.(a), a.request_id as string),
@@ -232,7 +243,8 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'refund_payment',
           title: 'Refund a payment',
           description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (UTC, across every session of this environment and profile); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
-          withAmount: 'how much to refund (default: all that is left to refund)',
+          command: 'payments refund',
+          input: mirror(refundVerb, ['amount']),
           make: loose(refundAction),
           caps: true,
         },
@@ -245,7 +257,8 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'capture_payment',
           title: 'Capture a pre-authorisation',
           description: `Captures a successful pre-authorisation, in full or in part: the customer is charged. Reads the payment and its order's payments first (2-3 requests), then sends one capture. ${AMOUNTS} ${ONCE}`,
-          withAmount: 'how much to capture (default: all that was authorised)',
+          command: 'payments capture',
+          input: mirror(captureVerb, ['amount']),
           make: loose(captureAction),
         },
         ctx,
@@ -255,6 +268,8 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'reverse_payment',
           title: 'Reverse a pre-authorisation',
           description: `Reverses (releases) a pre-authorisation that was not captured: the hold on the customer's card is lifted and it can no longer be captured. Reads first (2-3 requests), then sends one reversal. ${ONCE}`,
+          command: 'payments reverse',
+          input: mirror(reverseVerb),
           make: loose(reverseAction),
         },
         ctx,
@@ -266,7 +281,10 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'send_payment_link',
           title: 'Send a payment link',
           description: `Sends the customer the order's payment link by e-mail or SMS, to the address on the order (refused for an order that is complete, cancelled or rejected). Reads the order (1 request), then sends one message. ${ONCE}`,
-          input: { channel: z.enum(['email', 'sms']).describe('email or sms') },
+          command: 'links email',
+          also: ['links sms'],
+          input: mirror(emailVerb),
+          own: { channel: z.enum(['email', 'sms']).describe('email or sms') },
           detail: (a) => String(a.channel),
           make: (client, a) => loose(a.channel === 'sms' ? smsLinkAction : emailLinkAction)(client),
         },
@@ -279,6 +297,8 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'pause_order',
           title: 'Pause a subscription',
           description: `Pauses an order's recurring payments until it is resumed. Reads the order (1 request), then sends one pause. ${ONCE}`,
+          command: 'orders pause',
+          input: mirror(pauseVerb),
           make: loose(pauseAction),
         },
         ctx,
@@ -288,6 +308,8 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'resume_order',
           title: 'Resume a subscription',
           description: `Resumes a paused order's recurring payments. Reads the order (1 request), then sends one resume. ${ONCE}`,
+          command: 'orders resume',
+          input: mirror(resumeVerb),
           make: loose(resumeAction),
         },
         ctx,
@@ -297,6 +319,8 @@ export function writeTools(ctx: Context): ToolSpec[] {
           name: 'cancel_order',
           title: 'Cancel an order',
           description: `Cancels an order: no further payments are taken; it cannot be undone. Reads the order (1 request), then sends one cancel. ${ONCE}`,
+          command: 'orders cancel',
+          input: mirror(cancelVerb),
           make: loose(cancelAction),
         },
         ctx,

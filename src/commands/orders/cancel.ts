@@ -6,7 +6,7 @@ import { verb } from '../verb.js';
 export const cancelVerb = verb({
   name: 'cancel',
   summary: 'cancel an order: nothing more is collected',
-  args: [{ name: '[ids...]', help: ORDERS_ARG }],
+  args: [{ name: '[ids...]', help: ORDERS_ARG, id: 'order' }],
   examples: [
     'billing orders cancel 1042',
     'billing orders cancel 1042 1043',

@@ -1,13 +1,27 @@
 // billing orders get: its description; its code is ./get.run.ts.
 
+import { EXPANSIONS } from '../../domain/expand.js';
 import { EXPANSION_NAMES } from '../help-text.js';
 import { verb } from '../verb.js';
 
 export const getVerb = verb({
   name: 'get',
   summary: 'one order, with its payments (refunds, what is left to refund) and its next payment',
-  args: [{ name: '<id>', help: 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)' }],
-  flags: [{ flag: '--expand <names>', help: `with -o json: add ${EXPANSION_NAMES.order} under those keys` }],
+  args: [
+    {
+      name: '<id>',
+      help: 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)',
+      key: 'order',
+    },
+  ],
+  flags: [
+    {
+      flag: '--expand <names>',
+      help: `with -o json: add ${EXPANSION_NAMES.order} under those keys`,
+      values: EXPANSIONS.order,
+      commaList: true,
+    },
+  ],
   examples: [
     'billing orders get 1042',
     'billing orders get INV-000123',

@@ -6,7 +6,7 @@ import { verb } from '../verb.js';
 export const pauseVerb = verb({
   name: 'pause',
   summary: 'pause an active order: payments that fall due while paused are never charged',
-  args: [{ name: '[ids...]', help: ORDERS_ARG }],
+  args: [{ name: '[ids...]', help: ORDERS_ARG, id: 'order' }],
   examples: [
     'billing orders pause 1042',
     'billing orders pause 1042 1043',

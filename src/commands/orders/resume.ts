@@ -6,7 +6,7 @@ import { verb } from '../verb.js';
 export const resumeVerb = verb({
   name: 'resume',
   summary: 'resume a paused order on its billing cycle, now or on a restart date',
-  args: [{ name: '[ids...]', help: ORDERS_ARG }],
+  args: [{ name: '[ids...]', help: ORDERS_ARG, id: 'order' }],
   flags: [
     {
       flag: '--restart-date <date>',

@@ -7,7 +7,7 @@ export const timelineVerb = verb({
   name: 'timeline',
   summary:
     'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
-  args: [{ name: '<id>', help: ORDER_ARG }],
+  args: [{ name: '<id>', help: ORDER_ARG, id: 'order' }],
   examples: ['billing orders timeline 1042', 'billing orders timeline 1042 -o ndjson | jq -r .event'],
   help:
     '\nThe service keeps only the latest status change of an order (status_updated_at); earlier\n' +

@@ -7,7 +7,9 @@ import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
 export const captureVerb = verb({
   name: 'capture',
   summary: 'capture a successful pre-authorisation, in full or in part',
-  args: [{ name: '[ids...]', help: 'payment id of the pre-authorisation (several for a batch)' }],
+  args: [
+    { name: '[ids...]', help: 'payment id of the pre-authorisation (several for a batch)', id: 'payment' },
+  ],
   flags: [
     {
       flag: '--amount <amount>',

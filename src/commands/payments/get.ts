@@ -5,7 +5,7 @@ import { verb } from '../verb.js';
 export const getVerb = verb({
   name: 'get',
   summary: 'one payment; the detail view adds its refunds and what is left to refund',
-  args: [{ name: '<id>', help: 'payment id' }],
+  args: [{ name: '<id>', help: 'payment id', id: 'payment' }],
   examples: ['billing payments get 312', 'billing payments get 312 -o json'],
   output: 'record',
 });

@@ -7,7 +7,13 @@ import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
 export const refundVerb = verb({
   name: 'refund',
   summary: 'refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file',
-  args: [{ name: '[ids...]', help: 'payment id (without --file); several ids are each refunded in full' }],
+  args: [
+    {
+      name: '[ids...]',
+      help: 'payment id (without --file); several ids are each refunded in full',
+      id: 'payment',
+    },
+  ],
   flags: [
     { flag: '--amount <amount>', help: 'refund only this much, like 12.50 (default: all that is left)' },
     {

@@ -7,7 +7,9 @@ import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
 export const reverseVerb = verb({
   name: 'reverse',
   summary: 'release the funds of a pre-authorisation that was not captured',
-  args: [{ name: '[ids...]', help: 'payment id of the pre-authorisation (several for a batch)' }],
+  args: [
+    { name: '[ids...]', help: 'payment id of the pre-authorisation (several for a batch)', id: 'payment' },
+  ],
   flags: [
     DRY_RUN,
     ...journalFlags(
