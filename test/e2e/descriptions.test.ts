@@ -3,46 +3,24 @@
 // descriptions declare is checked here, so a new one is covered without editing a list.
 
 import { describe, expect, it } from 'vitest';
-import { GROUPS } from '../../src/commands/groups.js';
-import { flagsOf, type Group, isRunnable, type Runnable } from '../../src/commands/verb.js';
+import { describedCommands, describedGroups, usageOf } from '../../scripts/commands-reference.js';
+import { entriesOf } from '../../src/commands/action-verbs.js';
+import { flagsOf, isRunnable } from '../../src/commands/verb.js';
 import { runCli } from '../helpers/cli.js';
-
-/** Every group, its groups' groups too (billing emulator webhooks), with its words on the command line. */
-async function groups(): Promise<{ path: string[]; group: Group }[]> {
-  const all: { path: string[]; group: Group }[] = [];
-  const walk = async (group: Group, parent: string[]) => {
-    const path = [...parent, group.name];
-    all.push({ path, group });
-    if (!('verbs' in group)) return;
-    for (const entry of await group.verbs()) if (!isRunnable(entry)) await walk(entry, path);
-  };
-  for (const group of Object.values(GROUPS)) await walk(group, []);
-  return all;
-}
-
-async function described(): Promise<{ path: string[]; runnable: Runnable }[]> {
-  const all: { path: string[]; runnable: Runnable }[] = [];
-  for (const { path, group } of await groups()) {
-    if ('verb' in group) all.push({ path, runnable: await group.verb() });
-    else if ('command' in group) all.push({ path, runnable: group.command });
-    else
-      for (const runnable of (await group.verbs()).filter(isRunnable))
-        all.push({ path: [...path, runnable.verb.name], runnable });
-  }
-  return all;
-}
 
 describe('every described command', () => {
   it('has the summary, arguments, flags and examples of its description in its --help', async () => {
-    const commands = await described();
+    const commands = await describedCommands();
     expect(commands.length).toBeGreaterThan(20);
     await Promise.all(
-      commands.map(async ({ path, runnable: { verb } }) => {
+      commands.map(async (command) => {
+        const { path, verb } = command;
         const r = await runCli([...path, '--help'], { env: { ...process.env, COLUMNS: '400' } });
         const name = path.join(' ');
         expect(r.code, `${name}: ${r.stderr}`).toBe(0);
         const help = r.stdout.replace(/ \\\n\s*/g, ' ').replace(/\s+/g, ' ');
-        expect(help, name).toContain(`Usage: billing ${name}`);
+        // The usage line docs/commands.md gives is the one commander prints.
+        expect(help, name).toContain(`Usage: ${usageOf(command)}`);
         expect(help, name).toContain(verb.summary.replace(/\s+/g, ' '));
         // A hidden flag (--secret: declared only to be refused) is left out of help.
         for (const flag of flagsOf(verb))
@@ -58,12 +36,12 @@ describe('every described command', () => {
 
   it('is listed under its group with its summary', async () => {
     const top = (await runCli(['--help'])).stdout.replace(/\s+/g, ' ');
-    for (const { path, group } of await groups()) {
+    for (const { path, group } of await describedGroups()) {
       if (path.length === 1) expect(top).toContain(`${group.name}`);
       if (!('verbs' in group)) continue;
       const listed = await runCli([...path, '--help'], { env: { ...process.env, COLUMNS: '400' } });
       const text = listed.stdout.replace(/\s+/g, ' ');
-      for (const entry of await group.verbs()) {
+      for (const entry of await entriesOf(group)) {
         const { name, summary } = isRunnable(entry) ? entry.verb : entry;
         expect(text, name).toContain(`${name} `);
         expect(text, name).toContain(summary.replace(/\s+/g, ' '));
