@@ -4,7 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { describedCommands, describedGroups, usageOf } from '../../scripts/commands-reference.js';
+import { POINTERS, SYNONYMS } from '../../src/cli/lead.js';
 import { entriesOf } from '../../src/commands/action-verbs.js';
+import { GROUPS } from '../../src/commands/groups.js';
 import { flagsOf, isRunnable } from '../../src/commands/verb.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -49,9 +51,55 @@ describe('every described command', () => {
     }
   });
 
+  it("billing help and billing help GROUP: the index of the descriptions' commands, in their order", async () => {
+    /** The names the "Commands:" section of a help lists, in order. */
+    const index = (help: string) =>
+      [...(/^Commands:\n([\s\S]*?)\n\n/m.exec(help)?.[1] ?? '').matchAll(/^ {2}([\w-]+)/gm)].map((m) => m[1]);
+    const top = await runCli(['help']);
+    expect(top.code, top.stderr).toBe(0);
+    expect(top.stdout, 'billing help is billing --help').toBe((await runCli(['--help'])).stdout);
+    expect(index(top.stdout)).toEqual([...Object.values(GROUPS).map((g) => g.name), 'help']);
+    for (const { path, group } of await describedGroups()) {
+      if (!('verbs' in group)) continue;
+      const r = await runCli(['help', ...path]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, `billing help ${path.join(' ')}`).toBe((await runCli([...path, '--help'])).stdout);
+      const names = (await entriesOf(group)).map((e) => (isRunnable(e) ? e.verb.name : e.name));
+      expect(index(r.stdout), `billing help ${path.join(' ')}`).toEqual([...names, 'help']);
+    }
+  });
+
   it('billing help WORD finds a command by a word its description lists', async () => {
     const r = await runCli(['help', 'activity']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[1]?.trim().startsWith('billing orders timeline ')).toBe(true);
+  });
+
+  it("billing help WORD's words and command lines name declared commands and their flags", async () => {
+    const commands = await describedCommands();
+    const global = new Set((await runCli(['--help'])).stdout.match(/--[\w-]+/g));
+    const said = (c: (typeof commands)[number]) =>
+      `billing ${c.path.join(' ')} ${c.verb.summary} ${(c.verb.words ?? []).join(' ')}`.toLowerCase();
+    for (const [word, targets] of Object.entries(SYNONYMS))
+      for (const target of targets)
+        expect(
+          commands.some((c) => said(c).includes(target)),
+          `billing help ${word} leads to "${target}", which no command's name, summary or words say`,
+        ).toBe(true);
+    for (const [word, lines] of Object.entries(POINTERS))
+      for (const [line] of lines)
+        for (const part of line.split(' | ')) {
+          const words = part.split(' ').slice(1);
+          const command = commands
+            .filter((c) => c.path.every((w, i) => words[i] === w))
+            .sort((a, b) => b.path.length - a.path.length)[0];
+          expect(command, `billing help ${word}: "${part}" is no command`).toBeDefined();
+          const own = new Set(flagsOf(command!.verb).flatMap((f) => f.flag.match(/--[\w-]+/g) ?? []));
+          for (const flag of part.match(/--[\w-]+/g) ?? [])
+            expect(
+              own.has(flag) || global.has(flag),
+              `billing help ${word}: "${part}" has no flag ${flag}`,
+            ).toBe(true);
+        }
   });
 });
