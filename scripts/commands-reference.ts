@@ -5,6 +5,7 @@
 // test/e2e/descriptions.test.ts and README's table of commands walk the same list.
 
 import { entriesOf } from '../src/commands/action-verbs.js';
+import { actionOf } from '../src/commands/batch/actions.js';
 import { GROUPS } from '../src/commands/groups.js';
 import { type FlagSpec, flagsOf, type Group, isRunnable, type VerbSpec } from '../src/commands/verb.js';
 
@@ -97,8 +98,8 @@ function commandSection(command: DescribedCommand, level: string): string[] {
   const { path, verb } = command;
   const batch = verb.batch
     ? [
-        `Takes a batch: many ids or \`--file\`, each acted on at most once, by the action \`${verb.batch}\` ` +
-          '(src/commands/batch/actions.ts); its batch flags are in the table above.',
+        `Takes a batch: several ${actionOf(verb.batch).on} ids or \`--file\`, each acted on at most once, ` +
+          `by the action \`${verb.batch}\` (src/commands/batch/actions.ts); its batch flags are in the table above.`,
         '',
       ]
     : [];
