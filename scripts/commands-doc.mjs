@@ -1,7 +1,8 @@
 // Writes docs/commands.md, the reference of every command, from the commands' descriptions
 // (`npm run docs:commands`). The descriptions are TypeScript: scripts/commands-reference.ts is
 // bundled by esbuild, as the build does (scripts/build.mjs), into a temporary module and run.
-// test/e2e/commands-doc.test.ts fails when the file is not what this writes now.
+// test/e2e/commands-doc.test.ts fails when the file is not what this writes now. A path given
+// (`node scripts/commands-doc.mjs OUT.md`) is written instead, for that test.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,8 +25,9 @@ try {
     loader: { '.yaml': 'text' },
   });
   const { commandsDoc } = await import(pathToFileURL(module).href);
-  await writeFile(join(root, 'docs/commands.md'), await commandsDoc());
-  console.log('wrote docs/commands.md');
+  const out = process.argv[2] ?? join(root, 'docs/commands.md');
+  await writeFile(out, await commandsDoc());
+  console.log(`wrote ${out}`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }

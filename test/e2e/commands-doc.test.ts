@@ -4,6 +4,10 @@
 // new command is in it with no edit of a list. (Its usage lines are held to the built CLI's
 // help in descriptions.test.ts.)
 
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   cell,
@@ -35,6 +39,21 @@ describe('docs/commands.md', () => {
     expect(repoFile('docs/commands.md'), 'docs/commands.md is out of date: run npm run docs:commands').toBe(
       made,
     );
+  });
+
+  it('npm run docs:commands writes what the test demands', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'commands-doc-'));
+    try {
+      const out = join(dir, 'commands.md');
+      const r = spawnSync(process.execPath, ['scripts/commands-doc.mjs', out], {
+        cwd: join(import.meta.dirname, '../..'),
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe(await commandsDoc());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("has every declared command's section: summary, usage, arguments, flags with default and values, examples, batch", async () => {
