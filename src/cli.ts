@@ -92,21 +92,8 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
-  for (const top of [GROUPS.login, GROUPS.logout, GROUPS.status]) await defineGroup(program, top, run, true);
-  await defineGroup(program, GROUPS.search, run, full('search'));
-  await defineGroup(program, GROUPS.config, run, full('config'));
-  await defineGroup(program, GROUPS.orders, run, full('orders'));
-  await defineGroup(program, GROUPS.customers, run, full('customers'));
-  await defineGroup(program, GROUPS.products, run, full('products'));
-  await defineGroup(program, GROUPS.payments, run, full('payments'));
-  await defineGroup(program, GROUPS.schedule, run, full('schedule'));
-  await defineGroup(program, GROUPS.checkout, run, full('checkout'));
-  await defineGroup(program, GROUPS.links, run, full('links'));
-  await defineGroup(program, GROUPS.webhooks, run, full('webhooks'));
-  await defineGroup(program, GROUPS.emulator, run, full('emulator'));
-  await defineGroup(program, GROUPS.mcp, run, full('mcp'));
-  await defineGroup(program, GROUPS.api, run, true);
-  await defineGroup(program, GROUPS.completion, run, true);
+  // Every group and top-level command, in the order of GROUPS (src/commands/groups.ts).
+  for (const group of Object.values(GROUPS)) await defineGroup(program, group, run, full(group.name));
   defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
 }

@@ -3,7 +3,7 @@
 // options (examples, the description's text, a batch's), the batch flags, the lazy action.
 
 import { type Command, Option } from 'commander';
-import { actionVerbs } from '../commands/action-verbs.js';
+import { entriesOf } from '../commands/action-verbs.js';
 import { batchHelpOf } from '../commands/batch/actions.js';
 import {
   flagsOf,
@@ -33,10 +33,7 @@ export async function defineGroup(program: Command, group: Group, run: Run, full
     configure(declared, await group.verb(), run);
     return;
   }
-  const entries = await group.verbs();
-  const verbs = entries.filter(isRunnable);
-  const declaredNames = verbs.map((v) => v.verb.name);
-  for (const entry of [...entries, ...actionVerbs(group.name, declaredNames)]) {
+  for (const entry of await entriesOf(group)) {
     if (isRunnable(entry))
       configure(declared.command(entry.verb.name).description(entry.verb.summary), entry, run);
     else await defineGroup(declared, entry, run, true);

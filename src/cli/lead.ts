@@ -9,9 +9,11 @@ import { UsageError } from '../errors.js';
 
 /**
  * What people say → the words of the commands that do it, the likeliest first ("a b": the
- * end of a command's path, as customers get).
+ * end of a command's path, as customers get). Not a list of commands: each target is checked to be
+ * said by a declared command, and each line of POINTERS to be one with its flags
+ * (test/e2e/descriptions.test.ts).
  */
-const SYNONYMS: Record<string, readonly string[]> = {
+export const SYNONYMS: Record<string, readonly string[]> = {
   refund: ['refund'],
   reimburse: ['refund'],
   moneyback: ['refund'],
@@ -53,7 +55,7 @@ const SYNONYMS: Record<string, readonly string[]> = {
 };
 
 /** Lines that are not one command: how to do what the word names with the flags of a list. */
-const POINTERS: Record<string, readonly [string, string][]> = {
+export const POINTERS: Record<string, readonly [string, string][]> = {
   subscription: [
     ['billing orders list --type subscription', 'the subscriptions: orders of type subscription'],
   ],

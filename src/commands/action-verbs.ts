@@ -4,7 +4,7 @@
 
 import { ACTIONS, type ActionEntry, type ActionName } from './batch/actions.js';
 import { PRODUCTION_GUARD } from './help-text.js';
-import type { Handler, Runnable, VerbSpec } from './verb.js';
+import { type Group, type Handler, isRunnable, type Runnable, type VerbSpec } from './verb.js';
 
 /** The commands of `group` declared by the table and not by a description of their own. */
 export function actionVerbs(group: string, declared: readonly string[]): Runnable[] {
@@ -24,4 +24,15 @@ export function actionVerbs(group: string, declared: readonly string[]): Runnabl
     const load = async () => (await import('./many.js')).handlerOf(name) as Handler<never>;
     return [{ verb: description, load }];
   });
+}
+
+/**
+ * A group's verbs and groups, in the order of its help: those its `verbs` lists, then the
+ * commands the table of actions declares in it. Commander's declaration (src/cli/build.ts)
+ * and the reference of every command (docs/commands.md) both read a group through this.
+ */
+export async function entriesOf(group: Extract<Group, { verbs: unknown }>): Promise<(Runnable | Group)[]> {
+  const entries = await group.verbs();
+  const declared = entries.filter(isRunnable).map((v) => v.verb.name);
+  return [...entries, ...actionVerbs(group.name, declared)];
 }

@@ -3,9 +3,15 @@
 // FORMATS). Help prints them and README's tables show them: each is checked here against the
 // table, row by row, so a code, a variable or a format added to its table is in every one of
 // them or a test fails. (README's table of formats is checked in every-format.test.ts.)
+// README's table of commands is checked entry by entry against the commands' descriptions
+// (src/commands/groups.ts GROUPS and each group's verbs): a command added, renamed or
+// re-described fails, naming it, until its row says so.
 
 import { describe, expect, it } from 'vitest';
 import { plain } from '../../src/cli/help-layout.js';
+import { entriesOf } from '../../src/commands/action-verbs.js';
+import { GROUPS } from '../../src/commands/groups.js';
+import { isRunnable } from '../../src/commands/verb.js';
 import { ENVIRONMENT } from '../../src/config/variables.js';
 import { CUSTOMER_FIELDS, flagOf } from '../../src/domain/customers.js';
 import { EXIT_CODES } from '../../src/errors.js';
@@ -57,6 +63,51 @@ describe("README's tables are the tables of src, row by row", () => {
     expect(tableAfter(README, '### Environment variables')).toEqual(
       variables.map(([name, v]) => [`\`${name}\``, v.meaning]),
     );
+  });
+});
+
+describe("README's table of commands is the commands' descriptions, entry by entry", () => {
+  /** Each row by the command its first cell names: `[\`billing orders\`](docs/commands.md#billing-orders)`. */
+  const rows = new Map(
+    tableAfter(README, '## Commands').map(([command = '', what = '', verbs = '']) => [
+      /^\[`billing ([\w-]+)`\]/.exec(command)?.[1] ?? command,
+      { command, what, verbs },
+    ]),
+  );
+  const groups = Object.values(GROUPS);
+
+  it('has a row for every group and top-level command, linking its section of docs/commands.md', () => {
+    const doc = repoFile('docs/commands.md').split('\n');
+    for (const { name } of groups) {
+      expect(rows.has(name), `README's table of commands has no row for billing ${name}`).toBe(true);
+      expect(rows.get(name)?.command, `billing ${name}`).toBe(
+        `[\`billing ${name}\`](docs/commands.md#billing-${name})`,
+      );
+      expect(doc, `docs/commands.md has a section for billing ${name}`).toContain(`## billing ${name}`);
+    }
+  });
+
+  it('has no row for a command that is not declared', () => {
+    const declared = new Set<string>(groups.map((g) => g.name));
+    for (const name of rows.keys())
+      expect(
+        declared.has(name),
+        `README's table of commands has a row for "${name}", which is no command`,
+      ).toBe(true);
+    expect([...rows.keys()], 'in the order of billing --help').toEqual(groups.map((g) => g.name));
+  });
+
+  it("says each command's summary, and a group's commands in the order of its help", async () => {
+    for (const group of groups) {
+      const row = rows.get(group.name);
+      if (row === undefined) continue; // named by the test above
+      expect(row.what, `README's row of billing ${group.name}: its summary`).toBe(group.summary);
+      const verbs =
+        'verbs' in group
+          ? (await entriesOf(group)).map((e) => `\`${isRunnable(e) ? e.verb.name : e.name}\``).join(', ')
+          : '';
+      expect(row.verbs, `README's row of billing ${group.name}: its commands`).toBe(verbs);
+    }
   });
 });
 

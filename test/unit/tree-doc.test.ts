@@ -14,6 +14,19 @@ describe('docs/tree.md', () => {
     expect(missing).toEqual([]);
   });
 
+  it('names only test files, scripts and npm scripts that exist', () => {
+    const text = readFileSync('docs/tree.md', 'utf8');
+    const files = [...text.matchAll(/\b(?:test|scripts)\/[\w./-]*\.(?:ts|mjs)\b/g)].map((m) => m[0]);
+    expect(files.length).toBeGreaterThan(3);
+    expect(files.filter((path) => !existsSync(path))).toEqual([]);
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const run = [...text.matchAll(/`npm run ([\w:-]+)`/g)].map((m) => m[1] as string);
+    expect(run).toContain('docs:commands');
+    expect(run.filter((name) => !(name in scripts))).toEqual([]);
+  });
+
   it('gives the recipes of a command, a flag and a filter of orders list', () => {
     const text = readFileSync('docs/tree.md', 'utf8');
     for (const recipe of ['- **A command**:', '- **A flag**:', '- **A filter of `orders list`**:'])

@@ -1,0 +1,33 @@
+// Writes docs/commands.md, the reference of every command, from the commands' descriptions
+// (`npm run docs:commands`). The descriptions are TypeScript: scripts/commands-reference.ts is
+// bundled by esbuild, as the build does (scripts/build.mjs), into a temporary module and run.
+// test/e2e/commands-doc.test.ts fails when the file is not what this writes now. A path given
+// (`node scripts/commands-doc.mjs OUT.md`) is written instead, for that test.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const scratch = await mkdtemp(join(tmpdir(), 'billing-commands-doc-'));
+try {
+  const module = join(scratch, 'commands-reference.mjs');
+  await build({
+    entryPoints: [join(root, 'scripts/commands-reference.ts')],
+    absWorkingDir: root,
+    outfile: module,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'warning',
+    loader: { '.yaml': 'text' },
+  });
+  const { commandsDoc } = await import(pathToFileURL(module).href);
+  const out = process.argv[2] ?? join(root, 'docs/commands.md');
+  await writeFile(out, await commandsDoc());
+  console.log(`wrote ${out}`);
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,147 @@
+// Every command the descriptions declare (src/commands/groups.ts GROUPS, each group's verbs and
+// the commands the table of actions declares), and docs/commands.md made from them.
+// scripts/commands-doc.mjs writes the file (`npm run docs:commands`);
+// test/e2e/commands-doc.test.ts fails when the file is not what `commandsDoc()` makes now, and
+// test/e2e/descriptions.test.ts and README's table of commands walk the same list.
+
+import { entriesOf } from '../src/commands/action-verbs.js';
+import { actionOf } from '../src/commands/batch/actions.js';
+import { GROUPS } from '../src/commands/groups.js';
+import { type FlagSpec, flagsOf, type Group, isRunnable, type VerbSpec } from '../src/commands/verb.js';
+
+/** A group with its words on the command line (billing emulator webhooks: ['emulator', 'webhooks']). */
+export interface DescribedGroup {
+  path: string[];
+  group: Group;
+}
+
+/** A command that runs, with its words on the command line and its description. */
+export interface DescribedCommand {
+  path: string[];
+  verb: VerbSpec;
+}
+
+/** Every group, its groups' groups too, in the order of `billing --help` and each group's help. */
+export async function describedGroups(): Promise<DescribedGroup[]> {
+  const all: DescribedGroup[] = [];
+  const walk = async (group: Group, parent: string[]) => {
+    const path = [...parent, group.name];
+    all.push({ path, group });
+    if (!('verbs' in group)) return;
+    for (const entry of await entriesOf(group)) if (!isRunnable(entry)) await walk(entry, path);
+  };
+  for (const group of Object.values(GROUPS)) await walk(group, []);
+  return all;
+}
+
+/** Every command that runs: a top-level command, or a verb of a group. */
+export async function describedCommands(): Promise<DescribedCommand[]> {
+  const all: DescribedCommand[] = [];
+  for (const { path, group } of await describedGroups()) {
+    if ('verb' in group) all.push({ path, verb: (await group.verb()).verb });
+    else if ('command' in group) all.push({ path, verb: group.command.verb });
+    else
+      for (const entry of (await entriesOf(group)).filter(isRunnable))
+        all.push({ path: [...path, entry.verb.name], verb: entry.verb });
+  }
+  return all;
+}
+
+/** The usage line, as commander writes it (every command has --help): `billing orders get [options] <id>`. */
+export function usageOf({ path, verb }: DescribedCommand): string {
+  const args = (verb.args ?? []).map((a) => ` ${a.name}`).join('');
+  return `billing ${path.join(' ')} [options]${args}`;
+}
+
+/** Text for a cell of a Markdown table: one line, its pipes and angle brackets shown as they are. */
+export const cell = (text: string) =>
+  text.replace(/\s+/g, ' ').trim().replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+export const code = (text: string) => `\`${text}\``;
+
+export function defaultOf(flag: FlagSpec): string {
+  if (flag.default === undefined) return '';
+  if (Array.isArray(flag.default)) return flag.default.length === 0 ? 'none' : code(flag.default.join(', '));
+  return code(String(flag.default));
+}
+
+function flagsTable(flags: readonly FlagSpec[]): string[] {
+  const shown = flags.filter((f) => !f.hidden);
+  if (shown.length === 0) return [];
+  return [
+    '| Flag | What it does | Default | Values |',
+    '| --- | --- | --- | --- |',
+    ...shown.map(
+      (f) =>
+        `| ${code(f.flag)}${f.required ? ' (required)' : ''} | ${cell(f.help)} | ${defaultOf(f)} | ${(f.values ?? []).map(code).join(', ')} |`,
+    ),
+    '',
+  ];
+}
+
+function argsTable(verb: VerbSpec): string[] {
+  const args = verb.args ?? [];
+  if (args.length === 0) return [];
+  return [
+    '| Argument | What it is | Values |',
+    '| --- | --- | --- |',
+    ...args.map((a) => `| ${code(a.name)} | ${cell(a.help)} | ${(a.values ?? []).map(code).join(', ')} |`),
+    '',
+  ];
+}
+
+function examplesBlock(lines: readonly string[] | undefined): string[] {
+  return lines?.length ? ['```sh', ...lines, '```', ''] : [];
+}
+
+function commandSection(command: DescribedCommand, level: string): string[] {
+  const { path, verb } = command;
+  const batch = verb.batch
+    ? [
+        `Takes a batch: several ${actionOf(verb.batch).on} ids or \`--file\`, each acted on at most once, ` +
+          `by the action \`${verb.batch}\` (src/commands/batch/actions.ts); its batch flags are in the table above.`,
+        '',
+      ]
+    : [];
+  return [
+    `${level} billing ${path.join(' ')}`,
+    '',
+    verb.summary.replace(/\s+/g, ' '),
+    '',
+    code(usageOf(command)),
+    '',
+    ...argsTable(verb),
+    ...flagsTable(flagsOf(verb)),
+    ...examplesBlock(verb.examples),
+    ...batch,
+  ];
+}
+
+/** docs/commands.md: a section a group (its line and examples) or top-level command, one a verb. */
+export async function commandsDoc(): Promise<string> {
+  const commands = await describedCommands();
+  const lines = [
+    '# Commands',
+    '',
+    '<!-- Generated by `npm run docs:commands` (scripts/commands-doc.mjs) from the descriptions',
+    '     of src/commands/; do not edit: test/e2e/commands-doc.test.ts fails until it is regenerated. -->',
+    '',
+    'Every command of `billing`, as its description declares it: usage, arguments, flags (with',
+    'their default and the values they take), examples, and the action of a command that takes',
+    'a batch. Every command also takes the global options of `billing --help` (`--env`,',
+    '`--profile`, `-o`, `--yes`, …); `billing COMMAND --help` says the rest.',
+    '',
+  ];
+  for (const { path, group } of await describedGroups()) {
+    if (!('verbs' in group)) {
+      const command = commands.find((c) => c.path.join(' ') === path.join(' '));
+      if (command) lines.push(...commandSection(command, '##'));
+      continue;
+    }
+    lines.push(`## billing ${path.join(' ')}`, '', group.summary, '', ...examplesBlock(group.examples));
+    for (const command of commands)
+      if (command.path.length === path.length + 1 && command.path.join(' ').startsWith(`${path.join(' ')} `))
+        lines.push(...commandSection(command, '###'));
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
