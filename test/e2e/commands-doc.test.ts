@@ -48,6 +48,7 @@ describe('docs/commands.md', () => {
       const r = spawnSync(process.execPath, ['scripts/commands-doc.mjs', out], {
         cwd: join(import.meta.dirname, '../..'),
         encoding: 'utf8',
+        timeout: 60_000,
       });
       expect(r.status, r.stderr).toBe(0);
       expect(readFileSync(out, 'utf8')).toBe(await commandsDoc());
