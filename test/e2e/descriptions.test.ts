@@ -3,34 +3,9 @@
 // descriptions declare is checked here, so a new one is covered without editing a list.
 
 import { describe, expect, it } from 'vitest';
-import { GROUPS } from '../../src/commands/groups.js';
-import { flagsOf, type Group, isRunnable, type Runnable } from '../../src/commands/verb.js';
+import { flagsOf, isRunnable } from '../../src/commands/verb.js';
 import { runCli } from '../helpers/cli.js';
-
-/** Every group, its groups' groups too (billing emulator webhooks), with its words on the command line. */
-async function groups(): Promise<{ path: string[]; group: Group }[]> {
-  const all: { path: string[]; group: Group }[] = [];
-  const walk = async (group: Group, parent: string[]) => {
-    const path = [...parent, group.name];
-    all.push({ path, group });
-    if (!('verbs' in group)) return;
-    for (const entry of await group.verbs()) if (!isRunnable(entry)) await walk(entry, path);
-  };
-  for (const group of Object.values(GROUPS)) await walk(group, []);
-  return all;
-}
-
-async function described(): Promise<{ path: string[]; runnable: Runnable }[]> {
-  const all: { path: string[]; runnable: Runnable }[] = [];
-  for (const { path, group } of await groups()) {
-    if ('verb' in group) all.push({ path, runnable: await group.verb() });
-    else if ('command' in group) all.push({ path, runnable: group.command });
-    else
-      for (const runnable of (await group.verbs()).filter(isRunnable))
-        all.push({ path: [...path, runnable.verb.name], runnable });
-  }
-  return all;
-}
+import { described, groups } from '../helpers/commands.js';
 
 describe('every described command', () => {
   it('has the summary, arguments, flags and examples of its description in its --help', async () => {
