@@ -9,11 +9,11 @@ export const getVerb = verb({
   args: [{ name: '<id>', help: 'order id, or its invoice id (INV-000123; INV-0001* for those starting so)' }],
   flags: [{ flag: '--expand <names>', help: `with -o json: add ${EXPANSION_NAMES.order} under those keys` }],
   examples: [
-    'billing orders get 1042',
+    'billing orders get 177',
     'billing orders get INV-000123',
     "billing orders get 'INV-00012*'",
-    'billing orders get 1042 --json | jq .status.value',
-    'billing orders get 1042 -o json --expand payments | jq ".payments[] | {id, left_to_refund}"',
+    'billing orders get 177 --json | jq .status.value',
+    'billing orders get 177 -o json --expand payments | jq ".payments[] | {id, left_to_refund}"',
   ],
   help:
     '\nAn id that is not a number is looked up as an invoice id by reading the pages of orders:\n' +

@@ -11,5 +11,6 @@ export const listVerb = verb({
     { flag: '--all', help: 'read every page' },
     { flag: '--limit <n>', help: 'stop after this many products' },
   ],
+  examples: ['billing products list', 'billing products list --all -o csv > products.csv'],
   output: 'list',
 });
