@@ -6,8 +6,8 @@
 // -o json and one record a line with -o ndjson, csv has a header with money split into amount
 // and currency, an answer is one JSON document, `none` prints nothing. A command that writes
 // runs on records it makes itself (WRITES), on an emulator of its own kind; one that cannot run
-// here (login to a real service, a server that does not end) is held to what needs no run: its
-// help, and conflicting output flags refused (exit 2) before anything is sent.
+// here (login to a real service, a server that does not end) is held to what needs no run:
+// conflicting output flags refused (exit 2) before anything is sent.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerbSpec } from '../../src/commands/verb.js';
