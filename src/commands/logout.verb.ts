@@ -5,5 +5,5 @@ import { verb } from './verb.js';
 export const logoutVerb = verb({
   name: 'logout',
   summary: 'remove the stored token of an environment',
-  output: 'answer',
+  output: 'none',
 });

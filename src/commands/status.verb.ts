@@ -5,5 +5,6 @@ import { verb } from './verb.js';
 export const statusVerb = verb({
   name: 'status',
   summary: 'environment, addresses, profile, masked token, and whether the service answers',
+  examples: ['billing status', 'billing --env sandbox status -o json'],
   output: 'record',
 });

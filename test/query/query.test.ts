@@ -145,7 +145,7 @@ describe('bad expressions', () => {
   });
 
   it('a command whose output the query does not reach says so', async () => {
-    const result = await cli(['config', 'path', '--query', 'x']);
+    const result = await cli(['completion', 'bash', '--query', 'x']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('warning: --query does not apply to what this command prints');
     const applied = await cli(['orders', 'list', '--items', '2', '--query', '[].id', '-o', 'json']);

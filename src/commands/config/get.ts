@@ -9,5 +9,6 @@ export const getVerb = verb({
   name: 'get',
   summary: 'one setting of the selected environment',
   args: [{ name: '<key>', help: KEYS.join(', '), values: KEYS }],
+  examples: ['billing config get profile_id'],
   output: 'value',
 });

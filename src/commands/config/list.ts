@@ -5,5 +5,6 @@ import { verb } from '../verb.js';
 export const listVerb = verb({
   name: 'list',
   summary: 'every environment and its settings (token masked)',
+  examples: ['billing config list'],
   output: 'list',
 });

@@ -5,5 +5,6 @@ import { verb } from '../verb.js';
 export const pathVerb = verb({
   name: 'path',
   summary: 'where the config file is',
+  examples: ['billing config path'],
   output: 'value',
 });

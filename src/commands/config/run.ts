@@ -4,7 +4,7 @@ import { environmentKind, type Kind, storedAddresses } from '../../config/kind.j
 import { canonicalEnvName, maskToken, storedEnvironment } from '../../config/resolve.js';
 import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../../config/store.js';
 import { BillingError, EXIT, UsageError } from '../../errors.js';
-import { writeList } from '../../format/index.js';
+import { write, writeList } from '../../format/index.js';
 import type { Runtime } from '../runtime.js';
 
 const SECRET_KEYS = new Set(['token', 'webhook_secret']);
@@ -55,7 +55,7 @@ export async function get(rt: Runtime, [key]: string[]): Promise<void> {
   if (value === undefined || value === null || value === '') {
     throw new BillingError('not_found', EXIT.notFound, `${key} is not set for environment "${envName}"`);
   }
-  rt.io.stdout.write(`${SECRET_KEYS.has(key) ? maskToken(String(value)) : String(value)}\n`);
+  await writeValue(rt, SECRET_KEYS.has(key) ? maskToken(String(value)) : value);
 }
 
 export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
@@ -95,7 +95,13 @@ export async function use(rt: Runtime, [given]: string[]): Promise<void> {
 }
 
 export async function path(rt: Runtime): Promise<void> {
-  rt.io.stdout.write(`${(await rt.config()).path}\n`);
+  await writeValue(rt, (await rt.config()).path);
+}
+
+/** A setting or a path: a JSON value with -o json or ndjson (typed), its bare text for the others. */
+function writeValue(rt: Runtime, value: unknown): Promise<void> {
+  const text = () => rt.io.stdout.write(`${String(value)}\n`);
+  return write(rt.output, { value }, { rows: text, screen: text });
 }
 
 /** The kind the guard goes by, where it comes from, and the address that made it production. */

@@ -12,5 +12,6 @@ export const setVerb = verb({
     { name: '<key>', help: KEYS.join(', '), values: KEYS },
     { name: '<value>', help: '' },
   ],
-  output: 'answer',
+  examples: ['billing config set base_url https://api.example/api/v2 --env sandbox'],
+  output: 'none',
 });

@@ -9,5 +9,6 @@ export const unsetVerb = verb({
   name: 'unset',
   summary: 'remove one setting of the selected environment',
   args: [{ name: '<key>', help: '', values: KEYS }],
-  output: 'answer',
+  examples: ['billing config unset webhook_secret --env sandbox'],
+  output: 'none',
 });

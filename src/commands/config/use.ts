@@ -6,5 +6,6 @@ export const useVerb = verb({
   name: 'use',
   summary: 'select the environment that commands use by default',
   args: [{ name: '<env>', help: '' }],
-  output: 'answer',
+  examples: ['billing config use local'],
+  output: 'none',
 });

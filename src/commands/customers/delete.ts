@@ -9,5 +9,5 @@ export const deleteVerb = verb({
   args: [{ name: '<id>', help: 'customer id' }],
   examples: ['billing customers delete 3'],
   help: PRODUCTION_GUARD,
-  output: 'answer',
+  output: 'none',
 });

@@ -29,5 +29,5 @@ to the emulator's clock (now-3d, now+1h); clock: sets the clock first. A bad key
 whole file (exit 2) with its path. The schema ships with billing: fixtures/fixture.schema.json;
 the demo seed is fixtures/demo.json.
 `,
-  output: 'list',
+  output: 'answer',
 });

@@ -39,5 +39,5 @@ Declining charges: a stored card ending 0002 (soft) or 0069 (hard), a card past 
 month (soft), or POST /__emulator/declines {customer_id, decline: "soft"|"hard", times}.
 The clock only moves forward; time passing by itself runs nothing.
 `,
-  output: 'list',
+  output: 'answer',
 });

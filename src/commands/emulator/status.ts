@@ -7,5 +7,6 @@ export const statusVerb = verb({
   name: 'status',
   summary: 'whether the emulator runs, where, and what it holds',
   flags: [PORT_FLAG],
-  output: 'list',
+  examples: ['billing emulator status'],
+  output: 'answer',
 });

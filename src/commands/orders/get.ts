@@ -23,11 +23,11 @@ export const getVerb = verb({
     },
   ],
   examples: [
-    'billing orders get 1042',
+    'billing orders get 177',
     'billing orders get INV-000123',
     "billing orders get 'INV-00012*'",
-    'billing orders get 1042 --json | jq .status.value',
-    'billing orders get 1042 -o json --expand payments | jq ".payments[] | {id, left_to_refund}"',
+    'billing orders get 177 --json | jq .status.value',
+    'billing orders get 177 -o json --expand payments | jq ".payments[] | {id, left_to_refund}"',
   ],
   help:
     '\nAn id that is not a number is looked up as an invoice id by reading the pages of orders:\n' +

@@ -7,6 +7,6 @@ export const paymentsVerb = verb({
   name: 'payments',
   summary: 'payments taken on an order (pre-authorisations, debits, captures, refunds, reversals)',
   args: [{ name: '<id>', help: ORDER_ARG }],
-  examples: ['billing orders payments 1042', 'billing orders payments 1042 -o json'],
+  examples: ['billing orders payments 177', 'billing orders payments 177 -o json'],
   output: 'list',
 });

@@ -7,6 +7,6 @@ export const scheduleVerb = verb({
   name: 'schedule',
   summary: "an order's scheduled payments: due date, amount, status; the next payment highlighted",
   args: [{ name: '<id>', help: ORDER_ARG }],
-  examples: ['billing orders schedule 1042', 'billing orders schedule 1042 -o json | jq ".[0]"'],
+  examples: ['billing orders schedule 177', 'billing orders schedule 177 -o json | jq ".[0]"'],
   output: 'list',
 });

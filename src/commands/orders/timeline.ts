@@ -8,7 +8,7 @@ export const timelineVerb = verb({
   summary:
     'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
   args: [{ name: '<id>', help: ORDER_ARG, id: 'order' }],
-  examples: ['billing orders timeline 1042', 'billing orders timeline 1042 -o ndjson | jq -r .event'],
+  examples: ['billing orders timeline 177', 'billing orders timeline 177 -o ndjson | jq -r .event'],
   help:
     '\nThe service keeps only the latest status change of an order (status_updated_at); earlier\n' +
     'ones are not shown. Against the emulator the webhook deliveries and the e-mails and SMS\n' +

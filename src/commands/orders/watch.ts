@@ -18,8 +18,8 @@ export const watchVerb = verb({
     { flag: '--interval <seconds>', help: 'how often to read the order', default: '2' },
   ],
   examples: [
-    'billing orders watch 1042 --until active --timeout 600',
-    'billing orders watch 1042 -o ndjson | jq -r .status',
+    'billing orders watch 177 --until active --timeout 600',
+    'billing orders watch 177 -o ndjson | jq -r .status',
   ],
   help: '\nChanges between two reads are seen as one; for every event, use billing webhooks listen.\n',
   output: 'list',

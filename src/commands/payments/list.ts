@@ -52,8 +52,8 @@ export const listVerb = verb({
     },
   ],
   examples: [
-    'billing payments list --order 1042',
-    'billing payments list --order 1042 -o csv',
+    'billing payments list --order 177',
+    'billing payments list --order 177 -o csv',
     'billing payments list --email marie.dubois@example.com',
     'billing payments list --customer 3 --since this-month',
     'billing payments list --since 2026-11-01 --status failed',

@@ -9,5 +9,5 @@ export const deleteVerb = verb({
   args: [{ name: '<id>', help: 'product id' }],
   examples: ['billing products delete 5'],
   help: PRODUCTION_GUARD,
-  output: 'answer',
+  output: 'none',
 });

@@ -6,5 +6,6 @@ export const getVerb = verb({
   name: 'get',
   summary: 'one product',
   args: [{ name: '<id>', help: 'product id' }],
+  examples: ['billing products get 5'],
   output: 'record',
 });

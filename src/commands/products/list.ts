@@ -7,5 +7,6 @@ export const listVerb = verb({
   name: 'list',
   summary: 'list products',
   flags: [...PAGE_FLAGS, limitFlag('products')],
+  examples: ['billing products list', 'billing products list --all -o csv > products.csv'],
   output: 'list',
 });

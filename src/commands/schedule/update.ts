@@ -17,5 +17,5 @@ export const updateVerb = verb({
     },
   ],
   examples: ['billing schedule update 1042 --amount 29.90', 'billing schedule update 1042 --interval YEAR'],
-  output: 'record',
+  output: 'list',
 });

@@ -9,5 +9,5 @@ export const removeVerb = verb({
   args: [{ name: '<url>', help: 'the endpoint as listed' }],
   flags: [PORT_FLAG],
   examples: ['billing emulator webhooks remove http://localhost:3000/webhooks'],
-  output: 'answer',
+  output: 'none',
 });
