@@ -4,53 +4,18 @@
 // page, and billing help fields. Every expectation is worked out here from the records the
 // emulator's API answers, not from the code under test.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { emulatorApi } from '../helpers/emulator.js';
+import { demoOrders, useEmulator, type WireOrder, type WirePayment } from '../helpers/suite.js';
 
-interface WireOrder {
-  id: number;
-  merchant_invoice_id: string;
-  order_type: { value: string };
-  status: { value: string };
-  currency: string;
-  initial_amount: string;
-  customer_id: number;
-  customer: { email: string | null; full_name: string; phone: string | null };
-  created_at: string;
-  status_updated_at: string;
-}
-interface WirePayment {
-  id: number;
-  order_id: number;
-  kind: string;
-  status: string;
-  created_at: string;
-}
-
-let emu: TestEmulator;
+const emu = useEmulator({ seed: 'demo' });
 let orders: WireOrder[];
-
 beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo' });
-  orders = [];
-  for (let page = 1; ; page++) {
-    const res = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders?page=${page}&items=100`);
-    orders.push(...(res.body.orders as WireOrder[]));
-    if (page >= res.body.pagination.total_pages) break;
-  }
-  expect(orders.length).toBe(200);
+  orders = await demoOrders(emu);
 });
-afterAll(() => emu.close());
 
 const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-
-async function _listIds(args: string[]): Promise<{ ids: number[]; stderr: string }> {
-  const r = await cli(['orders', 'list', ...args, '-o', 'ndjson']);
-  expect(r.stderr).not.toContain('error');
-  expect(r.code).toBe(0);
-  return { ids: (parseNdjson(r.stdout) as WireOrder[]).map((o) => o.id), stderr: r.stderr };
-}
 
 const idsOf = (keep: (o: WireOrder) => boolean) => orders.filter(keep).map((o) => o.id);
 
@@ -151,16 +116,6 @@ describe('billing search', () => {
   it('is listed by billing help', async () => {
     const r = await cli(['help']);
     expect(r.stdout).toMatch(/\n {2}search\s+find orders and customers/);
-  });
-});
-
-describe('customers list --email/--name', () => {
-  it('keeps the matching customers', async () => {
-    const r = await cli(['customers', 'list', '--email', 'MARIE.dubois@example.com', '-o', 'json']);
-    expect(JSON.parse(r.stdout).map((c: { email: string }) => c.email)).toEqual(['marie.dubois@example.com']);
-    const byName = await cli(['customers', 'list', '--name', 'garc', '-o', 'json']);
-    expect(JSON.parse(byName.stdout).map((c: { last_name: string }) => c.last_name)).toEqual(['García']);
-    expect(byName.stderr).toContain('1 matched');
   });
 });
 

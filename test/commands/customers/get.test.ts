@@ -2,18 +2,11 @@
 // (refunds, what is left) and next payment, and the order's timeline — the built billing
 // against the demo emulator over HTTP.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { parseNdjson, runCli } from '../../helpers/cli.js';
+import { useEmulator } from '../../helpers/suite.js';
 
-let emu: TestEmulator;
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo' });
-});
-afterAll(async () => {
-  await emu.close();
-});
+const emu = useEmulator({ seed: 'demo' });
 
 const cli = (args: string[]) => runCli(args, { env: emu.env({ COLUMNS: '160' }), timeoutMs: 30_000 });
 
