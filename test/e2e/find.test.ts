@@ -5,9 +5,9 @@
 // emulator's API answers, not from the code under test.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { emulatorApi } from '../helpers/emulator.js';
-import { demoOrders, useEmulator, type WireOrder, type WirePayment } from '../helpers/suite.js';
+import { demoOrders, useEmulator, type WireOrder } from '../helpers/suite.js';
 
 const emu = useEmulator({ seed: 'demo' });
 let orders: WireOrder[];
@@ -116,49 +116,6 @@ describe('billing search', () => {
   it('is listed by billing help', async () => {
     const r = await cli(['help']);
     expect(r.stdout).toMatch(/\n {2}search\s+find orders and customers/);
-  });
-});
-
-describe('payments list across orders', () => {
-  let payments: WirePayment[];
-  beforeAll(async () => {
-    payments = [];
-    for (const o of orders) {
-      const res = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${o.id}/payments`);
-      payments.push(...(res.body.payments as WirePayment[]));
-    }
-    expect(payments.length).toBeGreaterThan(20);
-  });
-
-  it('lists the payments of every order, in the order of the orders', async () => {
-    const r = await cli(['payments', 'list', '-o', 'ndjson']);
-    expect(r.code).toBe(0);
-    expect((parseNdjson(r.stdout) as WirePayment[]).map((p) => p.id)).toEqual(payments.map((p) => p.id));
-    expect(r.stderr).toContain(`the payments of 200 orders; ${payments.length} payments matched`);
-  });
-
-  it('a count of one is singular: 1 payment, 1 page, 1 order', async () => {
-    const r = await cli(['payments', 'list', '--limit', '1', '-o', 'ndjson']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(
-      /^Read 1 page of orders \(100\) and the payments of \d+ orders?; 1 payment matched\.$/m,
-    );
-    expect(r.stderr).not.toMatch(/\b1 (pages|orders|payments)\b/);
-    const one = await cli(['orders', 'get', orders[0]!.merchant_invoice_id, '-o', 'json']);
-    expect(one.stderr).toContain('Read 1 page of orders (100); 1 matched');
-  });
-
-  it('--since and --status filter them', async () => {
-    const since = payments[Math.floor(payments.length / 2)]!.created_at.slice(0, 10);
-    const want = payments.filter(
-      (p) => p.status === 'failed' && Date.parse(p.created_at) >= Date.parse(`${since}T00:00:00Z`),
-    );
-    expect(want.length).toBeGreaterThan(0);
-    const r = await cli(['payments', 'list', '--since', since, '--status', 'failed', '-o', 'ndjson']);
-    expect(r.code).toBe(0);
-    expect((parseNdjson(r.stdout) as WirePayment[]).map((p) => p.id)).toEqual(want.map((p) => p.id));
-    const bad = await cli(['payments', 'list', '--order', '3', '--since', since]);
-    expect(bad.code).toBe(2);
   });
 });
 

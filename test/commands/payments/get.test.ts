@@ -1,10 +1,9 @@
-// billing payments get ID and payments list --order ID (orders payments kept as its alias), end
-// to end: the built CLI against the emulator, in every output format.
+// billing payments get ID, end to end: the built CLI against the emulator, in every output format.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { seedPayments } from './helpers.js';
+import { runCli } from '../../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { seedPayments } from '../../payments/helpers.js';
 
 let emu: TestEmulator;
 let order: number;
@@ -60,44 +59,5 @@ describe('payments get ID', () => {
     const bad = await cli(['payments', 'get', 'abc']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('payment id');
-  });
-});
-
-describe('payments list --order ID', () => {
-  it('lists the payment and its refund, the same as orders payments ID', async () => {
-    const list = await cli(['payments', 'list', '--order', String(order), '-o', 'json']);
-    expect(list.code).toBe(0);
-    const records = JSON.parse(list.stdout);
-    expect(records.map((p: { kind: string }) => p.kind)).toEqual(['debit', 'refund']);
-    const alias = await cli(['orders', 'payments', String(order), '-o', 'json']);
-    expect(JSON.parse(alias.stdout)).toEqual(records);
-  });
-
-  it('ndjson is one payment a line; csv has a header; tsv none', async () => {
-    const nd = await cli(['payments', 'list', '--order', String(order), '-o', 'ndjson']);
-    expect(
-      nd.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).kind),
-    ).toEqual(['debit', 'refund']);
-    const csv = await cli(['payments', 'list', '--order', String(order), '-o', 'csv']);
-    expect(csv.stdout.trim().split('\n')).toHaveLength(3);
-    const tsv = await cli(['payments', 'list', '--order', String(order), '-o', 'tsv']);
-    expect(tsv.stdout.trim().split('\n')).toHaveLength(2);
-    const table = await cli(['payments', 'list', '--order', String(order), '-o', 'table']);
-    expect(table.stdout).toMatch(/ID\s+ORDER ID\s+KIND\s+STATUS/i);
-  });
-
-  it('without --order lists the payments of every order; a filter of those with --order is exit 2', async () => {
-    const result = await cli(['payments', 'list', '-o', 'ndjson']);
-    expect(result.code).toBe(0);
-    // One order (a debit and its refund): the count of one in the singular.
-    expect(result.stderr).toContain(
-      'Read 1 page of orders (1) and the payments of 1 order; 2 payments matched.',
-    );
-    const both = await cli(['payments', 'list', '--order', '1', '--status', 'failed']);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toContain('--status filters the payments of every order: leave out --order');
   });
 });
