@@ -1,6 +1,7 @@
 // Recurring billing over simulated time: an emulator whose clock starts at a fixed moment
 // and delivers webhooks to a small app, and the calls the scenarios make.
 
+import { afterEach, beforeEach } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { outboxOf } from '../../src/emulator/outbox/outbox.js';
@@ -41,6 +42,33 @@ export async function startBilling(at = START): Promise<Billing> {
       await emulator.close();
       await listen.stop();
     },
+  };
+}
+
+/**
+ * A fresh emulator for each test of the enclosing file or describe block (beforeEach), so that
+ * each starts on 1 January 2027, closed after it. What it returns stands for the current one.
+ */
+export function useBilling(): Billing {
+  let current: Billing | undefined;
+  beforeEach(async () => {
+    current = await startBilling();
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+  const running = (): Billing => {
+    if (!current) throw new Error('the emulator starts in beforeEach: use it inside a test');
+    return current;
+  };
+  return {
+    get emulator() {
+      return running().emulator;
+    },
+    get listen() {
+      return running().listen;
+    },
+    close: () => running().close(),
   };
 }
 

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { call, v2 } from '../../emulator/helpers.js';
 import { runCli } from '../../helpers/cli.js';
 import { emulatorApi } from '../../helpers/emulator.js';
 import { useEmulator } from '../../helpers/suite.js';
+import { advance, cliEnv, customerWithCard, plan, useBilling } from '../../recurring/helpers.js';
 
 const emu = useEmulator({ seed: 'demo' });
 
@@ -116,5 +118,55 @@ describe('orders subscribe', () => {
       '01/01/2030 09:00',
     ]);
     expect(r.code).toBe(7);
+  });
+});
+
+describe('orders subscribe and orders schedule', () => {
+  // A fresh emulator for each test, so that each starts on 1 January 2027.
+  const billing = useBilling();
+
+  const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+    runCli(args, { env: cliEnv(billing.emulator, extra) });
+  it('subscribe prints the order, with no payment scheduled until it is active; then the one event is marked next', async () => {
+    const customer = await customerWithCard(billing.emulator);
+    const product = await plan(billing.emulator, '20.00');
+    const result = await cli([
+      'orders',
+      'subscribe',
+      '--customer',
+      String(customer),
+      '--product',
+      String(product),
+      '--currency',
+      'EUR',
+      '--interval',
+      'quarter',
+      '--start-date',
+      '31/01/2027 09:00',
+      '-o',
+      'table',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Subscription order \d+ created \(pending\)/);
+    expect(result.stdout).not.toContain('Schedule (');
+    expect(result.stderr).toContain('No payment is scheduled yet');
+    const orderId = Number(/Subscription order (\d+) created/.exec(result.stdout)?.[1]);
+    const paid = await call(billing.emulator, 'POST', v2(1, `/orders/${orderId}/pay_with_card`));
+    expect(paid.status).toBe(201);
+    const rowsOf = (stdout: string) =>
+      stdout.split('\n').filter((l) => /\d{2}:\d{2} UTC\s+\d+\.\d{2} EUR/.test(l));
+    const active = await cli(['orders', 'schedule', String(orderId), '-o', 'table']);
+    expect(active.code, active.stderr).toBe(0);
+    expect(rowsOf(active.stdout)).toHaveLength(1);
+    expect(rowsOf(active.stdout)[0]).toMatch(/^next\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+scheduled/);
+    expect(active.stderr).toContain('Next payment: 20.00 EUR on 2027-01-31 09:00 UTC.');
+    // Charged on its day, it makes way for the next quarter's, now the one marked next.
+    await advance(billing.emulator, { to: '2027-02-01' });
+    const later = await cli(['orders', 'schedule', String(orderId), '-o', 'table']);
+    const rows = rowsOf(later.stdout);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^\s+\d+\s+2027-01-31 09:00 UTC\s+20\.00 EUR\s+paid/);
+    expect(rows[1]).toMatch(/^next\s+\d+\s+2027-04-30 09:00 UTC\s+20\.00 EUR\s+scheduled/);
+    expect(later.stderr).toContain('Next payment: 20.00 EUR on 2027-04-30 09:00 UTC.');
   });
 });
