@@ -1,3 +1,5 @@
+// billing emulator outbox, end to end: the built CLI against the emulator. What it prints, and its exit code.
+
 import { describe, expect, it } from 'vitest';
 import { makeOrder, useShop } from '../../checkout/helpers.js';
 import { runCli } from '../../helpers/cli.js';
