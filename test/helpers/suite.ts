@@ -73,3 +73,17 @@ export async function ordersPage(emu: TestEmulator, query: string) {
   expect(res.status).toBe(200);
   return res.body as { orders: { id: number }[]; pagination: { total_count: number; total_pages: number } };
 }
+
+/** `billing login` for the local environment of the emulator at `url`, the token read from stdin. */
+export const loginArgs = (url: string) => [
+  'login',
+  '--env',
+  'local',
+  '--with-token',
+  '--base-url',
+  `${url}/api/v2`,
+  '--base-url-v1',
+  `${url}/api/v1`,
+  '--profile',
+  '1',
+];
