@@ -139,10 +139,12 @@ export function startCli(args: string[], env: Record<string, string | undefined>
   };
 }
 
+export type Env = Record<string, string | undefined>;
+
 /** The emulator of the checkout and links commands' tests, its gateway in the CLI's environment, one customer and one product. */
 export interface Shop {
   t: TestEmulator;
-  env: Record<string, string | undefined>;
+  env: Env;
   customer: number;
   product: number;
 }

@@ -2,15 +2,12 @@
 // the filters of orders list it takes. Every expectation is worked out here from the records
 // the emulator's API answers, not from the code under test.
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { demoOrders, useEmulator, type WireOrder } from '../helpers/suite.js';
 
-const emu = useEmulator({ seed: 'demo' });
 let orders: WireOrder[];
-beforeAll(async () => {
-  orders = await demoOrders(emu);
-});
+const emu = useEmulator({ seed: 'demo' }, async (started) => (orders = await demoOrders(started)));
 
 const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
 

@@ -3,16 +3,13 @@
 // fields --query reaches. The filters of each command are in its file of test/commands/.
 // Every expectation is worked out here from the records the emulator's API answers.
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { emulatorApi } from '../helpers/emulator.js';
 import { demoOrders, useEmulator, type WireOrder } from '../helpers/suite.js';
 
-const emu = useEmulator({ seed: 'demo' });
 let orders: WireOrder[];
-beforeAll(async () => {
-  orders = await demoOrders(emu);
-});
+const emu = useEmulator({ seed: 'demo' }, async (started) => (orders = await demoOrders(started)));
 
 const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
 

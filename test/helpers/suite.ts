@@ -3,16 +3,22 @@
 
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
+import { parseNdjson, runCli } from './cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from './emulator.js';
 
 /**
- * The emulator of the enclosing file or describe block: started in its beforeAll, closed in its
- * afterAll. What it returns stands for that emulator, so a test reads `emu.url` and `emu.env()`.
+ * The emulator of the enclosing file or describe block: started in its beforeAll (then `ready`,
+ * the block's own setup, runs on it), closed in its afterAll. What it returns stands for that
+ * emulator, so a test reads `emu.url` and `emu.env()`.
  */
-export function useEmulator(options: EmulatorOptions = {}): TestEmulator {
+export function useEmulator(
+  options: EmulatorOptions = {},
+  ready?: (emu: TestEmulator) => Promise<unknown>,
+): TestEmulator {
   let started: TestEmulator | undefined;
   beforeAll(async () => {
     started = await startTestEmulator(options);
+    await ready?.(started);
   });
   afterAll(async () => {
     await started?.close();
@@ -87,3 +93,22 @@ export const loginArgs = (url: string) => [
   '--profile',
   '1',
 ];
+
+/** Every order as `billing orders list --all -o ndjson` prints it (the records as the service sent them). */
+export async function listedOrders(emu: TestEmulator): Promise<WireOrder[]> {
+  const r = await runCli(['orders', 'list', '--all', '-o', 'ndjson'], { env: emu.env(), timeoutMs: 30_000 });
+  expect(r.code, r.stderr).toBe(0);
+  return parseNdjson(r.stdout) as WireOrder[];
+}
+
+/** Runs `work` with the emulator's injected faults set to `faults`, and clears them after. */
+export function faultsOn(emu: TestEmulator) {
+  return async <T>(faults: unknown[], work: () => Promise<T>): Promise<T> => {
+    await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults });
+    try {
+      return await work();
+    } finally {
+      await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
+    }
+  };
+}

@@ -2,34 +2,11 @@
 // emulator's endpoints are managed while it runs, and `webhooks trigger` changes a real
 // order there (§2). The built CLI as processes, the emulator over real HTTP.
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { adminFetch, startTestEmulator } from '../helpers/emulator.js';
-import { startApp, type TestApp, waitFor } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { adminFetch } from '../helpers/emulator.js';
+import { useJoinedEmulator } from './helpers.js';
 
-const cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const close of cleanup.splice(0).reverse()) await close();
-});
-
-async function setup(retryDelaysMs = [20, 20, 20]) {
-  const t = await startTestEmulator({ seed: 'demo', webhookRetryDelaysMs: retryDelaysMs });
-  cleanup.push(() => t.close());
-  const app = await startApp('/hooks');
-  cleanup.push(() => app.close());
-  const env = t.env();
-  const port = new URL(t.url).port;
-  const billing = (...args: string[]) => runCli(args, { env });
-  return { t, app, env, port, billing };
-}
-
-const events = (app: TestApp) => app.received.map((r) => JSON.parse(r.body.toString('utf8')).event as string);
-const got = (app: TestApp, n: number) =>
-  waitFor(
-    () => (app.received.length >= n ? app.received : undefined),
-    10_000,
-    () => `app got ${events(app).join(', ')}`,
-  );
+const { setup, events, got } = useJoinedEmulator();
 
 describe('billing emulator webhooks add|list|remove', () => {
   it('manages endpoints while the emulator runs, each with all order events or a list', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CARDS,
   card,
+  type Env,
   makeCustomer,
   makeOrder,
   makeProduct,
@@ -15,10 +16,7 @@ import {
 import { runCli } from '../../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
-let t: TestEmulator;
-let env: Record<string, string | undefined>;
-let customer: number;
-let product: number;
+let t: TestEmulator, env: Env, customer: number, product: number;
 useShop((shop) => ({ t, env, customer, product } = shop));
 
 const billing = (...args: string[]) => runCli(args, { env });

@@ -3,8 +3,8 @@
 // against the demo emulator over HTTP.
 
 import { describe, expect, it } from 'vitest';
-import { parseNdjson, runCli } from '../../helpers/cli.js';
-import { useEmulator } from '../../helpers/suite.js';
+import { runCli } from '../../helpers/cli.js';
+import { listedOrders, useEmulator } from '../../helpers/suite.js';
 
 const emu = useEmulator({ seed: 'demo' });
 
@@ -13,11 +13,7 @@ const cli = (args: string[]) => runCli(args, { env: emu.env({ COLUMNS: '160' }),
 // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
 type Any = any;
 
-async function allOrders(): Promise<Any[]> {
-  const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
-  expect(r.code, r.stderr).toBe(0);
-  return parseNdjson(r.stdout) as Any[];
-}
+const allOrders = (): Promise<Any[]> => listedOrders(emu);
 
 describe('customers get', () => {
   it('shows every order of the customer under the record, a subscription with its next payment', async () => {

@@ -2,17 +2,12 @@
 // 1 January 2027, with each rejection and its exit code.
 
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
 import { adminFetch } from '../../helpers/emulator.js';
-import { charges, cliEnv, liveSubscription, useBilling } from '../../recurring/helpers.js';
+import { charges, useBilling } from '../../recurring/helpers.js';
 
 // A fresh emulator for each test, so that each starts on 1 January 2027.
 const billing = useBilling();
-
-const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: cliEnv(billing.emulator, extra) });
-const port = () => String(billing.emulator.port);
-const orderFor = (start = '31/01/2027 09:00') => liveSubscription(billing.emulator, { start });
+const { cli, port, orderFor } = billing;
 
 describe('emulator clock', () => {
   it('shows the time, advances it and lists what ran; refuses bad input with exit 2', async () => {

@@ -1,14 +1,11 @@
 // billing emulator outbox, end to end: the built CLI against the emulator. What it prints, and its exit code.
 
 import { describe, expect, it } from 'vitest';
-import { makeOrder, useShop } from '../../checkout/helpers.js';
+import { type Env, makeOrder, useShop } from '../../checkout/helpers.js';
 import { runCli } from '../../helpers/cli.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 
-let t: TestEmulator;
-let env: Record<string, string | undefined>;
-let customer: number;
-let product: number;
+let t: TestEmulator, env: Env, customer: number, product: number;
 useShop((shop) => ({ t, env, customer, product } = shop));
 
 const billing = (...args: string[]) => runCli(args, { env });

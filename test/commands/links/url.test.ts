@@ -3,14 +3,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeOrder, useShop } from '../../checkout/helpers.js';
+import { type Env, makeOrder, useShop } from '../../checkout/helpers.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import type { TestEmulator } from '../../helpers/emulator.js';
 
-let t: TestEmulator;
-let env: Record<string, string | undefined>;
-let customer: number;
-let product: number;
+let t: TestEmulator, env: Env, customer: number, product: number;
 useShop((shop) => ({ t, env, customer, product } = shop));
 
 const billing = (...args: string[]) => runCli(args, { env });

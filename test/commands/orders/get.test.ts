@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../../helpers/cli.js';
 import { emulatorApi } from '../../helpers/emulator.js';
 import {
   demoOrders,
+  listedOrders,
   ordersPage,
   useEmulator,
   type WireOrder,
@@ -74,11 +75,7 @@ describe('orders get and orders timeline', () => {
   // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
   type Any = any;
 
-  async function allOrders(): Promise<Any[]> {
-    const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
-    expect(r.code, r.stderr).toBe(0);
-    return parseNdjson(r.stdout) as Any[];
-  }
+  const allOrders = (): Promise<Any[]> => listedOrders(emu);
   it('the order shows its payments with what was refunded and what is left, and the timeline lists the refund after the debit', async () => {
     const order = (await allOrders()).find(
       (o) => o.status.value === 'complete' && o.order_type.value === 'single_payment',
@@ -125,11 +122,8 @@ describe('orders get and orders timeline', () => {
 });
 
 describe('orders get by invoice id', () => {
-  const emu = useEmulator({ seed: 'demo' });
   let orders: WireOrder[];
-  beforeAll(async () => {
-    orders = await demoOrders(emu);
-  });
+  const emu = useEmulator({ seed: 'demo' }, async (started) => (orders = await demoOrders(started)));
 
   const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
 

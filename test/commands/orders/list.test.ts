@@ -183,11 +183,8 @@ describe('orders list page sizes', () => {
 });
 
 describe("finding among the demo seed's 200 orders", () => {
-  const emu = useEmulator({ seed: 'demo' });
   let orders: WireOrder[];
-  beforeAll(async () => {
-    orders = await demoOrders(emu);
-  });
+  const emu = useEmulator({ seed: 'demo' }, async (started) => (orders = await demoOrders(started)));
 
   const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
 

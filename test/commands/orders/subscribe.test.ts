@@ -3,7 +3,7 @@ import { call, v2 } from '../../emulator/helpers.js';
 import { runCli } from '../../helpers/cli.js';
 import { emulatorApi } from '../../helpers/emulator.js';
 import { useEmulator } from '../../helpers/suite.js';
-import { advance, cliEnv, customerWithCard, plan, useBilling } from '../../recurring/helpers.js';
+import { advance, customerWithCard, plan, useBilling } from '../../recurring/helpers.js';
 
 const emu = useEmulator({ seed: 'demo' });
 
@@ -124,9 +124,8 @@ describe('orders subscribe', () => {
 describe('orders subscribe and orders schedule', () => {
   // A fresh emulator for each test, so that each starts on 1 January 2027.
   const billing = useBilling();
+  const { cli } = billing;
 
-  const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
-    runCli(args, { env: cliEnv(billing.emulator, extra) });
   it('subscribe prints the order, with no payment scheduled until it is active; then the one event is marked next', async () => {
     const customer = await customerWithCard(billing.emulator);
     const product = await plan(billing.emulator, '20.00');

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../../helpers/cli.js';
-import { useEmulator } from '../../helpers/suite.js';
+import { listedOrders, useEmulator } from '../../helpers/suite.js';
 
 const emu = useEmulator({ seed: 'demo' });
 
@@ -13,11 +13,7 @@ const cli = (args: string[]) => runCli(args, { env: emu.env({ COLUMNS: '160' }),
 // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
 type Any = any;
 
-async function allOrders(): Promise<Any[]> {
-  const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
-  expect(r.code, r.stderr).toBe(0);
-  return parseNdjson(r.stdout) as Any[];
-}
+const allOrders = (): Promise<Any[]> => listedOrders(emu);
 
 describe('orders get and orders timeline', () => {
   it('against the emulator the timeline has the e-mails sent about the order; a subscription its schedule', async () => {

@@ -3,25 +3,13 @@
 
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, parseNdjson, runCli } from '../../helpers/cli.js';
-import { adminFetch } from '../../helpers/emulator.js';
-import { advance, cliEnv, liveSubscription, useBilling } from '../../recurring/helpers.js';
+import { BIN, parseNdjson } from '../../helpers/cli.js';
+import { advance, cliEnv, useBilling } from '../../recurring/helpers.js';
 import { waitFor } from '../../webhooks/helpers.js';
 
 // A fresh emulator for each test, so that each starts on 1 January 2027.
 const billing = useBilling();
-
-const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: cliEnv(billing.emulator, extra) });
-const orderFor = (start = '31/01/2027 09:00') => liveSubscription(billing.emulator, { start });
-
-async function setDecline(customerId: number, decline: 'soft' | 'hard' | null, times?: number) {
-  await adminFetch(`${billing.emulator.url}/__emulator/declines`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ customer_id: customerId, decline, times }),
-  });
-}
+const { cli, orderFor, setDecline } = billing;
 
 describe('orders watch', () => {
   it('prints each status change as it happens and exits 0 when the status is reached', async () => {

@@ -3,8 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { emulatorApi } from '../../helpers/emulator.js';
-import { useEmulator } from '../../helpers/suite.js';
+import { faultsOn, useEmulator } from '../../helpers/suite.js';
 import { seedPayments } from '../../payments/helpers.js';
 
 const emu = useEmulator();
@@ -12,14 +11,7 @@ const emu = useEmulator();
 const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
   runCli(args, { env: emu.env(extra), input });
 
-async function withFaults<T>(faults: unknown[], work: () => Promise<T>): Promise<T> {
-  await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults });
-  try {
-    return await work();
-  } finally {
-    await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
-  }
-}
+const withFaults = faultsOn(emu);
 
 describe('payments capture and reverse', () => {
   it('captures part of a pre-authorisation, and refuses what the service refuses (exit 7)', async () => {

@@ -1,25 +1,13 @@
 // billing payments get ID, end to end: the built CLI against the emulator, in every output format.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
-import { seedPayments } from '../../payments/helpers.js';
+import { useEmulator } from '../../helpers/suite.js';
+import { paidAndRefunded } from '../../payments/helpers.js';
 
-let emu: TestEmulator;
 let order: number;
 let payment: number;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  const seeded = await seedPayments(emu.url, 1, { amount: '20.00' });
-  order = seeded.orders[0] as number;
-  payment = seeded.payments[0] as number;
-  const refund = await runCli(['payments', 'refund', String(payment), '--amount', '5.25'], {
-    env: emu.env(),
-  });
-  expect(refund.code).toBe(0);
-});
-afterAll(() => emu.close());
+const emu = useEmulator({}, async (started) => ({ order, payment } = await paidAndRefunded(started)));
 
 const cli = (args: string[]) => runCli(args, { env: emu.env() });
 

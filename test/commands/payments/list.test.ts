@@ -1,27 +1,15 @@
 // billing payments list: of one order (--order ID; orders payments kept as its alias) in every
 // output format, and across orders against the demo seed: the built CLI against the emulator.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { emulatorApi } from '../../helpers/emulator.js';
 import { demoOrders, useEmulator, type WireOrder, type WirePayment } from '../../helpers/suite.js';
-import { seedPayments } from '../../payments/helpers.js';
+import { paidAndRefunded } from '../../payments/helpers.js';
 
-let emu: TestEmulator;
 let order: number;
 let payment: number;
-
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  const seeded = await seedPayments(emu.url, 1, { amount: '20.00' });
-  order = seeded.orders[0] as number;
-  payment = seeded.payments[0] as number;
-  const refund = await runCli(['payments', 'refund', String(payment), '--amount', '5.25'], {
-    env: emu.env(),
-  });
-  expect(refund.code).toBe(0);
-});
-afterAll(() => emu.close());
+const emu = useEmulator({}, async (started) => ({ order, payment } = await paidAndRefunded(started)));
 
 const cli = (args: string[]) => runCli(args, { env: emu.env() });
 

@@ -11,7 +11,7 @@ import { BIN, parseNdjson, runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
 import { mountTmpfs } from '../../helpers/mounts.js';
 import { need } from '../../helpers/needs.js';
-import { useEmulator } from '../../helpers/suite.js';
+import { faultsOn, useEmulator } from '../../helpers/suite.js';
 import {
   allRefunds,
   journalHeader,
@@ -26,14 +26,7 @@ const emu = useEmulator();
 const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
   runCli(args, { env: emu.env(extra), input });
 
-async function withFaults<T>(faults: unknown[], work: () => Promise<T>): Promise<T> {
-  await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults });
-  try {
-    return await work();
-  } finally {
-    await emulatorApi(emu.url, 'POST', '/__emulator/faults', { faults: [] });
-  }
-}
+const withFaults = faultsOn(emu);
 
 describe('payments refund ID', () => {
   it('refunds part, then the rest, then refuses (exit 7); json prints the new payment', async () => {

@@ -13,8 +13,14 @@ import { signatureHeader, verifySignature } from '../../../src/webhooks/signatur
 import { createOrder } from '../../emulator/helpers.js';
 import { chromium, launchChromium } from '../../helpers/browser.js';
 import { baseEnv, freePort, localEnv, ngrokDouble, runCli, tempDir } from '../../helpers/cli.js';
-import { startTestEmulator } from '../../helpers/emulator.js';
-import { type Listener, startApp, startListen, type TestApp, waitFor } from '../../webhooks/helpers.js';
+import {
+  type Listener,
+  startApp,
+  startListen,
+  type TestApp,
+  useJoinedEmulator,
+  waitFor,
+} from '../../webhooks/helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
 const cleanup: Array<() => Promise<unknown>> = [];
@@ -340,44 +346,7 @@ describe('listen options', () => {
 // order there (§2). The built CLI as processes, the emulator over real HTTP.
 describe('against an emulator it joins (issue 19 §1, §2)', () => {
   const SECRET = LOCAL_EMULATOR.webhookSecret;
-  const cleanup: Array<() => Promise<unknown>> = [];
-  afterEach(async () => {
-    for (const close of cleanup.splice(0).reverse()) await close();
-  });
-
-  async function setup(retryDelaysMs = [20, 20, 20]) {
-    const t = await startTestEmulator({ seed: 'demo', webhookRetryDelaysMs: retryDelaysMs });
-    cleanup.push(() => t.close());
-    const app = await startApp('/hooks');
-    cleanup.push(() => app.close());
-    const env = t.env();
-    const port = new URL(t.url).port;
-    const billing = (...args: string[]) => runCli(args, { env });
-    return { t, app, env, port, billing };
-  }
-
-  async function listen(args: string[], env: Record<string, string | undefined>): Promise<Listener> {
-    const l = await startListen(args, env);
-    cleanup.push(async () => {
-      if (l.child.exitCode === null) await l.stop();
-    });
-    return l;
-  }
-
-  const events = (app: TestApp) =>
-    app.received.map((r) => JSON.parse(r.body.toString('utf8')).event as string);
-  const got = (app: TestApp, n: number) =>
-    waitFor(
-      () => (app.received.length >= n ? app.received : undefined),
-      10_000,
-      () => `app got ${events(app).join(', ')}`,
-    );
-
-  async function statusOf(billing: (...a: string[]) => ReturnType<typeof runCli>, id: number) {
-    const res = await billing('orders', 'get', String(id), '-o', 'json');
-    expect(res.code, res.stderr).toBe(0);
-    return JSON.parse(res.stdout).status.value as string;
-  }
+  const { setup, listen, events, got, statusOf } = useJoinedEmulator();
 
   describe('webhooks listen against an emulator', () => {
     it('registers its address, prints the secret, receives real order events, and removes itself on SIGTERM', async () => {
