@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { startEmulator } from '../../src/emulator/index.js';
-import { startApp, type TestApp, waitFor } from './helpers.js';
+// Webhook commands that run together: billing webhooks sign then verify, and billing emulator
+// deliveries with send-test-event. The built CLI against the emulator.
 
-const _SECRET = LOCAL_EMULATOR.webhookSecret;
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { startApp } from './helpers.js';
+
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close();
 });
-
-const _received = (app: TestApp, n: number, timeoutMs = 10_000) =>
-  waitFor(
-    () => (app.received.length >= n ? app.received : undefined),
-    timeoutMs,
-    () => `app got ${app.received.length} of ${n}`,
-  );
 
 describe('trigger, sign, verify, emulator deliveries', () => {
   it('signs a body for curl and verifies it, saying why a changed body fails', async () => {

@@ -7,8 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../../src/domain/local.js';
-import type { EmulatorOptions } from '../../../src/emulator/index.js';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { type EmulatorOptions, startEmulator } from '../../../src/emulator/index.js';
+import { verifySignature } from '../../../src/webhooks/signature.js';
+import { createOrder } from '../../emulator/helpers.js';
+import { baseEnv, runCli, tempDir } from '../../helpers/cli.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
 import { startApp, useJoinedEmulator } from '../../webhooks/helpers.js';
 
@@ -127,7 +129,55 @@ describe('a move the rules refuse', () => {
 // End to end: the emulator delivers to the built `billing webhooks listen`, which forwards
 // to a small test app that records what it got.
 describe('trigger, sign, verify, emulator deliveries', () => {
-  const _SECRET = LOCAL_EMULATOR.webhookSecret;
+  const SECRET = LOCAL_EMULATOR.webhookSecret;
+  const cleanup: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const close of cleanup.splice(0).reverse()) await close();
+  });
+
+  it('triggers an event built from a real order fetched through the API', async () => {
+    const { runCli } = await import('../../helpers/cli.js');
+    const emulator = await startEmulator({ port: 0 });
+    cleanup.push(() => emulator.close());
+    const app = await startApp('/hooks');
+    cleanup.push(() => app.close());
+    const id = await createOrder(emulator, '42.00');
+    const env = baseEnv({
+      BILLING_ENV: 'local',
+      BILLING_BASE_URL: `${emulator.url}/api/v2`,
+      BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+    });
+    const sent = await runCli(
+      ['webhooks', 'trigger', 'order.paused', '--order', String(id), '--to', app.url, '--json'],
+      {
+        env,
+      },
+    );
+    expect(sent.code, sent.stderr).toBe(0);
+    const out = JSON.parse(sent.stdout);
+    expect(out).toMatchObject({ event: 'order.paused', status: 200 });
+    const [got] = app.received;
+    const doc = JSON.parse(got!.body.toString('utf8'));
+    expect(doc).toMatchObject({
+      id: out.delivery_id,
+      event: 'order.paused',
+      data: { previous_status: 'draft', status: 'paused', order: { id, status: { value: 'draft' } } },
+      links: { order: `${emulator.url}/api/v2/profiles/1/orders/${id}` },
+    });
+    expect(got!.headers['x-service-delivery']).toBe(out.delivery_id);
+    expect(verifySignature(got!.body, got!.headers['x-service-signature'] as string, SECRET).ok).toBe(true);
+
+    app.fallback = 500;
+    const refused = await runCli(['webhooks', 'trigger', 'order.active', '--to', app.url], { env });
+    expect(refused.code).toBe(8);
+    expect(refused.stderr).toMatch(/answered 500/);
+  });
+});
+
+// `webhooks listen` joins the emulator behind the environment by itself (issue 19 §1), the
+// emulator's endpoints are managed while it runs, and `webhooks trigger` changes a real
+// order there (§2). The built CLI as processes, the emulator over real HTTP.
+describe('against an emulator it joins (issue 19 §1, §2)', () => {
   const { setup, listen, events, got, statusOf } = useJoinedEmulator();
 
   describe('webhooks trigger against an emulator', () => {
