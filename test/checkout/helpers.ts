@@ -1,9 +1,10 @@
 // Shared by the checkout and payment-link tests: records made through the emulator's API,
 // and the browser side of the gateway spoken with fetch (a form post, as a browser sends it).
 
+import { afterAll, beforeAll } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { spawnCli } from '../helpers/cli.js';
-import { emulatorApi } from '../helpers/emulator.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 const P = `/api/v2/profiles/${LOCAL_EMULATOR.profileId}`;
 
@@ -136,4 +137,25 @@ export function startCli(args: string[], env: Record<string, string | undefined>
       child.kill('SIGKILL');
     },
   };
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** The emulator of the checkout and links commands' tests, its gateway in the CLI's environment, one customer and one product. */
+export interface Shop {
+  t: TestEmulator;
+  env: Env;
+  customer: number;
+  product: number;
+}
+
+/** Starts a Shop before the enclosing file's (or block's) tests and hands it to `take`; closes it after them. */
+export function useShop(take: (shop: Shop) => void): void {
+  let t: TestEmulator | undefined;
+  beforeAll(async () => {
+    t = await startTestEmulator();
+    const env = t.env({ BILLING_GATEWAY_URL: `${t.url}/gateway` });
+    take({ t, env, customer: await makeCustomer(t.url), product: await makeProduct(t.url) });
+  });
+  afterAll(() => t?.close());
 }

@@ -1,9 +1,11 @@
 // Shared by the payments tests: setting up payments on an emulator and reading what it holds.
 
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { digestOf, type RowList } from '../../src/commands/batch/rows.js';
 import type { EmulatorState } from '../../src/emulator/index.js';
-import { emulatorApi } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+import { emulatorApi, type TestEmulator } from '../helpers/emulator.js';
 
 /** `count` paid single-payment orders of `amount` (via the admin API); their first payments' ids. */
 export async function seedPayments(
@@ -72,4 +74,15 @@ export function journalHeader(rows: RowList, input: string, action = 'refund'): 
     at: created,
   };
   return `${JSON.stringify(header)}\n`;
+}
+
+/** One order paid 20.00 and refunded 5.25 through the built CLI: what the lookups look up. */
+export async function paidAndRefunded(emu: TestEmulator): Promise<{ order: number; payment: number }> {
+  const seeded = await seedPayments(emu.url, 1, { amount: '20.00' });
+  const payment = seeded.payments[0] as number;
+  const refund = await runCli(['payments', 'refund', String(payment), '--amount', '5.25'], {
+    env: emu.env(),
+  });
+  expect(refund.code).toBe(0);
+  return { order: seeded.orders[0] as number, payment };
 }

@@ -1,11 +1,12 @@
 // Recurring billing over simulated time: an emulator whose clock starts at a fixed moment
 // and delivers webhooks to a small app, and the calls the scenarios make.
 
+import { afterEach, beforeEach } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { outboxOf } from '../../src/emulator/outbox/outbox.js';
 import { call, createCustomer, createProduct, v2 } from '../emulator/helpers.js';
-import { baseEnv, localEnv } from '../helpers/cli.js';
+import { baseEnv, localEnv, runCli } from '../helpers/cli.js';
 import { adminFetch } from '../helpers/emulator.js';
 import { type Listener, startListen, waitFor } from '../webhooks/helpers.js';
 
@@ -40,6 +41,55 @@ export async function startBilling(at = START): Promise<Billing> {
     close: async () => {
       await emulator.close();
       await listen.stop();
+    },
+  };
+}
+
+/** What the recurring commands' tests run against the emulator of `useBilling`. */
+export interface BillingCli extends Billing {
+  /** The built CLI pointed at the current emulator. */
+  cli(args: string[], extra?: Record<string, string | undefined>): ReturnType<typeof runCli>;
+  /** The current emulator's port, for `billing emulator … --port`. */
+  port(): string;
+  /** A live monthly subscription starting on `start` (DD/MM/YYYY HH:MM). */
+  orderFor(start?: string): ReturnType<typeof liveSubscription>;
+  /** The emulator's next `times` charges of the customer decline so (null: stop declining). */
+  setDecline(customerId: number, decline: 'soft' | 'hard' | null, times?: number): Promise<void>;
+}
+
+/**
+ * A fresh emulator for each test of the enclosing file or describe block (beforeEach), so that
+ * each starts on 1 January 2027, closed after it. What it returns stands for the current one.
+ */
+export function useBilling(): BillingCli {
+  let current: Billing | undefined;
+  beforeEach(async () => {
+    current = await startBilling();
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+  const running = (): Billing => {
+    if (!current) throw new Error('the emulator starts in beforeEach: use it inside a test');
+    return current;
+  };
+  return {
+    get emulator() {
+      return running().emulator;
+    },
+    get listen() {
+      return running().listen;
+    },
+    close: () => running().close(),
+    cli: (args, extra = {}) => runCli(args, { env: cliEnv(running().emulator, extra) }),
+    port: () => String(running().emulator.port),
+    orderFor: (start = '31/01/2027 09:00') => liveSubscription(running().emulator, { start }),
+    setDecline: async (customerId, decline, times) => {
+      await adminFetch(`${running().emulator.url}/__emulator/declines`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ customer_id: customerId, decline, times }),
+      });
     },
   };
 }

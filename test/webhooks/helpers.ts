@@ -4,7 +4,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spawnCli } from '../helpers/cli.js';
+import { afterEach, expect } from 'vitest';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -136,4 +138,53 @@ export async function waitFor<T>(
     if (ended || Date.now() > deadline) throw new Error(message());
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * For the tests where listen joins an emulator of the demo seed (issue 19): `setup` starts the
+ * emulator and a test app, `listen` the built listen; each is stopped after the test (afterEach).
+ * `events` are the events the app got, `got` waits for `n` of them, `statusOf` reads an order's
+ * status through the built CLI.
+ */
+export function useJoinedEmulator() {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const close of cleanup.splice(0).reverse()) await close();
+  });
+
+  async function setup(retryDelaysMs = [20, 20, 20]) {
+    const t = await startTestEmulator({ seed: 'demo', webhookRetryDelaysMs: retryDelaysMs });
+    cleanup.push(() => t.close());
+    const app = await startApp('/hooks');
+    cleanup.push(() => app.close());
+    const env = t.env();
+    const port = new URL(t.url).port;
+    const billing = (...args: string[]) => runCli(args, { env });
+    return { t, app, env, port, billing };
+  }
+
+  async function listen(args: string[], env: Record<string, string | undefined>): Promise<Listener> {
+    const l = await startListen(args, env);
+    cleanup.push(async () => {
+      if (l.child.exitCode === null) await l.stop();
+    });
+    return l;
+  }
+
+  const events = (app: TestApp) =>
+    app.received.map((r) => JSON.parse(r.body.toString('utf8')).event as string);
+  const got = (app: TestApp, n: number) =>
+    waitFor(
+      () => (app.received.length >= n ? app.received : undefined),
+      10_000,
+      () => `app got ${events(app).join(', ')}`,
+    );
+
+  async function statusOf(billing: (...a: string[]) => ReturnType<typeof runCli>, id: number) {
+    const res = await billing('orders', 'get', String(id), '-o', 'json');
+    expect(res.code, res.stderr).toBe(0);
+    return JSON.parse(res.stdout).status.value as string;
+  }
+
+  return { setup, listen, events, got, statusOf };
 }

@@ -3,19 +3,19 @@
 // production guard), and the token never shown.
 
 import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nest, parseField, resolveUrl } from '../../src/commands/api.js';
+import { exactNumber, stringifyExactJson } from '../../src/domain/exact-json.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
-import { type CliResult, runCli, tempDir } from '../helpers/cli.js';
+import { baseEnv, type CliResult, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runOnPty } from '../helpers/pty.js';
+import { useEmulator } from '../helpers/suite.js';
 
-let emu: TestEmulator;
-
-beforeAll(async () => {
-  emu = await startTestEmulator({ seed: 'demo' });
-});
-afterAll(() => emu.close());
+const emu = useEmulator({ seed: 'demo' });
 
 const results: CliResult[] = [];
 async function cli(args: string[], extra: Record<string, string | undefined> = {}, input?: string) {
@@ -293,4 +293,174 @@ describe('--paginate', () => {
 it('no run printed the token', () => {
   expect(results.length).toBeGreaterThan(10);
   for (const r of results) expect(r.stdout + r.stderr).not.toContain(LOCAL_EMULATOR.token);
+});
+
+// billing api against a small hostile server: what the service sends never reaches a terminal
+// as control sequences (JSON keeps its value), and the token goes only where it belongs.
+describe('against a hostile server', () => {
+  const TOKEN = 'hostile-test-token-5678';
+  const NASTY = 'pay\u001b[31mred\u009b2J\u202eevil\u2028end';
+  let server: Server;
+  let base: string;
+  const seen: IncomingHttpHeaders[] = [];
+  const pageRequests: number[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push(req.headers);
+      const page = /[?&]page=(\d+)/.exec(req.url ?? '')?.[1];
+      if (req.url?.includes('/flaky') && page !== undefined) {
+        pageRequests.push(Number(page));
+        // Page 2 fails once with a 502, as a busy gateway does.
+        if (page === '2' && pageRequests.filter((p) => p === 2).length === 1) {
+          res.writeHead(502).end('bad gateway');
+          return;
+        }
+        const n = Number(page);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            flaky: [{ id: n * 10 + 1 }, { id: n * 10 + 2 }],
+            pagination: { current_page: n, total_pages: 3, per_page: 2 },
+          }),
+        );
+        return;
+      }
+      if (req.url?.includes('/text')) {
+        res.writeHead(500, { 'content-type': 'text/plain', 'x-note': 'a\u009bb' });
+        res.end(`oops \u001b]0;title\u0007 ${NASTY}\n`);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ order: { id: 1, description: NASTY } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const env = () =>
+    baseEnv({
+      BILLING_ENV: 'sandbox',
+      BILLING_BASE_URL: `${base}/api/v2`,
+      BILLING_API_TOKEN: TOKEN,
+      BILLING_PROFILE_ID: '1',
+    });
+
+  it('JSON: control characters, C1, bidi and line separators are escaped, the value kept', async () => {
+    const result = await runCli(['api', '/orders/1'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/[\u001b\u009b\u202e\u2028]/);
+    expect(JSON.parse(result.stdout).order.description).toBe(NASTY);
+    expect(seen.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('text and headers: control characters never reach the terminal; a 500 is exit 8', async () => {
+    const result = await runCli(['api', '-i', '/text'], { env: env() });
+    expect(result.code).toBe(8);
+    expect(result.stdout).toContain('HTTP/1.1 500');
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0007\u001b\u009b\u202e]/);
+    expect(result.stdout + result.stderr).not.toContain(TOKEN);
+  });
+
+  it('--paginate retries a page answered 502 (as --all does) and keeps page order', async () => {
+    const result = await runCli(['api', '/flaky', '--paginate', '-o', 'ndjson'], { env: env() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([11, 12, 21, 22, 31, 32]);
+    expect(pageRequests.filter((p) => p === 2)).toHaveLength(2);
+  });
+});
+
+// How billing api builds a request: fields into a body (as gh does) and PATH into a URL.
+describe('how a request is built', () => {
+  const fields = (...specs: string[]) => nest(specs.map((s) => parseField(s, true)));
+
+  describe('nest', () => {
+    it('nests keys, appends to lists, starts a new object when a key repeats', () => {
+      expect(
+        fields(
+          'order[currency]=EUR',
+          'order[order_products][][product_id]=1',
+          'order[order_products][][qty]=2',
+          'order[order_products][][product_id]=3',
+          'tags[]=a',
+          'tags[]=b',
+        ),
+      ).toEqual({
+        order: {
+          currency: 'EUR',
+          order_products: [
+            { product_id: exactNumber('1'), qty: exactNumber('2') },
+            { product_id: exactNumber('3') },
+          ],
+        },
+        tags: ['a', 'b'],
+      });
+    });
+
+    it('refuses a key that is a list in one field and an object in another', () => {
+      expect(() => fields('a[]=1', 'a[b]=2')).toThrow(/mixes a list and an object/);
+      expect(() => fields('a[b=1')).toThrow(/is not key, key\[sub\] or key\[\]/);
+    });
+
+    it('-F types values; -f keeps them as text; key=value is required', () => {
+      expect(parseField('n=-12.5', true)).toEqual(['n', exactNumber('-12.5')]);
+      // A number keeps its digits: never rounded through a double (issue 16 §6).
+      expect(stringifyExactJson(fields('amount=12345678901234567.89', 'id=9007199254740993'))).toBe(
+        '{"amount":12345678901234567.89,"id":9007199254740993}',
+      );
+      expect(parseField('n=0012', true)).toEqual(['n', '0012']);
+      expect(parseField('n=12', false)).toEqual(['n', '12']);
+      expect(() => parseField('novalue', true)).toThrow(/-F takes key=value/);
+    });
+  });
+
+  describe('resolveUrl', () => {
+    const ctx = {
+      baseUrl: 'https://api.example/api/v2/',
+      baseUrlV1: 'https://api.example/api/v1',
+      profileId: 7,
+    };
+
+    it('puts the profile in front, or where {profile} is written, once', () => {
+      expect(resolveUrl('/orders/42', { ...ctx, v1: false })).toBe(
+        'https://api.example/api/v2/profiles/7/orders/42',
+      );
+      expect(resolveUrl('orders?page=2', { ...ctx, v1: false })).toBe(
+        'https://api.example/api/v2/profiles/7/orders?page=2',
+      );
+      expect(resolveUrl('/profiles/{profile}/orders', { ...ctx, v1: false })).toBe(
+        'https://api.example/api/v2/profiles/7/orders',
+      );
+      expect(resolveUrl('/profiles/9/orders', { ...ctx, v1: false })).toBe(
+        'https://api.example/api/v2/profiles/9/orders',
+      );
+    });
+
+    it('--v1: the v1 base and its profile_id query', () => {
+      expect(resolveUrl('/orders/create_single_order', { ...ctx, v1: true })).toBe(
+        'https://api.example/api/v1/orders/create_single_order?profile_id=7',
+      );
+    });
+
+    it('an absolute URL under a base as is; elsewhere refused', () => {
+      const url = 'https://api.example/api/v2/profiles/7/orders/1';
+      expect(resolveUrl(url, { ...ctx, v1: false })).toBe(url);
+      expect(() => resolveUrl('https://evil.example/api/v2/orders', { ...ctx, v1: false })).toThrow(
+        /not under the API base/,
+      );
+      expect(() => resolveUrl('https://api.example/api/v2x/orders', { ...ctx, v1: false })).toThrow(
+        /not under/,
+      );
+    });
+
+    it('no profile: a usage error naming the fix', () => {
+      expect(() => resolveUrl('/orders', { baseUrl: ctx.baseUrl, v1: false })).toThrow(/no merchant profile/);
+    });
+  });
 });
