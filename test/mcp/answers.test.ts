@@ -179,3 +179,27 @@ describe('list_orders takes the filters of orders list (issue 29: made from its 
     expect((tool.structuredContent.records as { id: number }[]).map((o) => o.id)).toEqual(ids.slice(0, 20));
   });
 });
+
+describe('search takes the filters of orders list too (issue 29: its command takes them)', () => {
+  it('every filter argument of list_orders is one of search, and keeps the orders the command keeps', async () => {
+    const { tools } = await client.listTools();
+    const propertiesOf = (name: string) =>
+      Object.keys(tools.find((t) => t.name === name)?.inputSchema.properties ?? {});
+    const own = ['full', 'fields', 'cursor', 'page', 'items', 'all', 'limit', 'concurrency'];
+    const filters = propertiesOf('list_orders').filter((p) => !own.includes(p));
+    expect(filters).toContain('status');
+    expect(propertiesOf('search')).toEqual(expect.arrayContaining(filters));
+    const cli = await runCli(['search', 'brien', '--status', 'active', '-o', 'json'], { env: emu.env() });
+    expect(cli.code, cli.stderr).toBe(0);
+    const expected = (JSON.parse(cli.stdout) as { record: { id: number } }[]).map((m) => m.record.id);
+    expect(expected.length).toBeGreaterThan(0);
+    const tool = await call('search', { text: 'brien', status: ['active'], fields: ['id', 'status'] });
+    expect(tool.isError ?? false, JSON.stringify(tool.content)).toBe(false);
+    const records = tool.structuredContent.records as {
+      kind: string;
+      record: { id: number; status: unknown };
+    }[];
+    expect(records.every((m) => m.kind === 'order')).toBe(true);
+    expect(records.map((m) => m.record.id)).toEqual(expected.slice(0, 10));
+  });
+});

@@ -71,12 +71,13 @@ export const READ_TOOLS: ToolSpec[] = [
   {
     name: 'search',
     title: 'Search orders and customers',
-    description: `Finds orders and customers by e-mail, name, phone, invoice id or id, best matches first: the support agent's first step when a customer writes in. Reads every page of orders and customers, so prefer get_order or get_customer when the id is known. Each match: kind, matched (what matched), record; ${SEARCH_PAGE} a page. ${SHAPE}`,
+    description: `Finds orders and customers by e-mail, name, phone, invoice id or id, best matches first: the support agent's first step when a customer writes in. Takes the filters of list_orders, which keep the orders that match them all (and leave customers out). Reads every page of orders and customers, so prefer get_order or get_customer when the id is known. Each match: kind, matched (what matched), record; ${SEARCH_PAGE} a page. ${SHAPE}`,
     commands: ['search'],
-    input: { ...searchInput.input, ...amount },
+    input: { ...searchInput.input, ...schemaOf(ORDER_FILTER_FLAGS), ...amount },
     run: async (rt, a) =>
       (await import('../find/search.js')).search(rt, searchInput.argsOf(a), {
         ...searchInput.optionsOf(a),
+        ...(optionsOf(ORDER_FILTER_FLAGS, a) as OrderFilterFlags),
         limit: enough(a, SEARCH_PAGE),
       }),
     shape: (result, a) => {
