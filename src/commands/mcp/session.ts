@@ -85,10 +85,9 @@ export class Session {
     if (given === undefined) {
       const dir = sessionsDir(rt.env);
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const stamp = new Date()
-        .toISOString()
-        .replace(/[-:]/g, '')
-        .replace(/\.\d+Z$/, 'Z');
+      // To the millisecond: --audit lists the sessions by name, newest first, and a client
+      // restarted within a second must still sort after the session it replaced.
+      const stamp = new Date().toISOString().replace(/[-:]/g, '');
       path = join(dir, `session-${stamp}-${randomBytes(3).toString('hex')}.journal`);
     } else {
       path = await journalPathOf(given);
