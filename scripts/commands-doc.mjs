@@ -4,7 +4,7 @@
 // test/e2e/commands-doc.test.ts fails when the file is not what this writes now. A path given
 // (`node scripts/commands-doc.mjs OUT.md`) is written instead, for that test.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +26,9 @@ try {
   });
   const { commandsDoc } = await import(pathToFileURL(module).href);
   const out = process.argv[2] ?? join(root, 'docs/commands.md');
-  await writeFile(out, await commandsDoc());
+  // Whole or not at all: a failed run leaves the reference as it was.
+  await writeFile(`${out}.tmp`, await commandsDoc());
+  await rename(`${out}.tmp`, out);
   console.log(`wrote ${out}`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
