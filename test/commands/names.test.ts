@@ -1,33 +1,22 @@
 // Issue 29: a command's tests sit in one file named after it, test/commands/<group>/<verb>.test.ts
 // (a command of its own at the top: test/commands/<name>.test.ts; a group's group:
 // test/commands/emulator/webhooks/<verb>.test.ts). The names are checked against the commands the
-// descriptions declare (src/commands/groups.ts), so a misspelt or stray file fails, named.
+// descriptions declare (walked by scripts/commands-reference.ts), so a misspelt or stray file fails, named.
 
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GROUPS } from '../../src/commands/groups.js';
-import { type Group, isRunnable } from '../../src/commands/verb.js';
+import { describedCommands, describedGroups } from '../../scripts/commands-reference.js';
 
 const HERE = import.meta.dirname;
 
 /** Every declared command and group, as its words on the command line joined by spaces. */
 async function declared(): Promise<{ commands: Set<string>; groups: Set<string> }> {
-  const commands = new Set<string>();
-  const groups = new Set<string>();
-  const walk = async (group: Group, parent: string[]): Promise<void> => {
-    const path = [...parent, group.name];
-    if (!('verbs' in group)) {
-      commands.add(path.join(' '));
-      return;
-    }
-    groups.add(path.join(' '));
-    for (const entry of await group.verbs())
-      if (isRunnable(entry)) commands.add([...path, entry.verb.name].join(' '));
-      else await walk(entry, path);
+  const groups = (await describedGroups()).filter(({ group }) => 'verbs' in group);
+  return {
+    commands: new Set((await describedCommands()).map(({ path }) => path.join(' '))),
+    groups: new Set(groups.map(({ path }) => path.join(' '))),
   };
-  for (const group of Object.values(GROUPS)) await walk(group, []);
-  return { commands, groups };
 }
 
 /** The files and folders under test/commands/, as paths relative to it. */
