@@ -6,17 +6,9 @@
 
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionVerbs } from '../../src/commands/action-verbs.js';
-import { GROUPS } from '../../src/commands/groups.js';
-import {
-  type ArgSpec,
-  type FlagSpec,
-  flagsOf,
-  type Group,
-  isRunnable,
-  type Runnable,
-  type VerbSpec,
-} from '../../src/commands/verb.js';
+import { describedCommands } from '../../scripts/commands-reference.js';
+import { argKey, flagKey } from '../../src/commands/mcp/flags.js';
+import { flagsOf, type VerbSpec } from '../../src/commands/verb.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startMcp } from '../helpers/mcp.js';
@@ -44,29 +36,12 @@ afterAll(async () => {
   await emu?.close();
 });
 
-/** The description of `billing PATH` ("orders get", "search"), found as the CLI declares it. */
+/** The description of `billing PATH` ("orders get", "search"), from the one walk of the descriptions. */
 async function descriptionOf(path: string): Promise<VerbSpec> {
-  const [first, ...rest] = path.split(' ');
-  let entry: Group | Runnable | undefined = Object.values(GROUPS as Record<string, Group>).find(
-    (g) => g.name === first,
-  );
-  for (const name of rest) {
-    if (!entry || isRunnable(entry) || !('verbs' in entry)) break;
-    const entries = await entry.verbs();
-    const declared = entries.filter(isRunnable).map((v) => v.verb.name);
-    entry = [...entries, ...actionVerbs(entry.name, declared)].find((e) =>
-      isRunnable(e) ? e.verb.name === name : e.name === name,
-    );
-  }
-  if (entry && isRunnable(entry)) return entry.verb;
-  if (entry && 'verb' in entry) return (await entry.verb()).verb;
-  if (entry && 'command' in entry) return entry.command.verb;
-  throw new Error(`no command "billing ${path}"`);
+  const found = (await describedCommands()).find((c) => c.path.join(' ') === path);
+  if (!found) throw new Error(`no command "billing ${path}"`);
+  return found.verb;
 }
-
-const keyOfFlag = (flag: FlagSpec) => (/--(?:no-)?([\w-]+)/.exec(flag.flag)?.[1] ?? '').replace(/-/g, '_');
-/** A record's id is given by name as `<record>_id`; text as its key, or the name in its brackets. */
-const keyOfArg = (arg: ArgSpec) => (arg.id ? `${arg.id}_id` : (arg.key ?? arg.name.replace(/[<>[\].]/g, '')));
 
 // biome-ignore lint/suspicious/noExplicitAny: a JSON schema as the server listed it
 type Schema = any;
@@ -97,8 +72,8 @@ describe("each MCP tool's input is its command's (issue 29)", () => {
         for (const [name, property] of properties) {
           if (TOOL_ONLY.includes(name)) continue;
           const where = `${tool.name}.${name} (billing ${path})`;
-          const flag = flagsOf(description).find((f) => keyOfFlag(f) === name);
-          const arg = (description.args ?? []).find((a) => keyOfArg(a) === name);
+          const flag = flagsOf(description).find((f) => flagKey(f) === name);
+          const arg = (description.args ?? []).find((a) => argKey(a) === name);
           expect(flag ?? arg, `${where} is neither a flag nor an argument of the command`).toBeDefined();
           if (flag) {
             expect(options.has(name), `${where}: --help lists its flag`).toBe(true);

@@ -13,12 +13,12 @@ import { parseDate } from '../../domain/dates.js';
 import { write, writeOne } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import * as parse from '../args.js';
-import { readBodyFile } from '../body.js';
+import { createRecord } from '../create.js';
 import { deleteRecord } from '../delete.js';
 import { matchesCustomer } from '../find/match.js';
 import { runList } from '../list.js';
 import { flagOrAsk } from '../prompt.js';
-import { writeRecord, writeSection } from '../result.js';
+import { writeSection } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import type { OptionsOf } from '../verb.js';
 import type { createVerb } from './create.js';
@@ -83,38 +83,37 @@ export async function create(
   _args: string[],
   flags: OptionsOf<typeof createVerb>,
 ): Promise<void> {
-  let input: Record<string, unknown>;
-  if (flags.file) {
-    input = await readBodyFile(rt, flags.file, 'customer');
-  } else {
-    input = {};
-    for (const { field } of CUSTOMER_FIELDS) {
-      const value = flags[camel(field)];
-      if (value !== undefined) input[field] = value;
-    }
-    input.first_name = await flagOrAsk(rt, flags.firstName, {
-      flag: '--first-name',
-      message: 'First name',
-      parse: (v) => parse.text('--first-name', v),
-    });
-    input.last_name = await flagOrAsk(rt, flags.lastName, {
-      flag: '--last-name',
-      message: 'Last name',
-      parse: (v) => parse.text('--last-name', v),
-    });
-    if (typeof input.date_of_birth === 'string') {
-      input.date_of_birth = dateOfBirth(input.date_of_birth);
-    }
-    if (typeof input.country === 'string') {
-      if (!/^[A-Za-z]{2}$/.test(input.country)) {
-        throw parse.bad('--country', 'a two-letter country code', 'DE', input.country);
+  await createRecord(
+    rt,
+    'customer',
+    flags.file,
+    async () => {
+      const input: Record<string, unknown> = {};
+      for (const { field } of CUSTOMER_FIELDS) {
+        const value = flags[camel(field)];
+        if (value !== undefined) input[field] = value;
       }
-      input.country = input.country.toUpperCase();
-    }
-  }
-  const created = await createCustomer(await rt.client(), input);
-  await writeRecord(rt, created.customer, 'customer');
-  rt.info(`Created customer ${created.customer.id}.`);
+      input.first_name = await flagOrAsk(rt, flags.firstName, {
+        flag: '--first-name',
+        message: 'First name',
+        parse: (v) => parse.text('--first-name', v),
+      });
+      input.last_name = await flagOrAsk(rt, flags.lastName, {
+        flag: '--last-name',
+        message: 'Last name',
+        parse: (v) => parse.text('--last-name', v),
+      });
+      if (typeof input.date_of_birth === 'string') input.date_of_birth = dateOfBirth(input.date_of_birth);
+      if (typeof input.country === 'string') {
+        if (!/^[A-Za-z]{2}$/.test(input.country)) {
+          throw parse.bad('--country', 'a two-letter country code', 'DE', input.country);
+        }
+        input.country = input.country.toUpperCase();
+      }
+      return input;
+    },
+    async (client, input) => (await createCustomer(client, input)).customer,
+  );
 }
 
 export async function remove(rt: Runtime, [id]: string[]): Promise<void> {

@@ -9,11 +9,10 @@ import {
 } from '../../api/products.js';
 import { writeOne } from '../../format/index.js';
 import * as parse from '../args.js';
-import { readBodyFile } from '../body.js';
+import { createRecord } from '../create.js';
 import { deleteRecord } from '../delete.js';
 import { runList } from '../list.js';
 import { CURRENCY_QUESTION, flagOrAsk } from '../prompt.js';
-import { writeRecord } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import type { OptionsOf } from '../verb.js';
 import { type createVerb, PRODUCT_TYPES } from './create.js';
@@ -37,37 +36,38 @@ export async function create(
   _args: string[],
   flags: OptionsOf<typeof createVerb>,
 ): Promise<void> {
-  let input: Record<string, unknown>;
-  if (flags.file) {
-    input = await readBodyFile(rt, flags.file, 'product');
-  } else {
-    input = {
-      name: await flagOrAsk(rt, flags.name, {
-        flag: '--name',
-        message: 'Product name',
-        parse: (v) => parse.text('--name', v),
-      }),
-      price: await flagOrAsk(rt, flags.price, {
-        flag: '--price',
-        message: 'Price (e.g. 19.90)',
-        parse: (v) => parse.amount('--price', v),
-      }),
-      currency: await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION),
-      product_type: parse.oneOf('--type', flags.type, PRODUCT_TYPES),
-    };
-    if (flags.description !== undefined) input.description = flags.description;
-    if (flags.priceLocked) input.price_locked = true;
-    if (flags.taxPercentage !== undefined) {
-      const rate = Number(flags.taxPercentage);
-      if (!/^\d+(\.\d+)?$/.test(flags.taxPercentage) || rate > 100) {
-        throw parse.bad('--tax-percentage', 'a number from 0 to 100', '19', flags.taxPercentage);
+  await createRecord(
+    rt,
+    'product',
+    flags.file,
+    async () => {
+      const input: Record<string, unknown> = {
+        name: await flagOrAsk(rt, flags.name, {
+          flag: '--name',
+          message: 'Product name',
+          parse: (v) => parse.text('--name', v),
+        }),
+        price: await flagOrAsk(rt, flags.price, {
+          flag: '--price',
+          message: 'Price (e.g. 19.90)',
+          parse: (v) => parse.amount('--price', v),
+        }),
+        currency: await flagOrAsk(rt, flags.currency, CURRENCY_QUESTION),
+        product_type: parse.oneOf('--type', flags.type, PRODUCT_TYPES),
+      };
+      if (flags.description !== undefined) input.description = flags.description;
+      if (flags.priceLocked) input.price_locked = true;
+      if (flags.taxPercentage !== undefined) {
+        const rate = Number(flags.taxPercentage);
+        if (!/^\d+(\.\d+)?$/.test(flags.taxPercentage) || rate > 100) {
+          throw parse.bad('--tax-percentage', 'a number from 0 to 100', '19', flags.taxPercentage);
+        }
+        input.tax_percentage = rate;
       }
-      input.tax_percentage = rate;
-    }
-  }
-  const created = await createProduct(await rt.client(), input);
-  await writeRecord(rt, created.product, 'product');
-  rt.info(`Created product ${created.product.id}.`);
+      return input;
+    },
+    async (client, input) => (await createProduct(client, input)).product,
+  );
 }
 
 export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
