@@ -1,10 +1,10 @@
 // Shared by the checkout and payment-link tests: records made through the emulator's API,
 // and the browser side of the gateway spoken with fetch (a form post, as a browser sends it).
 
-import { afterAll, beforeAll } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { spawnCli } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { emulatorApi, type TestEmulator } from '../helpers/emulator.js';
+import { useEmulator } from '../helpers/suite.js';
 
 const P = `/api/v2/profiles/${LOCAL_EMULATOR.profileId}`;
 
@@ -151,11 +151,8 @@ export interface Shop {
 
 /** Starts a Shop before the enclosing file's (or block's) tests and hands it to `take`; closes it after them. */
 export function useShop(take: (shop: Shop) => void): void {
-  let t: TestEmulator | undefined;
-  beforeAll(async () => {
-    t = await startTestEmulator();
+  useEmulator({}, async (t) => {
     const env = t.env({ BILLING_GATEWAY_URL: `${t.url}/gateway` });
     take({ t, env, customer: await makeCustomer(t.url), product: await makeProduct(t.url) });
   });
-  afterAll(() => t?.close());
 }
