@@ -23,6 +23,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { link, lstat, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { distrustOf, runningUid } from '../../domain/trust.js';
 import { InUseError, SystemError, UsageError } from '../../errors.js';
 
 export interface LockOwner {
@@ -235,17 +236,10 @@ async function replaceLegacyLock(dir: string, journalPath: string): Promise<void
  * another local user could plant it, as ssh refuses a key file others can write.
  */
 export function refuseForeign(path: string, info: Stats, kind: 'file' | 'directory'): void {
-  const uid = process.getuid?.();
-  const problem = !(kind === 'file' ? info.isFile() : info.isDirectory())
-    ? `is not a ${kind === 'file' ? 'regular file' : 'directory'}${info.isSymbolicLink() ? ' (a symlink)' : ''}`
-    : uid !== undefined && info.uid !== uid
-      ? `belongs to another user (uid ${info.uid}, you are ${uid})`
-      : (info.mode & 0o022) !== 0
-        ? `may be written by others (mode ${(info.mode & 0o777).toString(8).padStart(4, '0')})`
-        : undefined;
-  if (problem === undefined) return;
-  throw new SystemError(`${path} ${problem}; it is not used, and nothing was sent`, {
-    hint: `a journal and its lock must be yours alone (mode 0600, 0700 for a folder): remove ${path} or give another --journal`,
+  const distrust = distrustOf(path, info, { kind }, runningUid());
+  if (distrust === undefined) return;
+  throw new SystemError(`${path} ${distrust.why}; it is not used, and nothing was sent`, {
+    hint: `a journal and its lock must be yours alone (mode 0600, 0700 for a folder): ${distrust.fix}, or give another --journal`,
   });
 }
 
