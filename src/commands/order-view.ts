@@ -8,11 +8,13 @@ import { iterateOrders, listOrderPayments, listScheduledPayments } from '../api/
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { EXPANSIONS, type Expandable, type Expansion } from '../domain/expand.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
+import { type NextCharge, nextCharge } from '../domain/next-charge.js';
 import { FINAL_STATUSES, type OrderStatus, orderStatus } from '../domain/orders.js';
 import { REFUNDABLE_KINDS } from '../domain/payments.js';
 import { codeOf } from '../domain/records.js';
 import { BillingError, UsageError } from '../errors.js';
 import { formatAmount } from '../format/index.js';
+import { formatTimestamp } from '../format/text.js';
 import { runInOrder } from './batch/runner.js';
 import type { Runtime } from './runtime.js';
 
@@ -43,6 +45,50 @@ export function nextPayment(schedule: readonly ScheduledPayment[]): ScheduledPay
     .filter((s) => s.status === 'scheduled' && typeof s.due_date === 'string')
     .sort((a, b) => String(a.due_date).localeCompare(String(b.due_date)));
   return due[0] ?? null;
+}
+
+/** The restart date of a paused order, as the service sends it (assumed field `restart_date`). */
+export function restartDateOf(order: Order): string | undefined {
+  return typeof order.restart_date === 'string' ? order.restart_date : undefined;
+}
+
+/** What the service will really charge next for this order with this schedule (src/domain/next-charge.ts). */
+export function chargeOf(order: Order, schedule: readonly ScheduledPayment[]): NextCharge {
+  return nextCharge(orderStatus(order), schedule, restartDateOf(order));
+}
+
+const day = (iso: string | undefined) => formatTimestamp(iso ?? '').slice(0, 10);
+
+/**
+ * The next payment said as what will happen, one sentence (undefined: nothing is scheduled).
+ * `orders get`, `orders schedule`, `customers get` (short form) and the timeline say it.
+ */
+export function chargeSentence(orderId: number, charge: NextCharge): string | undefined {
+  const money = formatAmount(charge.amount, charge.currency ?? '');
+  const at = formatTimestamp(charge.at ?? '');
+  switch (charge.state) {
+    case 'due':
+      return `Next payment: ${money} on ${at}.`;
+    case 'retry':
+      return `Next payment: ${money} on ${at}, a retry of the declined scheduled payment ${charge.entry_id}.`;
+    case 'paused_until':
+      return `Paused until ${day(charge.restart_date)}: nothing is charged before it. Next payment: ${money} on ${at}, the first billing cycle from the restart.`;
+    case 'paused':
+      return `Paused: nothing is charged until it is resumed (billing orders resume ${orderId}); a payment due meanwhile is never charged later.`;
+    case 'suspended':
+    case 'stopped': {
+      const what = charge.state === 'suspended' ? 'Suspended' : 'Failed, with no retry left';
+      const failed =
+        charge.failed_id === undefined
+          ? 'its failed payment is collected'
+          : `the failed scheduled payment ${charge.failed_id} (${money}) is collected (billing schedule execute ${charge.failed_id}, or a payment link)`;
+      return `${what}: nothing is charged until ${failed}; payments due meanwhile are skipped.`;
+    }
+    case 'review':
+      return `In review: the next payment (${money}, scheduled payment ${charge.entry_id}) waits until the order is checked.`;
+    default:
+      return undefined;
+  }
 }
 
 /** A subscription whose next payment can still come: not complete, cancelled or rejected. */
@@ -103,7 +149,7 @@ export async function orderDetails(
   order: Order,
   wanted: ReadonlySet<Expansion<'order'>>,
   lenient = false,
-): Promise<{ payments?: PaymentView[]; next_payment?: ScheduledPayment | null }> {
+): Promise<{ payments?: PaymentView[]; next_payment?: ScheduledPayment | null; next_charge?: NextCharge }> {
   const read = <T>(what: string, get: () => Promise<T>) => (lenient ? addition(rt, what, get) : get());
   const [payments, schedule] = await Promise.all([
     wanted.has('payments')
@@ -121,7 +167,7 @@ export async function orderDetails(
   ]);
   return {
     ...(payments ? { payments: withRefunds(payments) } : {}),
-    ...(schedule ? { next_payment: nextPayment(schedule) } : {}),
+    ...(schedule ? { next_payment: nextPayment(schedule), next_charge: chargeOf(order, schedule) } : {}),
   };
 }
 
@@ -131,12 +177,12 @@ export async function customerOrders(
   client: ApiClient,
   customerId: number,
   lenient = false,
-): Promise<(Order & { next_payment?: ScheduledPayment | null })[]> {
+): Promise<(Order & { next_payment?: ScheduledPayment | null; next_charge?: NextCharge })[]> {
   const orders: Order[] = [];
   for await (const order of iterateOrders(client, { items: 100, concurrency: 8, signal: rt.signal })) {
     if (Number(customerIdOf(order)) === customerId) orders.push(order);
   }
-  const withNext: (Order & { next_payment?: ScheduledPayment | null })[] = [];
+  const withNext: (Order & { next_payment?: ScheduledPayment | null; next_charge?: NextCharge })[] = [];
   const read = runInOrder(orders, {
     concurrency: 8,
     signal: rt.signal,

@@ -6,6 +6,7 @@
 
 import { getOrder, listOrderPayments, listScheduledPayments } from '../api/orders.js';
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
+import type { NextCharge } from '../domain/next-charge.js';
 import { noticeName } from '../domain/notices.js';
 import { orderStatus } from '../domain/orders.js';
 import { BillingError } from '../errors.js';
@@ -13,7 +14,7 @@ import { writeList } from '../format/index.js';
 import { plural } from '../format/text.js';
 import { adminCall } from './emulator-admin.js';
 import { orderIdOf } from './order-arg.js';
-import { addition, isSubscription } from './order-view.js';
+import { addition, chargeOf, isSubscription } from './order-view.js';
 import type { Runtime } from './runtime.js';
 import type { Delivery } from './webhooks/emulator.js';
 
@@ -75,21 +76,70 @@ export function paymentEvents(payments: readonly Payment[]): TimelineEvent[] {
     });
 }
 
-export function scheduleEvents(schedule: readonly ScheduledPayment[]): TimelineEvent[] {
-  return schedule
+/**
+ * Each scheduled payment at its due date; one that will not be charged as the order stands
+ * (paused, suspended) says so, and what will really be charged next is an event of its own
+ * when no entry holds it yet (the first cycle after a restart), beside the restart itself.
+ */
+export function scheduleEvents(schedule: readonly ScheduledPayment[], order?: Order): TimelineEvent[] {
+  const charge = order ? chargeOf(order, schedule) : undefined;
+  const events: TimelineEvent[] = schedule
     .filter((s) => typeof s.due_date === 'string')
     .map((s) => {
       const paidBy = typeof s.payment_id === 'number' ? `, paid by payment ${s.payment_id}` : '';
+      const notCharged =
+        s.status === 'scheduled' &&
+        charge &&
+        s.id !== charge.entry_id &&
+        !['due', 'retry'].includes(charge.state)
+          ? `; not charged: ${notChargedWhy(charge)}`
+          : '';
       return {
         at: s.due_date as string,
         event: `scheduled payment ${text(s.status)}`.trim(),
         ...(typeof s.amount === 'string' ? { amount: s.amount } : {}),
         ...(typeof s.currency === 'string' ? { currency: s.currency } : {}),
-        detail: `scheduled payment ${s.id}${paidBy}`,
+        detail: `scheduled payment ${s.id}${paidBy}${notCharged}`,
         source: 'scheduled_payment',
         id: s.id,
       };
     });
+  if (charge?.state === 'paused_until' && charge.restart_date) {
+    events.push({
+      at: charge.restart_date,
+      event: 'restart',
+      detail: 'paused until then; charging goes on on its billing cycle',
+      source: 'order',
+      ...(order ? { id: order.id } : {}),
+    });
+    if (charge.at && charge.entry_id === undefined) {
+      events.push({
+        at: charge.at,
+        event: 'next payment',
+        ...(charge.amount ? { amount: charge.amount } : {}),
+        ...(charge.currency ? { currency: charge.currency } : {}),
+        detail: 'the first billing cycle from the restart',
+        source: 'scheduled_payment',
+      });
+    }
+  }
+  return events;
+}
+
+function notChargedWhy(charge: NextCharge): string {
+  switch (charge.state) {
+    case 'paused_until':
+      return `due before the restart on ${charge.restart_date?.slice(0, 10)}`;
+    case 'paused':
+      return 'the order is paused';
+    case 'suspended':
+    case 'stopped':
+      return 'nothing is charged until the failed payment is collected';
+    case 'review':
+      return 'waits for the review';
+    default:
+      return 'not the next payment';
+  }
 }
 
 interface Message {
@@ -186,7 +236,7 @@ export async function timeline(rt: Runtime, [id]: string[]): Promise<void> {
   const events = [
     ...orderEvents(order),
     ...paymentEvents(payments ?? []),
-    ...scheduleEvents(schedule ?? []),
+    ...scheduleEvents(schedule ?? [], order),
     ...emulator,
     ...links,
   ];

@@ -1,4 +1,5 @@
 import { personName } from '../domain/customers.js';
+import type { NextCharge } from '../domain/next-charge.js';
 import { orderStatus } from '../domain/orders.js';
 import { isRecord } from '../domain/records.js';
 import { type ChalkInstance, outcomeStyle, statusStyle } from './color.js';
@@ -110,12 +111,42 @@ export function moneyColumns(
 
 const amount = moneyColumns('amount', 'Amount', (r) => get(r, 'amount'));
 
-/** The next payment of a subscription (`customers get`): its due date, then its amount. */
+/** The next payment in a few words, for a column: the date and amount, or why there is none. */
+export function chargeShort(charge: NextCharge): string {
+  const money = formatAmount(charge.amount, charge.currency ?? '');
+  const day = (iso: string | undefined) => formatTimestamp(iso ?? '').slice(0, 10);
+  switch (charge.state) {
+    case 'due':
+    case 'retry':
+      return `${formatTimestamp(charge.at ?? '')}  ${money}`;
+    case 'paused_until':
+      return `${day(charge.at)}  ${money} (paused until ${day(charge.restart_date)})`;
+    case 'paused':
+      return 'none while paused';
+    case 'suspended':
+    case 'stopped':
+      return 'none until the failed payment is collected';
+    case 'review':
+      return 'waits for the review';
+    default:
+      return '';
+  }
+}
+
+/**
+ * The next payment of a subscription (`customers get`): what will really be charged and when
+ * (next_charge, src/domain/next-charge.ts), or the scheduled payment's due date when only it is known.
+ */
 const nextPayment: Column = {
   key: 'next_payment',
   header: 'Next payment',
-  value: (r) => text(get(r, 'next_payment', 'due_date')),
+  value: (r) => {
+    const charge = get(r, 'next_charge') as NextCharge | undefined;
+    return charge ? text(charge.at) : text(get(r, 'next_payment', 'due_date'));
+  },
   display: (r) => {
+    const charge = get(r, 'next_charge') as NextCharge | undefined;
+    if (charge) return chargeShort(charge);
     const due = get(r, 'next_payment', 'due_date');
     if (!due) return '';
     const next = get(r, 'next_payment');

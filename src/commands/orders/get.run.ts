@@ -3,6 +3,7 @@
 import { getOrder } from '../../api/orders.js';
 import { EXPANSIONS } from '../../domain/expand.js';
 import { write, writeOne } from '../../format/index.js';
+import { safeLine } from '../../format/terminal.js';
 import { orderIdOf } from '../order-arg.js';
 import { writeSection } from '../result.js';
 import type { Runtime } from '../runtime.js';
@@ -26,15 +27,19 @@ export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof g
     return { one: { ...order, ...details }, columns: 'order' as const };
   };
   const screen = async () => {
-    const { orderDetails } = await import('../order-view.js');
+    const { chargeSentence, orderDetails } = await import('../order-view.js');
     const details = await orderDetails(rt, client, order, new Set(EXPANSIONS.order), true);
     await writeOne(order, 'order', rt.output);
     if (details.payments) {
       await writeSection(rt, `Payments (${details.payments.length})`, details.payments, 'order_payment');
     }
-    if (details.next_payment) {
+    // The scheduled payment's row only when it is what will be charged; else what will happen.
+    const charge = details.next_charge;
+    const said = charge ? chargeSentence(order.id, charge) : undefined;
+    if (details.next_payment && (charge?.state === 'due' || charge?.state === 'retry')) {
       await writeSection(rt, 'Next payment', [details.next_payment], 'scheduled_payment');
     }
+    if (said) rt.io.stdout.write(`\n${safeLine(said)}\n`);
   };
   await write(rt.output, data, { screen });
 }

@@ -29,11 +29,16 @@ import type { watchVerb } from './watch.js';
 export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = await orderIdOf(rt, id);
   const client = await rt.client();
-  const entries = await listScheduledPayments(client, orderId, { signal: rt.signal });
+  // The order too: what will be charged depends on its status and a scheduled restart.
+  const [entries, order] = await Promise.all([
+    listScheduledPayments(client, orderId, { signal: rt.signal }),
+    getOrder(client, orderId, { signal: rt.signal }),
+  ]);
   await writeSchedule(
     rt,
     entries,
     `Order ${orderId} has no scheduled payments (a single payment order has none).`,
+    order,
   );
 }
 

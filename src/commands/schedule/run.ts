@@ -1,6 +1,7 @@
 // billing schedule execute | skip | reschedule | merge | update, and the schedule table
 // that `orders schedule`, `orders subscribe` and `schedule update` print.
 
+import { listScheduledPayments } from '../../api/orders.js';
 import {
   executeScheduledPayment,
   mergeScheduledPayments,
@@ -9,7 +10,8 @@ import {
   skipScheduledPayment,
   updateScheduledPayments,
 } from '../../api/schedule.js';
-import type { ScheduledPayment } from '../../api/types.js';
+import type { Order, ScheduledPayment } from '../../api/types.js';
+import { afterMove, intervalOf, type NextCharge, nextCharge } from '../../domain/next-charge.js';
 import { orderStatus } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import { moneyColumns } from '../../format/columns.js';
@@ -18,6 +20,7 @@ import { formatTimestamp, singleLine } from '../../format/text.js';
 import * as parse from '../args.js';
 import { confirmMoneyMove } from '../confirm.js';
 import { orderIdOf } from '../order-arg.js';
+import { addition, chargeOf, chargeSentence } from '../order-view.js';
 import { writeRecord } from '../result.js';
 import type { Runtime } from '../runtime.js';
 import type { OptionsOf } from '../verb.js';
@@ -30,22 +33,15 @@ export type ScheduleRow = ScheduledPayment & { next: boolean };
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 const minute = (iso: string) => formatTimestamp(iso);
 
-/** When an entry will next be charged: its due date, or for a failed one its retry; undefined when never. */
-function nextChargeAt(entry: ScheduledPayment): string | undefined {
-  if (entry.status === 'scheduled') return str(entry.due_date) || undefined;
-  if (entry.status === 'failed') return str(entry.next_retry_at) || undefined;
-  return undefined;
-}
-
-/** The schedule by date with the next payment marked: the earliest due date or retry. */
-export function scheduleRows(entries: readonly ScheduledPayment[]): ScheduleRow[] {
+/**
+ * The schedule by date with the next payment marked: the entry the service will charge next
+ * (src/domain/next-charge.ts; none while paused or suspended, when nothing is charged as it stands).
+ */
+export function scheduleRows(entries: readonly ScheduledPayment[], charge?: NextCharge): ScheduleRow[] {
   const sorted = [...entries].sort((a, b) => str(a.due_date).localeCompare(str(b.due_date)) || a.id - b.id);
-  let next: ScheduledPayment | undefined;
-  for (const entry of sorted) {
-    const at = nextChargeAt(entry);
-    if (at !== undefined && (next === undefined || at < (nextChargeAt(next) ?? ''))) next = entry;
-  }
-  return sorted.map((entry) => ({ ...entry, next: entry === next }));
+  const next = (charge ?? nextCharge('active', entries)).entry_id;
+  const marks = charge === undefined || charge.state === 'due' || charge.state === 'retry';
+  return sorted.map((entry) => ({ ...entry, next: marks && entry.id === next }));
 }
 
 /** What a support agent needs to read a row: why it failed or was skipped, its retry, its payment. */
@@ -86,10 +82,20 @@ export const SCHEDULE_COLUMNS: Column[] = [
   { key: 'note', header: 'Note', value: noteOf },
 ];
 
-/** The schedule as the service sent its entries, with rows (and the next payment) for a person. */
-export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPayment[], empty?: string) {
-  const rows = scheduleRows(entries);
-  const next = rows.find((r) => r.next);
+/**
+ * The schedule as the service sent its entries, with rows (and the next payment) for a person.
+ * With the order, the last line says what will really be charged (a paused or suspended order
+ * charges nothing as it stands); without it, the entries are taken as an active order's.
+ */
+export async function writeSchedule(
+  rt: Runtime,
+  entries: readonly ScheduledPayment[],
+  empty?: string,
+  order?: Order,
+) {
+  const charge = order ? chargeOf(order, entries) : nextCharge('active', entries);
+  const rows = scheduleRows(entries, charge);
+  const said = chargeSentence(order?.id ?? 0, charge);
   await write(
     rt.output,
     { list: entries, columns: SCHEDULE_COLUMNS },
@@ -98,26 +104,25 @@ export async function writeSchedule(rt: Runtime, entries: readonly ScheduledPaym
       screen: async () => {
         if (rows.length === 0 && empty !== undefined) return rt.info(empty);
         await writeList(rows, SCHEDULE_COLUMNS, rt.output);
-        if (next)
-          rt.info(
-            singleLine(
-              `Next payment: ${formatAmount(next.amount, str(next.currency))} on ${minute(nextChargeAt(next) ?? '')}.`,
-            ),
-          );
+        if (said) rt.info(singleLine(said));
       },
     },
   );
 }
 
 /** The scheduled payment bare; execute adds the payment it made and the order afterwards. */
-async function writeEntry(rt: Runtime, result: ScheduleActionResult, message: string): Promise<void> {
+async function writeEntry(
+  rt: Runtime,
+  result: ScheduleActionResult,
+  message: string | readonly string[],
+): Promise<void> {
   const entry = result.scheduledPayment;
   if (entry) {
     await writeRecord(rt, entry, 'scheduled_payment', { payment: result.payment, order: result.order });
   } else if (result.scheduledPayments) {
     await writeSchedule(rt, result.scheduledPayments);
   }
-  rt.info(message);
+  for (const line of typeof message === 'string' ? [message] : message) rt.info(line);
 }
 
 export async function execute(
@@ -154,8 +159,53 @@ export async function reschedule(rt: Runtime, [id, date]: string[]): Promise<voi
   const entryId = parse.recordId('scheduled payment', id ?? '');
   if (date === undefined) throw parse.needArgument('new due date', undefined);
   const due = parse.dayOrTime('the new due date', date);
-  const result = await rescheduleScheduledPayment(await rt.client(), entryId, due, { signal: rt.signal });
-  await writeEntry(rt, result, `Scheduled payment ${entryId} moved to ${due}.`);
+  const client = await rt.client();
+  const result = await rescheduleScheduledPayment(client, entryId, due, { signal: rt.signal });
+  const moved = result.scheduledPayment;
+  const orderId = typeof moved?.order_id === 'number' ? moved.order_id : undefined;
+  // What the move does to the cycle: read from the order's schedule; a view, not worth failing for.
+  const schedule =
+    orderId === undefined
+      ? undefined
+      : await addition(rt, `the schedule of order ${orderId}`, () =>
+          listScheduledPayments(client, orderId, { signal: rt.signal }),
+        );
+  const newDue = Date.parse(str(moved?.due_date));
+  const cycle = schedule && !Number.isNaN(newDue) ? afterMove(schedule, entryId, newDue) : undefined;
+  const lines = [`Scheduled payment ${entryId} moved to ${minute(str(moved?.due_date) || due)}.`];
+  if (cycle && orderId !== undefined) lines.push(...cycleLines(orderId, cycle, newDue));
+  await writeEntry(rt, result, lines);
+}
+
+/**
+ * What a move does to the billing cycle, and how to move the billing day itself: the
+ * interface has no request for the day; Update scheduled payment with an interval starts a
+ * new cycle at the next payment (docs/decisions.md, "The billing day").
+ */
+export function cycleLines(
+  orderId: number,
+  cycle: NonNullable<ReturnType<typeof afterMove>>,
+  newDue: number,
+): string[] {
+  const newDay = new Date(newDue).getUTCDate();
+  const days = `${cycle.daysLater} day${cycle.daysLater === 1 ? '' : 's'} later`;
+  const lines = [
+    `The billing cycle stays on the ${ordinal(cycle.cycleDay)}: the next payment after this one is ${cycle.next.slice(0, 10)}, ${days}.`,
+  ];
+  const interval = intervalOf(cycle.months);
+  if (newDay !== cycle.cycleDay && interval) {
+    lines.push(
+      `No request moves the billing day alone. To bill on the ${ordinal(newDay)} from this payment on, start a new cycle at it: billing schedule update ${orderId} --interval ${interval}`,
+    );
+  }
+  return lines;
+}
+
+/** 1st, 2nd, 3rd, 4th … 21st, 22nd, 23rd, 31st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 export async function merge(rt: Runtime, [order, ...ids]: string[]): Promise<void> {
@@ -190,6 +240,14 @@ export async function update(
   const result = await updateScheduledPayments(await rt.client(), orderId, changes, { signal: rt.signal });
   await writeSchedule(rt, result.scheduledPayments ?? []);
   rt.info(`Order ${orderId}: future payments updated.`);
+  // A new interval starts a new cycle at the next payment: say where the billing day now is.
+  const first = nextCharge('active', result.scheduledPayments ?? []);
+  if (changes.interval !== undefined && first.at) {
+    const at = new Date(first.at);
+    rt.info(
+      `The billing cycle now starts at ${minute(first.at)}: every ${changes.interval.toLowerCase()} on the ${ordinal(at.getUTCDate())}.`,
+    );
+  }
 }
 
 /** An interval code, passed through upper-cased: MONTH (shown), QUARTER and YEAR (assumed). */

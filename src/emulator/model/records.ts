@@ -159,6 +159,10 @@ export function orderRecord(order: Order) {
     summary: { ...order.summary },
     tag_list: [],
     ...(order.capture_mode ? { capture_mode: order.capture_mode } : {}),
+    // Assumed (docs/decisions.md): a paused order's scheduled restart, as resume answered it.
+    ...(order.status === 'paused' && order.subscription?.restart_at
+      ? { restart_date: order.subscription.restart_at }
+      : {}),
     created_at: order.created_at,
     updated_at: order.updated_at,
     status_updated_at: order.status_updated_at,
