@@ -23,6 +23,11 @@ function flow(terms: readonly string[], width: number, indent: string, gap = '  
   return lines;
 }
 
+/** Text in lines of at most `width` columns, split between words (a word longer than a line stays whole). */
+export function wrapWords(text: string, width: number): string[] {
+  return flow(text.split(' '), width, '', ' ');
+}
+
 /**
  * Two columns of a help topic: each term padded to the longest plus two, its text wrapped at
  * `width` and continued under itself, so a longer term moves every text along with it.

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { wordsOf } from '../commands/verb.js';
 import { UsageError } from '../errors.js';
+import { wrapWords } from './help-layout.js';
 
 /**
  * What people say → the words of the commands that do it, the likeliest first ("a b": the
@@ -50,6 +51,17 @@ export const SYNONYMS: Record<string, readonly string[]> = {
   happened: ['happened', 'timeline'],
   events: ['happened', 'webhooks'],
   restart: ['resume'],
+  total: ['total'],
+  sum: ['total'],
+  revenue: ['total', 'revenue'],
+  mrr: ['revenue'],
+  accounting: ['total', 'export'],
+  accountant: ['total', 'export'],
+  export: ['export'],
+  csv: ['export'],
+  move: ['reschedule', 'billing day'],
+  day: ['billing day', 'reschedule'],
+  cycle: ['billing day', 'reschedule'],
   customer: ['customer'],
   payment: ['payment'],
 };
@@ -73,6 +85,35 @@ export const POINTERS: Record<string, readonly [string, string][]> = {
     ['billing payments list --email X', "that customer's payments"],
   ],
   invoice: [['billing orders get INV-000123', 'an order by its invoice id']],
+  total: [
+    [
+      'billing payments list --during october --kind debit --total',
+      'what was taken in October, per currency',
+    ],
+    [
+      'billing orders list --type subscription --status active --total',
+      'active subscriptions, monthly revenue',
+    ],
+  ],
+  revenue: [
+    [
+      'billing orders list --type subscription --status active --total',
+      'active subscriptions, monthly revenue',
+    ],
+  ],
+  export: [
+    [
+      'billing payments list --during last-month --expand order,customer -o csv',
+      'payments with invoice id, customer and e-mail',
+    ],
+  ],
+  day: [
+    ['billing schedule reschedule ID DATE', 'move one payment; it says where the cycle stays'],
+    [
+      'billing schedule update ORDER --interval MONTH',
+      'after a reschedule: the cycle starts at that payment',
+    ],
+  ],
 };
 
 /** A word as the tables hold it: lower case, no hyphen (e-mail → email), singular. */
@@ -153,25 +194,27 @@ export function helpFor(program: Command, words: readonly string[], width = 80):
   );
 }
 
-/** Rows of a command and what it does, one line each (cut at the width). */
+/**
+ * Rows of a command and what it does, the text wrapped under its column (nothing is cut); a
+ * command too long to leave the text room has it on the lines below.
+ */
 function table(rows: readonly [string, string][], width: number): string {
   const left = Math.max(...rows.map(([c]) => c.length)) + 2;
+  const below = left + 2 + 10 > width;
+  const indent = below ? 6 : left + 2;
+  const pad = ' '.repeat(indent);
   return rows
-    .map(([command, what]) =>
-      left + 2 + 10 > width
-        ? `  ${command}\n      ${cut(what, width - 6)}`
-        : `  ${command.padEnd(left)}${cut(what, width - left - 2)}`,
-    )
+    .map(([command, what]) => {
+      const [first = '', ...more] = wrapWords(what, width - indent);
+      const head = below ? `  ${command}\n${pad}${first}` : `  ${command.padEnd(left)}${first}`;
+      return [head, ...more.map((line) => `${pad}${line}`)].join('\n');
+    })
     .join('\n');
 }
 
 /** A description up to its first aside: "refund a payment or capture, in full or in part". */
 function firstClause(description: string): string {
   return description.split(/; |: /)[0] ?? description;
-}
-
-function cut(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(width - 1, 10)).trimEnd()}…`;
 }
 
 /**

@@ -72,7 +72,7 @@ Service text never reaches the terminal as control sequences: they are shown esc
 `,
   dates: `Dates:
 
-Every date flag (orders list and payments list --since/--until, orders subscribe
+Every date flag (orders list and payments list --since/--until/--during, orders subscribe
 --start-date, orders resume --restart-date, schedule reschedule's DATE, emulator clock
 --to) accepts:
 
@@ -83,12 +83,20 @@ Every date flag (orders list and payments list --since/--until, orders subscribe
 
 and what people say, in UTC, as of now:
 
-  today, yesterday          that day (--until today keeps all of today)
+  today, yesterday          that day
   monday … sunday           the latest one on or before today: monday is this week's
                             (weeks start on Monday); mon, tue … too
-  this-week, this-month     this week's Monday, the 1st of this month
-  last-month                the 1st of last month
+  this-week, last-week      the week, Monday to Sunday
+  this-month, last-month    the month
+  october, oct              the latest October that has begun (any month's name)
+  2026-10                   that month
+  this-year, last-year      the year
   7d, 2w, 12h               that long before now, to the minute
+
+A day, a week, a month or a year is a period: --since takes its start, --until its end
+(--until last-month keeps all of last month, --until 2026-11-30 all of the 30th), and
+--during PERIOD both (orders list and payments list: --during october is all of October).
+A time (2027-01-31T09:00, 7d) is an instant: --until keeps up to that instant.
 
 and sends each route the form it takes. Dates are shown to a person as YYYY-MM-DD HH:MM UTC;
 -o json prints the service's values untouched.

@@ -4,6 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { DEFAULT_PER_PAGE, type IterateOptions } from '../api/listing.js';
 import type { Page } from '../api/paginate.js';
+import type { ListTotal } from '../format/data.js';
 import type { ResourceName } from '../format/index.js';
 import { pluralOf, write, writeList } from '../format/index.js';
 import { positiveInt } from './args.js';
@@ -44,9 +45,13 @@ export async function runList<T>(
   flags: ListFlags,
   source: ListSource<T>,
   filter?: { accept(record: T): boolean },
+  totals?: ListTotals<T>,
 ): Promise<number> {
   /** Returns how many records were listed. */
-  const { page, items, limit, concurrency, all } = parseListFlags(rt, flags);
+  const parsed = parseListFlags(rt, flags);
+  const { page, items, limit, concurrency } = parsed;
+  // A total of one page would look like the answer: --total reads them all.
+  const all = parsed.all || totals !== undefined;
   const query = rt.flags.query !== undefined;
   if (!all && !filter && !query) {
     const client = await rt.client();
@@ -77,12 +82,27 @@ export async function runList<T>(
       iterate: (client, options) => source.iterate(client, { ...options, lastPage, signal: rt.signal }),
     },
     { accept: filter?.accept ?? (() => true), limit, concurrency, items: size, startPage: page },
-    (records) => writeList(records, source.resource, rt.output),
+    (records) =>
+      writeList(totals ? seen(records, totals) : records, source.resource, rt.output, totals?.total),
     Boolean(filter),
   );
   if (query && !filter)
     rt.info(`${tallyLine([tally]).replace(/; \d+ matched.*$/, '')}, then applied --query.`);
   return tally.matched;
+}
+
+/** What --total counts: each record as it is written, and the total the format writes after them. */
+export interface ListTotals<T> {
+  see(record: T): void;
+  total: ListTotal;
+}
+
+/** The records as they pass, each one seen by the tally. */
+export async function* seen<T>(records: AsyncIterable<T> | Iterable<T>, totals: { see(record: T): void }) {
+  for await (const record of records) {
+    totals.see(record);
+    yield record;
+  }
 }
 
 /**

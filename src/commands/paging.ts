@@ -15,3 +15,13 @@ export const limitFlag = <const P extends string>(plural: P) =>
 
 /** What runList reads of a list command's options. */
 export type ListFlags = FlagsOf<typeof PAGE_FLAGS> & { limit?: string; concurrency?: string };
+
+/**
+ * --total on a list of money: every page is read and the list ends with its count and sums
+ * per currency (src/domain/totals.ts; where each format puts it: src/format/formats.ts `total`).
+ */
+export const totalFlag = <const P extends string>(plural: P, more = '') =>
+  ({
+    flag: '--total',
+    help: `end with the count of ${plural} and their sum per currency${more} (reads every page; -o json: a "total" record)`,
+  }) as const;

@@ -5,10 +5,16 @@
 // yesterday, a weekday, this-month, 7d. Every value is checked to be a real day and time.
 
 export interface ParsedDate {
-  /** The instant, in UTC. */
+  /** The instant, in UTC: a period's start. */
   date: Date;
   /** Whether a time of day was written; a day alone means midnight UTC. */
   hasTime: boolean;
+  /**
+   * Where the period it names ends (exclusive): a day alone its next midnight, a week, a
+   * month or a year named its next one. Absent for an instant (a time, 7d). --until and
+   * --during take it: `--until last-month` is the end of last month.
+   */
+  end?: Date;
 }
 
 export const DATE_EXAMPLES =
@@ -23,6 +29,12 @@ export function parseDate(value: string, now: Date = new Date()): ParsedDate | u
   const text = value.trim();
   const said = relativeDate(text, now);
   if (said) return said;
+  const month = /^(\d{4})-(\d{2})$/.exec(text);
+  if (month) {
+    const [y, m] = [Number(month[1]), Number(month[2])];
+    if (m < 1 || m > 12) return undefined;
+    return period(Date.UTC(y, m - 1, 1), Date.UTC(y, m, 1));
+  }
   const iso = ISO.exec(text);
   if (iso) {
     const [, y, mo, d, h, mi, s, ms, zone] = iso;
@@ -65,7 +77,13 @@ function build(f: Fields, ms: number, zone: string | undefined, hasTime: boolean
   if (check.getUTCDate() !== f.day || check.getUTCMonth() !== f.month - 1) return undefined;
   const offset = zoneOffsetMinutes(zone);
   if (offset === undefined) return undefined;
-  return { date: new Date(wall - offset * 60_000), hasTime };
+  const date = new Date(wall - offset * 60_000);
+  return hasTime ? { date, hasTime } : { date, hasTime, end: new Date(date.getTime() + DAY_MS) };
+}
+
+/** A period from `start` to `end` (exclusive), both midnight UTC. */
+function period(start: number, end: number): ParsedDate {
+  return { date: new Date(start), hasTime: false, end: new Date(end) };
 }
 
 function zoneOffsetMinutes(zone: string | undefined): number | undefined {
@@ -90,25 +108,61 @@ export function toDayOrIso(parsed: ParsedDate): string {
 }
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const DAY_MS = 86_400_000;
 
 /**
- * A date as people say it, in UTC as of `now`. A day word is that day (midnight UTC, a day alone:
- * --until today keeps all of today); a weekday is the latest one on or before today, so `monday`
- * is this week's Monday (weeks start on Monday, ISO 8601); `7d`, `2w`, `12h` are that long
- * before now, to the minute.
+ * A date as people say it, in UTC as of `now`, and the period it names. A day word is that day
+ * (midnight UTC to the next); a weekday is the latest one on or before today, so `monday` is
+ * this week's Monday (weeks start on Monday, ISO 8601); this-week, last-week, this-month,
+ * last-month, this-year, last-year and a month's name (`october`, `oct`: the latest October
+ * that has begun) are the whole week, month or year; `7d`, `2w`, `12h` are that long before
+ * now, to the minute (an instant, no period).
  */
 function relativeDate(text: string, now: Date): ParsedDate | undefined {
   const word = text.toLowerCase().replace(/[\s_]+/g, '-');
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const day = (ms: number): ParsedDate => ({ date: new Date(ms), hasTime: false });
-  if (word === 'today') return day(today);
-  if (word === 'yesterday') return day(today - DAY_MS);
-  if (word === 'this-week') return relativeDate('monday', now);
-  if (word === 'this-month') return day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  if (word === 'last-month') return day(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const [year, month] = [now.getUTCFullYear(), now.getUTCMonth()];
+  const today = Date.UTC(year, month, now.getUTCDate());
+  const day = (ms: number): ParsedDate => period(ms, ms + DAY_MS);
+  const monday = today - ((now.getUTCDay() + 6) % 7) * DAY_MS;
+  switch (word) {
+    case 'today':
+      return day(today);
+    case 'yesterday':
+      return day(today - DAY_MS);
+    case 'this-week':
+      return period(monday, monday + 7 * DAY_MS);
+    case 'last-week':
+      return period(monday - 7 * DAY_MS, monday);
+    case 'this-month':
+      return period(Date.UTC(year, month, 1), Date.UTC(year, month + 1, 1));
+    case 'last-month':
+      return period(Date.UTC(year, month - 1, 1), Date.UTC(year, month, 1));
+    case 'this-year':
+      return period(Date.UTC(year, 0, 1), Date.UTC(year + 1, 0, 1));
+    case 'last-year':
+      return period(Date.UTC(year - 1, 0, 1), Date.UTC(year, 0, 1));
+  }
   const weekday = WEEKDAYS.findIndex((w) => w === word || (word.length >= 3 && w.startsWith(word)));
   if (weekday >= 0) return day(today - ((now.getUTCDay() - weekday + 7) % 7) * DAY_MS);
+  const named = MONTHS.findIndex((m) => m === word || (word.length >= 3 && m.startsWith(word)));
+  if (named >= 0) {
+    const y = named <= month ? year : year - 1;
+    return period(Date.UTC(y, named, 1), Date.UTC(y, named + 1, 1));
+  }
   const ago = /^(\d{1,4})\s*([hdw])$/.exec(word);
   if (ago) {
     const unit = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS }[ago[2] as 'h' | 'd' | 'w'];

@@ -8,7 +8,7 @@ export type Columns = ResourceName | readonly Column[];
 
 export type Data =
   /** Records under a resource's columns (or a command's own); streamed where the format streams. */
-  | { list: Records; columns: Columns }
+  | { list: Records; columns: Columns; total?: ListTotal }
   /** One record. */
   | { one: unknown; columns: Columns }
   /** A value without columns of its own; `exact` when its numbers are ExactNumbers to print with their digits. */
@@ -25,4 +25,19 @@ export interface Views {
   rows?: View;
   /** What a person at a screen reads (table): a detail view, with notes on stderr. */
   screen?: View;
+}
+
+/**
+ * A list's --total: what its records add up to, asked for once they have all passed, and
+ * written where the format's `total` trait says (./formats.ts).
+ */
+export interface ListTotal {
+  /** The list's name, the key of its records in a json document: payments, orders. */
+  name: string;
+  /** The summary record, once every record has passed (it may read more: monthly amounts). */
+  summary: () => unknown | Promise<unknown>;
+  /** The summary for a person, one line each: the footer, or the lines beside rows. */
+  lines: (summary: unknown) => string[];
+  /** Where the lines go beside the formats of rows (csv, tsv): stderr. */
+  aside: (line: string) => void;
 }

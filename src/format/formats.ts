@@ -18,6 +18,12 @@ export interface FormatTraits {
   eachLine: boolean;
   /** Errors are also written as a JSON object on stderr. */
   jsonErrors: boolean;
+  /**
+   * Where a list's --total goes (docs/contract.md): `footer` lines after the table; `document`
+   * one JSON document {"<list>": [...], "total": {...}}; `line` a last line {"total": {...}},
+   * still one JSON object a line; `aside` the footer's lines on stderr, so the rows stay rows.
+   */
+  total: 'footer' | 'document' | 'line' | 'aside';
 }
 
 export const FORMATS = {
@@ -27,6 +33,7 @@ export const FORMATS = {
     streams: false,
     eachLine: false,
     jsonErrors: false,
+    total: 'footer',
   },
   json: {
     about: 'one JSON document: the record, or an array of records',
@@ -34,6 +41,7 @@ export const FORMATS = {
     streams: true,
     eachLine: false,
     jsonErrors: true,
+    total: 'document',
   },
   ndjson: {
     about: 'one JSON object a line; streams, memory stays flat over any number of records',
@@ -41,6 +49,7 @@ export const FORMATS = {
     streams: true,
     eachLine: true,
     jsonErrors: false,
+    total: 'line',
   },
   csv: {
     about:
@@ -49,6 +58,7 @@ export const FORMATS = {
     streams: true,
     eachLine: false,
     jsonErrors: false,
+    total: 'aside',
   },
   tsv: {
     about:
@@ -57,6 +67,7 @@ export const FORMATS = {
     streams: true,
     eachLine: true,
     jsonErrors: false,
+    total: 'aside',
   },
 } as const satisfies Record<string, FormatTraits>;
 

@@ -4,22 +4,23 @@
 
 import { isRecord } from '../domain/records.js';
 import { type Column, emptyMessage, type ResourceName } from './columns.js';
-import type { Records } from './data.js';
+import type { ListTotal, Records } from './data.js';
 import { csvHeader, csvRow, tsvRow } from './delimited.js';
 import type { Output, OutputFormat } from './formats.js';
 import type { Sink } from './sink.js';
 import { renderList, renderRecord } from './table.js';
-import { safeJson } from './terminal.js';
+import { safeJson, safeLine } from './terminal.js';
 import { humanize, isScalar, text } from './text.js';
 
 export interface Strategy {
-  /** Writes a list; returns how many records stdout took. */
+  /** Writes a list, and its --total where the format's `total` trait says; returns how many records stdout took. */
   list(
     records: Records,
     columns: readonly Column[],
     empty: ResourceName | readonly Column[],
     out: Output,
     sink: Sink,
+    total?: ListTotal,
   ): Promise<number>;
   /** One record. */
   one(record: unknown, columns: readonly Column[], out: Output): string | Promise<string>;
@@ -94,15 +95,25 @@ function rowsValue(self: () => Strategy) {
   };
 }
 
+/** The total's lines as a footer: a blank line, then each line made safe for the terminal. */
+async function footer(total: ListTotal): Promise<string> {
+  return `\n${total
+    .lines(await total.summary())
+    .map((l) => `${safeLine(l)}\n`)
+    .join('')}`;
+}
+
 const table: Strategy = {
-  async list(records, columns, empty, out, sink) {
+  async list(records, columns, empty, out, sink, total) {
     const all: unknown[] = [];
     for await (const record of records) all.push(record);
     const text =
       all.length === 0
         ? `${emptyMessage(empty)}\n`
         : renderList(all, columns, { color: out.color, width: out.width });
-    return (await sink.write(text)) ? all.length : 0;
+    const written = (await sink.write(text)) ? all.length : 0;
+    if (total) await sink.write(await footer(total));
+    return written;
   },
   one: (record, columns, out) => renderRecord(record, columns, { color: out.color, width: out.width }),
   value: rowsValue(() => table),
@@ -110,15 +121,26 @@ const table: Strategy = {
 };
 
 const json: Strategy = {
-  async list(records, _columns, _empty, _out, sink) {
-    // Same text as JSON.stringify(array, null, 2): nested lines get two more spaces.
+  async list(records, _columns, _empty, _out, sink, total) {
+    // Same text as JSON.stringify(array, null, 2): nested lines get two more spaces; with a
+    // total, the same as JSON.stringify({name: array, total}, null, 2).
+    const pad = total ? '    ' : '  ';
+    if (total && !(await sink.write(`{\n  ${JSON.stringify(total.name)}: `))) return 0;
     const count = await eachRecord(
       records,
       sink,
       (record, i) =>
-        `${i === 0 ? '[\n' : ',\n'}  ${safeJson(JSON.stringify(record ?? null, null, 2)).replace(/\n/g, '\n  ')}`,
+        `${i === 0 ? '[\n' : ',\n'}${pad}${safeJson(JSON.stringify(record ?? null, null, 2)).replace(/\n/g, `\n${pad}`)}`,
     );
-    await sink.write(count === 0 ? '[]\n' : '\n]\n');
+    const close = count === 0 ? '[]' : `\n${pad.slice(2)}]`;
+    if (!total) await sink.write(`${close}\n`);
+    else {
+      const summary = safeJson(JSON.stringify((await total.summary()) ?? null, null, 2)).replace(
+        /\n/g,
+        '\n  ',
+      );
+      await sink.write(`${close},\n  "total": ${summary}\n}\n`);
+    }
     return count;
   },
   one: (record) => `${safeJson(JSON.stringify(record ?? null, null, 2))}\n`,
@@ -129,8 +151,16 @@ const json: Strategy = {
 };
 
 const ndjson: Strategy = {
-  list: (records, _columns, _empty, _out, sink) =>
-    eachRecord(records, sink, (record) => `${safeJson(JSON.stringify(record ?? null))}\n`),
+  async list(records, _columns, _empty, _out, sink, total) {
+    const count = await eachRecord(
+      records,
+      sink,
+      (record) => `${safeJson(JSON.stringify(record ?? null))}\n`,
+    );
+    // Still one JSON object a line: the last one is the total, told by its only key.
+    if (total) await sink.write(`${safeJson(JSON.stringify({ total: (await total.summary()) ?? null }))}\n`);
+    return count;
+  },
   one: (record) => `${safeJson(JSON.stringify(record ?? null))}\n`,
   async value(value, _out, sink, exact) {
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -143,11 +173,18 @@ const ndjson: Strategy = {
   },
 };
 
+/** Beside rows, the total's lines go aside (stderr): a row of another shape would break a reader. */
+async function aside(total: ListTotal | undefined): Promise<void> {
+  if (total) for (const line of total.lines(await total.summary())) total.aside(line);
+}
+
 const csv: Strategy = {
-  async list(records, columns, _empty, out, sink) {
+  async list(records, columns, _empty, out, sink, total) {
     // A CSV reader wants the column names even when there are no rows.
     if (!(await sink.write(csvHeader(columns)))) return 0;
-    return eachRecord(records, sink, (record) => csvRow(record, columns, out.csvRaw));
+    const count = await eachRecord(records, sink, (record) => csvRow(record, columns, out.csvRaw));
+    await aside(total);
+    return count;
   },
   one: (record, columns, out) => csvHeader(columns) + csvRow(record, columns, out.csvRaw),
   value: rowsValue(() => csv),
@@ -155,8 +192,11 @@ const csv: Strategy = {
 };
 
 const tsv: Strategy = {
-  list: (records, columns, _empty, _out, sink) =>
-    eachRecord(records, sink, (record) => tsvRow(record, columns)),
+  async list(records, columns, _empty, _out, sink, total) {
+    const count = await eachRecord(records, sink, (record) => tsvRow(record, columns));
+    await aside(total);
+    return count;
+  },
   one: (record, columns) => tsvRow(record, columns),
   value: rowsValue(() => tsv),
   answer: jsonAnswer,

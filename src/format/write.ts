@@ -4,7 +4,7 @@
 // (./strategies.ts) writes it. A command never asks which format was chosen.
 
 import { COLUMNS, type Column } from './columns.js';
-import type { Columns, Data, Records, Views } from './data.js';
+import type { Columns, Data, ListTotal, Records, Views } from './data.js';
 import { type Output, traitsOf } from './formats.js';
 import { Sink } from './sink.js';
 import { STRATEGIES } from './strategies.js';
@@ -51,7 +51,7 @@ async function writeData(out: Output, data: Data): Promise<number> {
   const sink = new Sink(out.stdout);
   let count = 0;
   if ('list' in data) {
-    count = await strategy.list(data.list, columnsOf(data.columns), data.columns, out, sink);
+    count = await strategy.list(data.list, columnsOf(data.columns), data.columns, out, sink, data.total);
   } else if ('one' in data) {
     await sink.write(await strategy.one(data.one, columnsOf(data.columns), out));
   } else if ('value' in data) {
@@ -76,8 +76,13 @@ async function writeData(out: Output, data: Data): Promise<number> {
  * format but table streams: records are read from `records` only as fast as stdout takes
  * them, and reading stops (the iterator is returned) once stdout is closed.
  */
-export function writeList(records: Records, resource: Columns, out: Output): Promise<number> {
-  return writeCounted(out, { list: records, columns: resource });
+export function writeList(
+  records: Records,
+  resource: Columns,
+  out: Output,
+  total?: ListTotal,
+): Promise<number> {
+  return writeCounted(out, { list: records, columns: resource, ...(total ? { total } : {}) });
 }
 
 /** Writes one record: a "Field  value" view for table, the record itself for json. */

@@ -38,15 +38,29 @@ function split(values: readonly string[]): string[] {
 }
 
 /**
- * --since is inclusive; --until is inclusive of its day when a day alone is given (--until
- * 2026-11-30 keeps all of the 30th), and of its instant when a time is.
+ * --since is inclusive, from the start of what it names; --until is inclusive of the period it
+ * names (--until 2026-11-30 keeps all of the 30th, --until last-month all of last month) and
+ * of its instant when a time is given; --during PERIOD is both ends of one period
+ * (billing help dates).
  */
-export function dateRange(flags: { since?: string; until?: string }): { since?: number; until?: number } {
+export function dateRange(flags: { since?: string; until?: string; during?: string }): {
+  since?: number;
+  until?: number;
+} {
   const range: { since?: number; until?: number } = {};
+  if (flags.during !== undefined) {
+    const clash = flags.since !== undefined ? '--since' : flags.until !== undefined ? '--until' : undefined;
+    if (clash) throw new UsageError(`give --during or ${clash}, not both: --during sets both ends`);
+    const during = parse.date('--during', flags.during);
+    if (!during.end) {
+      throw parse.bad('--during', 'a period: a day, a week, a month or a year', 'last-month', flags.during);
+    }
+    return { since: during.date.getTime(), until: during.end.getTime() };
+  }
   if (flags.since !== undefined) range.since = parse.date('--since', flags.since).date.getTime();
   if (flags.until !== undefined) {
     const until = parse.date('--until', flags.until);
-    range.until = until.date.getTime() + (until.hasTime ? 1 : 86_400_000);
+    range.until = until.end ? until.end.getTime() : until.date.getTime() + 1;
   }
   if (range.since !== undefined && range.until !== undefined && range.since >= range.until) {
     throw new UsageError(`--since ${flags.since} is after --until ${flags.until}`);
@@ -64,7 +78,7 @@ export interface DateCriterion {
 
 /** The date range asked, or undefined; `withStatus`: a status filter was given too. */
 export function dateCriterion(
-  flags: { since?: string; until?: string; byStatusDate?: boolean; byCreatedDate?: boolean },
+  flags: { since?: string; until?: string; during?: string; byStatusDate?: boolean; byCreatedDate?: boolean },
   withStatus: boolean,
 ): DateCriterion | undefined {
   const range = dateRange(flags);
@@ -76,7 +90,7 @@ export function dateCriterion(
     ['--by-created-date', flags.byCreatedDate],
   ] as const) {
     if (given && range.since === undefined && range.until === undefined) {
-      throw new UsageError(`${flag} needs --since or --until`);
+      throw new UsageError(`${flag} needs --since, --until or --during`);
     }
   }
   if (range.since === undefined && range.until === undefined) return undefined;

@@ -3,8 +3,8 @@
 // a cursor for the next, and payments come with their sum per currency, the answer to "how much
 // did they pay". `full` asks for the records as -o json prints them, `fields` for chosen fields.
 
-import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { type AnyRecord, isRecord } from '../../domain/records.js';
+import { paymentSums } from '../../domain/totals.js';
 import { UsageError } from '../../errors.js';
 import { COLUMNS, type ResourceName } from '../../format/index.js';
 
@@ -66,27 +66,5 @@ export function page(list: unknown, resource: ResourceName, wanted: Wanted, size
   return { count: all.length, records, ...(next ? { next_cursor: next } : {}) };
 }
 
-/**
- * Per currency, what the payments add up to: paid (succeeded debits and captures), refunded
- * (succeeded refunds) and what is left (paid less refunded); decimal strings.
- */
-export function sums(payments: unknown): Record<string, { paid: string; refunded: string; net: string }> {
-  const totals = new Map<string, { paid: bigint; refunded: bigint }>();
-  for (const p of Array.isArray(payments) ? payments : []) {
-    if (!isRecord(p) || p.status !== 'succeeded' || typeof p.amount !== 'string' || !isAmount(p.amount))
-      continue;
-    const kind = String(p.kind);
-    const sign = kind === 'debit' || kind === 'capture' ? 'paid' : kind === 'refund' ? 'refunded' : undefined;
-    if (!sign) continue;
-    const currency = typeof p.currency === 'string' ? p.currency : '?';
-    const t = totals.get(currency) ?? { paid: 0n, refunded: 0n };
-    t[sign] += toMinor(p.amount);
-    totals.set(currency, t);
-  }
-  return Object.fromEntries(
-    [...totals].map(([currency, t]) => [
-      currency,
-      { paid: fromMinor(t.paid), refunded: fromMinor(t.refunded), net: fromMinor(t.paid - t.refunded) },
-    ]),
-  );
-}
+/** Per currency, what the payments add up to: the one rule of src/domain/totals.ts. */
+export const sums = paymentSums;

@@ -107,7 +107,11 @@ export const ORDER_FILTERS = {
       },
       {
         flag: '--until <date>',
-        help: 'created (with --status: got it) on or before; a day alone includes that day',
+        help: 'created (with --status: got it) on or before; a day, week or month named includes all of it',
+      },
+      {
+        flag: '--during <period>',
+        help: 'created (with --status: got it) in this period: october, 2026-10, last-month, this-week, a day',
       },
       {
         flag: '--by-status-date',

@@ -1,6 +1,6 @@
 // billing orders list: its description; its code is ./list.run.ts.
 
-import { limitFlag, PAGE_FLAGS } from '../paging.js';
+import { limitFlag, PAGE_FLAGS, totalFlag } from '../paging.js';
 import { verb } from '../verb.js';
 import { ORDER_FILTER_FLAGS } from './filters.js';
 
@@ -11,6 +11,7 @@ export const listVerb = verb({
     ...PAGE_FLAGS,
     ...ORDER_FILTER_FLAGS,
     limitFlag('orders'),
+    totalFlag('orders', ' and, for active subscriptions, the monthly recurring amount'),
     { flag: '--concurrency <n>', help: 'pages read at once with --all, a filter or --query', default: '8' },
   ],
   examples: [
@@ -24,6 +25,8 @@ export const listVerb = verb({
     'billing orders list --customer 2 --type subscription',
     "billing orders list --invoice 'INV-00012*'",
     'billing orders list --since 2026-11-01 --until 2026-11-30 --max-amount 20',
+    'billing orders list --during october --total',
+    'billing orders list --type subscription --status active --total   # monthly revenue',
     'billing orders list --all -o ndjson | jq -r .merchant_invoice_id',
   ],
   help:
@@ -31,5 +34,6 @@ export const listVerb = verb({
     'says on stderr how many pages it read. Filters combine: an order must match all of them.\n' +
     '--query reads every page too, then applies the expression: billing help fields orders\n' +
     'lists the fields it can name.\n',
+  words: ['total', 'sum', 'revenue', 'mrr', 'subscriptions'],
   output: 'list',
 });

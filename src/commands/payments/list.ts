@@ -2,6 +2,7 @@
 
 import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../domain/payments.js';
 import { DATE_FORMS } from '../help-text.js';
+import { totalFlag } from '../paging.js';
 import { gather, verb } from '../verb.js';
 
 export const listVerb = verb({
@@ -31,7 +32,16 @@ export const listVerb = verb({
       help: "without --order: of this invoice id's order (INV-00012* for those starting so)",
     },
     { flag: '--since <date>', help: `without --order: made on or after (${DATE_FORMS})` },
-    { flag: '--until <date>', help: 'without --order: made on or before (a day alone includes that day)' },
+    {
+      flag: '--until <date>',
+      help: 'without --order: made on or before (a day, week or month named includes all of it)',
+    },
+    {
+      flag: '--during <period>',
+      help: 'without --order: made in this period: october, 2026-10, last-month, this-week, a day',
+    },
+    { flag: '--min-amount <amount>', help: 'without --order: amount at least this, like 50.00' },
+    { flag: '--max-amount <amount>', help: 'without --order: amount at most this' },
     {
       flag: '--status <status>',
       help: 'without --order: succeeded, failed or pending; repeat or comma-separate',
@@ -45,6 +55,11 @@ export const listVerb = verb({
       values: PAYMENT_KINDS,
     },
     { flag: '--limit <n>', help: 'without --order: stop after this many payments' },
+    totalFlag('payments', ' (paid, refunded, net)'),
+    {
+      flag: '--expand <names>',
+      help: "without --order: add the order's invoice id (order) and the customer's name and e-mail (customer) to each payment, as columns in csv",
+    },
     {
       flag: '--concurrency <n>',
       help: 'without --order: orders whose payments are read at once',
@@ -58,10 +73,19 @@ export const listVerb = verb({
     'billing payments list --customer 3 --since this-month',
     'billing payments list --since 2026-11-01 --status failed',
     'billing payments list --kind refund -o ndjson',
+    'billing payments list --during last-month --kind debit --total',
+    'billing payments list --email james.obrien@example.com --during this-month --total',
+    'billing payments list --during october --expand order,customer -o csv > october.csv',
+    'billing payments list --min-amount 50',
   ],
   help:
     '\nWithout --order: reads every page of orders and, 8 orders at a time, the payments of\n' +
     'those that match --customer, --email, --name, --type and --invoice (the filters of\n' +
-    'orders list); stderr says how much was read.\n',
+    'orders list); stderr says how much was read. --total ends the list with the count and,\n' +
+    'per currency, what was paid (succeeded debits and captures), refunded and the net; in\n' +
+    'json the list is {"payments": [...], "total": {...}} (docs/contract.md). For an\n' +
+    "accountant's export: --during october --expand order,customer -o csv adds the invoice\n" +
+    "id and the customer's name and e-mail to each row.\n",
+  words: ['total', 'sum', 'revenue', 'accounting', 'export', 'csv'],
   output: 'list',
 });

@@ -151,9 +151,20 @@ async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number):
 /** billing payments list --order ID, and its alias billing orders payments ID. */
 export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
   if (flags.order !== undefined) {
-    const across = ['since', 'until', 'limit', 'customer', 'email', 'name', 'invoice'].find(
-      (k) => flags[k as keyof AcrossFlags] !== undefined,
-    );
+    const across = [
+      'since',
+      'until',
+      'during',
+      'minAmount',
+      'maxAmount',
+      'limit',
+      'customer',
+      'email',
+      'name',
+      'invoice',
+      'total',
+      'expand',
+    ].find((k) => flags[k as keyof AcrossFlags] !== undefined);
     const many = flags.status?.length
       ? 'status'
       : flags.kind?.length
@@ -162,7 +173,8 @@ export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof
           ? 'type'
           : undefined;
     if (across ?? many) {
-      throw new UsageError(`--${across ?? many} filters the payments of every order: leave out --order`);
+      const flag = (across ?? many ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      throw new UsageError(`--${flag} filters the payments of every order: leave out --order`);
     }
   }
   if (flags.order === undefined) {

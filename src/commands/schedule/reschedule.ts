@@ -4,7 +4,7 @@ import { verb } from '../verb.js';
 
 export const rescheduleVerb = verb({
   name: 'reschedule',
-  summary: 'move a scheduled payment to another day (its time of day is kept; UTC)',
+  summary: 'move a scheduled payment to another day, keeping its time of day (UTC) and its billing cycle',
   args: [
     { name: '<id>', help: 'scheduled payment id' },
     {
@@ -13,5 +13,6 @@ export const rescheduleVerb = verb({
     },
   ],
   examples: ['billing schedule reschedule 312 2027-03-15'],
+  words: ['move', 'billing day', 'cycle', 'day'],
   output: 'record',
 });
