@@ -1,0 +1,347 @@
+// Issue 37: the support agent, round 3 — each "Seen" of §1, §2, §3 and §5 against the demo
+// emulator over HTTP with the built billing as a process, and the seven tickets as journeys
+// of at most four commands each (at 80 columns, as a person types them).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseNdjson, runCli } from '../helpers/cli.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
+type Any = any;
+
+/** A demo emulator of its own for each describe that moves its clock or its records. */
+function demo() {
+  const box: { emu?: TestEmulator } = {};
+  beforeAll(async () => {
+    box.emu = await startTestEmulator({ seed: 'demo' });
+  });
+  afterAll(async () => {
+    await box.emu?.close();
+  });
+  const emu = () => box.emu as TestEmulator;
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { env: emu().env({ COLUMNS: '80', ...env }), timeoutMs: 60_000 });
+  /** The command's table as a person reads it (-o table, 80 columns). */
+  const screen = async (args: string[]) => {
+    const r = await cli([...args, '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    return `${r.stdout}\n${r.stderr}`;
+  };
+  const api = (method: string, path: string, body?: unknown) => emulatorApi(emu().url, method, path, body);
+  const advanceTo = async (iso: string) => {
+    const r = await cli(['emulator', 'clock', 'advance', '--to', iso, '--port', new URL(emu().url).port]);
+    expect(r.code, r.stderr).toBe(0);
+  };
+  return { emu, cli, screen, api, advanceTo };
+}
+
+const P = '/api/v2/profiles/1';
+
+async function allOrders(cli: ReturnType<typeof demo>['cli']): Promise<Any[]> {
+  const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
+  expect(r.code, r.stderr).toBe(0);
+  return parseNdjson(r.stdout) as Any[];
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+const addMonthsIso = (iso: string, n: number) => {
+  const d = new Date(iso);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return d.toISOString();
+};
+
+describe('§1 what will be charged, said right', () => {
+  const { cli, screen, api, advanceTo, emu } = demo();
+
+  it('move my billing day: reschedule says the cycle stays, names the way to move the day, and following it charges once a month on the new day', async () => {
+    const orders = await allOrders(cli);
+    const order = orders.find(
+      (o) => o.order_type.value === 'subscription' && o.status.value === 'active' && o.customer?.email,
+    );
+    expect(order).toBeDefined();
+    const schedule = (await api('GET', `${P}/orders/${order.id}/scheduled_payments`)).body.scheduled_payments;
+    const next = schedule.find((s: Any) => s.status === 'scheduled');
+    const cycleDay = new Date(next.due_date).getUTCDate();
+    // The 1st of the month after the next payment, as the customer asks.
+    const due = new Date(next.due_date);
+    const first = new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() + 1, 1))
+      .toISOString()
+      .slice(0, 10);
+    const newDay = 1;
+    expect(cycleDay).not.toBe(newDay);
+
+    const moved = await cli(['schedule', 'reschedule', String(next.id), first]);
+    expect(moved.code, moved.stderr).toBe(0);
+    const keptCycle = addMonthsIso(next.due_date, 1);
+    const days = Math.round(
+      (Date.parse(keptCycle) - Date.parse(`${first}${next.due_date.slice(10)}`)) / 86_400_000,
+    );
+    expect(moved.stderr).toContain(
+      `The billing cycle stays on the ${ordinal(cycleDay)}: the next payment after this one is ${day(keptCycle)}, ${days} days later.`,
+    );
+    expect(moved.stderr).toContain(
+      `No request moves the billing day alone. To bill on the 1st from this payment on, start a new cycle at it: billing schedule update ${order.id} --interval MONTH`,
+    );
+    // Following the tool: the printed command, as printed.
+    const line = moved.stderr.split('\n').find((l) => l.includes('billing schedule update')) as string;
+    const printed = line.slice(line.indexOf('billing schedule update') + 'billing '.length).split(' ');
+    const updated = await cli(printed);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stderr).toContain('on the 1st');
+
+    // Three months on, every payment of the order after the move fell on the 1st, one a month.
+    await advanceTo(addMonthsIso(`${first}T00:00:00.000Z`, 2).slice(0, 10) + 'T23:00:00Z');
+    const payments = (await api('GET', `${P}/orders/${order.id}/payments`)).body.payments.filter(
+      (p: Any) => p.kind === 'debit' && p.status === 'succeeded' && p.created_at > next.due_date.slice(0, 10),
+    );
+    expect(payments.map((p: Any) => new Date(p.created_at).getUTCDate())).toEqual([1, 1, 1]);
+    const months = payments.map((p: Any) => p.created_at.slice(0, 7));
+    expect(new Set(months).size).toBe(months.length);
+  });
+
+  it('paused until a restart date: orders get, orders schedule and the timeline say the restart and the first cycle after it, which the emulator then charges', async () => {
+    const orders = await allOrders(cli);
+    const paused = orders.find((o) => o.status.value === 'paused' && o.order_type.value === 'subscription');
+    expect(paused).toBeDefined();
+    const schedule = (await api('GET', `${P}/orders/${paused.id}/scheduled_payments`)).body
+      .scheduled_payments;
+    const next = schedule.find((s: Any) => s.status === 'scheduled');
+    // A restart a month and a few days after the next payment: that cycle and the one after are skipped.
+    const restart = day(new Date(Date.parse(next.due_date) + 33 * 86_400_000).toISOString());
+    const resumed = await cli(['orders', 'resume', String(paused.id), '--restart-date', restart, '-y']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const expected = addMonthsIso(next.due_date, 2);
+    const said = `Paused until ${restart}: nothing is charged before it. Next payment: 24.90 EUR on ${expected.slice(0, 10)} ${expected.slice(11, 16)} UTC, the first billing cycle from the restart.`;
+
+    const got = await screen(['orders', 'get', String(paused.id)]);
+    expect(got).toContain(said);
+    expect(got).toMatch(new RegExp(`Restart date\\s+${restart} 00:00 UTC`));
+    expect(got).not.toContain(`Next payment\nID`);
+    const sched = await screen(['orders', 'schedule', String(paused.id)]);
+    expect(sched).toContain(said);
+    const timeline = await cli(['orders', 'timeline', String(paused.id), '-o', 'csv']);
+    expect(timeline.stdout).toContain(`restart,`);
+    expect(timeline.stdout).toContain(
+      `${expected},next payment,24.90,EUR,the first billing cycle from the restart`,
+    );
+
+    await advanceTo(new Date(Date.parse(expected) + 3_600_000).toISOString());
+    const charged = (await api('GET', `${P}/orders/${paused.id}/payments`)).body.payments.filter(
+      (p: Any) => p.kind === 'debit' && p.created_at > next.due_date.slice(0, 10),
+    );
+    expect(charged.map((p: Any) => p.created_at)).toEqual([expected]);
+    void emu;
+  });
+});
+
+describe('§1 customers get says what a paused or suspended order will charge', () => {
+  const { cli, screen } = demo();
+
+  it('a paused order shows no date it will not be charged on, a suspended one says what it waits for', async () => {
+    const orders = await allOrders(cli);
+    const anna = orders.filter((o) => o.customer?.email === 'anna.schmidt@example.com');
+    const paused = anna.find((o) => o.status.value === 'paused' && o.order_type.value === 'subscription');
+    const suspended = anna.find((o) => o.status.value === 'suspended');
+    expect(paused && suspended).toBeTruthy();
+    const got = await screen(['customers', 'get', String(anna[0].customer_id)]);
+    const row = (id: number) => got.split('\n').find((l) => l.startsWith(`${id} `)) as string;
+    expect(row(paused.id)).toContain('none while paused');
+    expect(row(paused.id)).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(row(suspended.id)).toContain('none until the failed payment is collected');
+    const sched = await screen(['orders', 'schedule', String(suspended.id)]);
+    expect(sched).toMatch(
+      /Suspended: nothing is charged until the failed scheduled payment \d+ \(24\.90 EUR\) is collected/,
+    );
+  });
+});
+
+describe('§2 sums, ranges and the accountant’s csv', () => {
+  const { cli, api } = demo();
+  let payments: Any[] = [];
+  let orders: Any[] = [];
+  beforeAll(async () => {
+    orders = await allOrders(cli);
+    payments = [];
+    for (const o of orders) {
+      for (const p of (await api('GET', `${P}/orders/${o.id}/payments`)).body.payments)
+        payments.push({ ...p, order: o });
+    }
+  });
+  const now = new Date();
+  const lastMonth = [
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1),
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
+  ];
+  const inLastMonth = (p: Any) =>
+    Date.parse(p.created_at) >= lastMonth[0] && Date.parse(p.created_at) < lastMonth[1];
+  const ids = (r: { stdout: string }) =>
+    (JSON.parse(r.stdout) as Any[]).map((p) => p.id).sort((a, b) => a - b);
+
+  it('payments list --min-amount and --max-amount, as billing help fields payments promises', async () => {
+    const fields = await cli(['help', 'fields', 'payments']);
+    expect(fields.stdout).toContain('--min-amount');
+    const r = await cli(['payments', 'list', '--min-amount', '50', '--max-amount', '200', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const want = payments.filter((p) => Number(p.amount) >= 50 && Number(p.amount) <= 200).map((p) => p.id);
+    expect(ids(r)).toEqual(want.sort((a, b) => a - b));
+    expect(want.length).toBeGreaterThan(1);
+  });
+
+  it('--since last-month --until last-month is all of last month, as --during last-month is', async () => {
+    const want = payments
+      .filter(inLastMonth)
+      .map((p) => p.id)
+      .sort((a, b) => a - b);
+    expect(want.length).toBeGreaterThan(1);
+    const both = await cli([
+      'payments',
+      'list',
+      '--since',
+      'last-month',
+      '--until',
+      'last-month',
+      '-o',
+      'json',
+    ]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(ids(both)).toEqual(want);
+    const during = await cli(['payments', 'list', '--during', 'last-month', '-o', 'json']);
+    expect(ids(during)).toEqual(want);
+    const month = new Date(lastMonth[0]).toISOString().slice(0, 7);
+    expect(ids(await cli(['payments', 'list', '--during', month, '-o', 'json']))).toEqual(want);
+    const help = await cli(['help', 'dates']);
+    expect(help.stdout).toContain('--until last-month keeps all of last month');
+  });
+
+  it('--total: what was taken by card last month, per currency, as a footer, a json record, an ndjson line and beside csv', async () => {
+    const debits = payments.filter((p) => inLastMonth(p) && p.kind === 'debit');
+    const paid = new Map<string, number>();
+    for (const p of debits.filter((p) => p.status === 'succeeded'))
+      paid.set(p.currency, (paid.get(p.currency) ?? 0) + Math.round(Number(p.amount) * 100));
+    const args = ['payments', 'list', '--during', 'last-month', '--kind', 'debit', '--total'];
+    const table = await cli([...args, '-o', 'table']);
+    expect(table.stdout).toContain(`Total: ${debits.length} payments.`);
+    for (const [c, minor] of paid)
+      expect(table.stdout).toContain(`${c}: paid ${(minor / 100).toFixed(2)} ${c}`);
+    const json = JSON.parse((await cli([...args, '-o', 'json'])).stdout);
+    expect(json.payments).toHaveLength(debits.length);
+    expect(json.total.count).toBe(debits.length);
+    for (const [c, minor] of paid) expect(json.total.sums[c].paid).toBe((minor / 100).toFixed(2));
+    const lines = parseNdjson((await cli([...args, '-o', 'ndjson'])).stdout) as Any[];
+    expect(lines).toHaveLength(debits.length + 1);
+    expect(Object.keys(lines.at(-1))).toEqual(['total']);
+    const csv = await cli([...args, '-o', 'csv']);
+    expect(csv.stdout.trim().split('\n')).toHaveLength(debits.length + 1);
+    expect(csv.stderr).toContain(`Total: ${debits.length} payments.`);
+  });
+
+  it('how much did James pay this month: --total beside his payments', async () => {
+    const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const his = payments.filter(
+      (p) => p.order.customer?.email === 'james.obrien@example.com' && Date.parse(p.created_at) >= start,
+    );
+    const r = await cli([
+      'payments',
+      'list',
+      '--email',
+      'james.obrien@example.com',
+      '--during',
+      'this-month',
+      '--total',
+      '-o',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const got = JSON.parse(r.stdout);
+    expect(got.total.count).toBe(his.length);
+    const net = his
+      .filter((p) => p.status === 'succeeded' && p.currency === 'EUR')
+      .reduce(
+        (s, p) =>
+          s +
+          (p.kind === 'refund' ? -1 : ['debit', 'capture'].includes(p.kind) ? 1 : 0) *
+            Math.round(Number(p.amount) * 100),
+        0,
+      );
+    expect(got.total.sums.EUR.net).toBe((net / 100).toFixed(2));
+  });
+
+  it('active subscriptions and monthly revenue: orders list --total says the count and the monthly recurring amount', async () => {
+    const active = orders.filter((o) => o.order_type.value === 'subscription' && o.status.value === 'active');
+    expect(active.length).toBeGreaterThan(1);
+    const r = await cli([
+      'orders',
+      'list',
+      '--type',
+      'subscription',
+      '--status',
+      'active',
+      '--total',
+      '-o',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const { total } = JSON.parse(r.stdout);
+    expect(total.count).toBe(active.length);
+    // The demo's subscriptions are monthly: each adds its next payment.
+    let minor = 0;
+    for (const o of active) {
+      const s = (await api('GET', `${P}/orders/${o.id}/scheduled_payments`)).body.scheduled_payments;
+      minor += Math.round(Number(s.find((e: Any) => e.status === 'scheduled').amount) * 100);
+    }
+    expect(total.monthly_recurring.EUR).toEqual({
+      subscriptions: active.length,
+      amount: (minor / 100).toFixed(2),
+    });
+    const table = await cli([
+      'orders',
+      'list',
+      '--type',
+      'subscription',
+      '--status',
+      'active',
+      '--total',
+      '-o',
+      'table',
+    ]);
+    expect(table.stdout).toContain(
+      `Monthly recurring: ${(minor / 100).toFixed(2)} EUR from ${active.length} active subscriptions`,
+    );
+  });
+
+  it("the accountant's csv: --expand order,customer adds the invoice id, the customer's name and e-mail", async () => {
+    const r = await cli([
+      'payments',
+      'list',
+      '--during',
+      'last-month',
+      '--kind',
+      'refund,debit',
+      '--expand',
+      'order,customer',
+      '-o',
+      'csv',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const [header, ...rows] = r.stdout.trim().split('\n');
+    expect(header).toBe('id,order_id,kind,status,amount,currency,created,invoice_id,customer,email');
+    const byId = new Map(payments.map((p) => [String(p.id), p]));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) {
+      const cells = row.split(',');
+      const p = byId.get(cells[0] as string);
+      expect(cells[7]).toBe(p.order.merchant_invoice_id);
+      expect(cells.at(-1)).toBe(p.order.customer.email);
+    }
+  });
+
+  it('billing help finds them by total, sum, revenue, accounting, export', async () => {
+    for (const word of ['total', 'sum', 'revenue', 'accounting', 'export']) {
+      const r = await cli(['help', word]);
+      expect(r.code, `${word}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, word).toContain('billing payments list');
+    }
+  });
+});
