@@ -5,6 +5,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import { iterateOrders, listOrderPayments, listScheduledPayments } from '../api/orders.js';
+import { getPayment } from '../api/payments.js';
 import type { Order, Payment, ScheduledPayment } from '../api/types.js';
 import { EXPANSIONS, type Expandable, type Expansion } from '../domain/expand.js';
 import { fromMinor, isAmount, toMinor } from '../domain/money.js';
@@ -13,8 +14,9 @@ import { FINAL_STATUSES, type OrderStatus, orderStatus } from '../domain/orders.
 import { REFUNDABLE_KINDS } from '../domain/payments.js';
 import { codeOf } from '../domain/records.js';
 import { BillingError, UsageError } from '../errors.js';
-import { formatAmount } from '../format/index.js';
+import { formatAmount, writeOne } from '../format/index.js';
 import { formatTimestamp } from '../format/text.js';
+import { recordId } from './args.js';
 import { runInOrder } from './batch/runner.js';
 import type { Runtime } from './runtime.js';
 
@@ -244,4 +246,25 @@ export function doubleSubscriptions(orders: readonly Order[]): string[] {
         .join(', ');
       return `${same.length} active subscriptions of ${name} bill this customer: orders ${each}; a "charged twice" is likely one too many`;
     });
+}
+
+/**
+ * One payment as `payments get` shows it to a person, as data: the record, and for a debit or
+ * capture what was refunded of it, what is left to refund and its refunds (from its order's
+ * payments). The MCP tool get_payment answers with it.
+ */
+export async function paymentWithRefunds(rt: Runtime, [id]: string[]): Promise<void> {
+  const paymentId = recordId('payment', id ?? '');
+  const client = await rt.client();
+  const payment = await getPayment(client, paymentId, { signal: rt.signal });
+  const orderId = typeof payment.order_id === 'number' ? payment.order_id : undefined;
+  const ofOrder =
+    orderId === undefined ? [] : await listOrderPayments(client, orderId, { signal: rt.signal });
+  const view = withRefunds(ofOrder).find((p) => p.id === paymentId);
+  const refunds = ofOrder.filter((p) => p.parent_id === paymentId && p.kind === 'refund').map((p) => p.id);
+  const added =
+    view?.refunded === undefined
+      ? {}
+      : { refunded: view.refunded, left_to_refund: view.left_to_refund, refunds };
+  await writeOne({ ...payment, ...added }, 'payment', rt.output);
 }

@@ -142,7 +142,8 @@ const nextPayment: Column = {
   header: 'Next payment',
   value: (r) => {
     const charge = get(r, 'next_charge') as NextCharge | undefined;
-    return charge ? text(charge.at) : text(get(r, 'next_payment', 'due_date'));
+    // When nothing will be charged as it stands, why (paused, suspended), not an empty cell.
+    return charge ? text(charge.at) || chargeShort(charge) : text(get(r, 'next_payment', 'due_date'));
   },
   display: (r) => {
     const charge = get(r, 'next_charge') as NextCharge | undefined;
@@ -152,7 +153,7 @@ const nextPayment: Column = {
     const next = get(r, 'next_payment');
     return `${formatTimestamp(due)}  ${formatAmount(get(next, 'amount'), text(get(next, 'currency')))}`;
   },
-  fields: ['next_payment'],
+  fields: ['next_payment', 'next_charge'],
 };
 
 export const COLUMNS: Record<ResourceName, Column[]> = {

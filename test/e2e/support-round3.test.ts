@@ -2,9 +2,13 @@
 // emulator over HTTP with the built billing as a process, and the seven tickets as journeys
 // of at most four commands each (at 80 columns, as a person types them).
 
+import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { baseEnv, freePort, parseNdjson, runCli, runFile } from '../helpers/cli.js';
+import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type McpServer, startMcp } from '../helpers/mcp.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
 type Any = any;
@@ -36,6 +40,22 @@ function demo() {
 }
 
 const P = '/api/v2/profiles/1';
+
+/** Resolves once nothing listens on the port any more (the emulators a test started are gone). */
+async function waitClosed(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+    if (!open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 async function allOrders(cli: ReturnType<typeof demo>['cli']): Promise<Any[]> {
   const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
@@ -170,7 +190,7 @@ describe('§2 sums, ranges and the accountant’s csv', () => {
     }
   });
   const now = new Date();
-  const lastMonth = [
+  const lastMonth: [number, number] = [
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1),
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
   ];
@@ -343,5 +363,161 @@ describe('§2 sums, ranges and the accountant’s csv', () => {
       expect(r.code, `${word}: ${r.stderr}`).toBe(0);
       expect(r.stdout, word).toContain('billing payments list');
     }
+  });
+});
+
+describe('§5 the demo twice at once', () => {
+  /** `emulator start --detach` on one port, twice at the same moment, as two clones' demos do. */
+  it('two detached starts on one port at once: each one that says running names its own process, the other fails saying the port is taken (repeated)', async () => {
+    const port = await freePort();
+    for (let round = 0; round < 4; round++) {
+      const env = baseEnv();
+      const start = () =>
+        runCli(['emulator', 'start', '--detach', '--seed', 'empty', '--port', String(port)], {
+          env,
+          timeoutMs: 60_000,
+        });
+      const both = await Promise.all([start(), start()]);
+      const running = both.filter((r) => r.code === 0);
+      try {
+        expect(running.length, both.map((r) => r.stderr).join('\n---\n')).toBeGreaterThanOrEqual(1);
+        const urls = running.map((r) => r.stdout.trim());
+        expect(new Set(urls).size, 'two starts never report one emulator').toBe(urls.length);
+        for (const r of running) {
+          const pid = Number(/background \(pid (\d+)\)/.exec(r.stderr)?.[1]);
+          const status = await adminFetch(`${r.stdout.trim()}/__emulator/status`);
+          expect(
+            ((await status.json()) as { pid?: number }).pid,
+            'the emulator it reports is its own process',
+          ).toBe(pid);
+        }
+        for (const r of both.filter((r) => r.code !== 0)) {
+          expect(r.code).toBe(2);
+          expect(r.stderr).toMatch(
+            new RegExp(
+              `(port ${port} is already in use|an emulator already answers at http://127.0.0.1:${port})`,
+            ),
+          );
+        }
+      } finally {
+        for (const r of running) {
+          const p = Number(/background \(pid (\d+)\)/.exec(r.stderr)?.[1]);
+          if (p) {
+            try {
+              process.kill(p, 'SIGTERM');
+            } catch {}
+          }
+        }
+        await waitClosed(port);
+      }
+    }
+  });
+
+  it("the demo's printed next commands run as printed (npx billing …), with billing not on PATH", async () => {
+    const env = baseEnv({
+      PATH: process.env.PATH?.split(':')
+        .filter((d) => !d.includes('wt-') && !d.endsWith('node_modules/.bin'))
+        .join(':'),
+    });
+    const port = await freePort();
+    const demoRun = await runFile(
+      process.execPath,
+      [resolve(import.meta.dirname, '../../scripts/demo.mjs'), '--port', String(port)],
+      {
+        env,
+        timeoutMs: 60_000,
+        cwd: resolve(import.meta.dirname, '../..'),
+      },
+    );
+    try {
+      expect(demoRun.code, demoRun.stderr).toBe(0);
+      const printed = demoRun.stderr
+        .split('\n')
+        .flatMap((l) =>
+          [...l.matchAll(/(?:^|\s|: )((?:npx |\.\/bin\/)?billing [^\n]*?)(?=$| \(or)/g)].map(
+            (m) => m[1] as string,
+          ),
+        )
+        .filter((c) => !c.includes('<'));
+      expect(printed.length).toBeGreaterThan(2);
+      for (const command of printed)
+        expect(command, 'every printed command starts with npx').toMatch(/^npx billing /);
+      // The last one stops it: run as printed, by the shell, from the checkout.
+      const stop = printed.find((c) => c.includes('emulator stop')) as string;
+      const shell = spawnSync('sh', ['-c', stop], {
+        env: env as NodeJS.ProcessEnv,
+        cwd: resolve(import.meta.dirname, '../..'),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(shell.status, shell.stderr).toBe(0);
+      expect(shell.stderr).toContain('stopped');
+    } finally {
+      await waitClosed(port);
+    }
+  });
+});
+
+describe('§5 an assistant told the whole truth (MCP)', () => {
+  const { emu, cli, api } = demo();
+  let mcp: McpServer;
+  beforeAll(async () => {
+    mcp = await startMcp(['mcp'], emu().env());
+  });
+  afterAll(async () => {
+    await mcp?.client.close().catch(() => {});
+  });
+  const call = async (name: string, args: Record<string, unknown>): Promise<Any> =>
+    mcp.client.callTool({ name, arguments: args });
+
+  it('list_orders says how many it returns and that more may match, never "complete" when it stopped early', async () => {
+    const active = (await allOrders(cli)).filter((o) => o.status.value === 'active');
+    expect(active.length).toBeGreaterThan(20);
+    const got = (await call('list_orders', { status: ['active'] })).structuredContent;
+    expect(got.records).toHaveLength(20);
+    expect(got.returned).toBe(20);
+    expect(got.more_may_match).toBe(true);
+    expect(got.next_cursor).toBe('20');
+    const notes = (got.notes as string[]).join('\n');
+    expect(notes).not.toContain('complete');
+    expect(notes).toContain('20 matched, then stopped at --limit 20: more may match');
+  });
+
+  it('search: the count the notes give is the count returned', async () => {
+    const got = (await call('search', { text: 'example.com' })).structuredContent;
+    const best = /Showing the best (\d+) of (\d+)/.exec((got.notes as string[]).join('\n'));
+    expect(best, JSON.stringify(got.notes)).not.toBeNull();
+    expect(Number(best?.[1])).toBe(got.records.length);
+    expect(got.returned).toBe(got.records.length);
+  });
+
+  it('get_payment has what payments get shows: refunded and left to refund', async () => {
+    // A debit refunded in part, through the service.
+    const orders = await allOrders(cli);
+    let debit: Any;
+    for (const o of orders.filter((o) => o.status.value === 'active')) {
+      const ps = (await api('GET', `${P}/orders/${o.id}/payments`)).body.payments;
+      debit = ps.find((p: Any) => p.kind === 'debit' && p.status === 'succeeded' && Number(p.amount) > 10);
+      if (debit) break;
+    }
+    const refund = await cli(['payments', 'refund', String(debit.id), '--amount', '5.00', '-y']);
+    expect(refund.code, refund.stderr).toBe(0);
+    const left = (Math.round(Number(debit.amount) * 100) - 500) / 100;
+    const answer = await call('get_payment', { payment_id: debit.id });
+    const got = answer.structuredContent;
+    expect(answer.isError, JSON.stringify(answer.content)).not.toBe(true);
+    expect(got.refunded).toBe('5.00');
+    expect(got.left_to_refund).toBe(left.toFixed(2));
+    expect(got.refunds).toHaveLength(1);
+    const person = await cli(['payments', 'get', String(debit.id), '-o', 'table']);
+    expect(person.stdout).toMatch(new RegExp(`Left to refund\\s+${left.toFixed(2)}`));
+  });
+
+  it('a customer given as an e-mail is pointed to email', async () => {
+    const got = await call('list_payments', { customer: 'james.obrien@example.com' });
+    expect(got.isError).toBe(true);
+    expect(got.structuredContent.error.hint).toContain(
+      'with --email "james.obrien@example.com" (the tool argument email)',
+    );
   });
 });

@@ -1,10 +1,11 @@
 // billing emulator start | stop | status | reset | apply | clock: their code; their descriptions are beside it.
 // The only command module that may load src/emulator (and only in `start`).
 
-import { spawn } from 'node:child_process';
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { ApiError } from '../../api/errors.js';
 import { urlHost } from '../../domain/hosts.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
@@ -27,6 +28,7 @@ interface StartFlags {
   latency: string;
   failRate: string;
   detach?: boolean;
+  readyFd3?: boolean;
   webhookUrl: string[];
   /** Refused: a secret is never a flag value (src/commands/secret-file.ts). */
   webhookSecret?: string;
@@ -96,6 +98,8 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
     await emulator.close();
     throw err;
   }
+  // The parent of a detached start believes this line, never whoever answers on the port.
+  if (flags.readyFd3) reportReady(emulator.url);
   rt.info(
     `Emulator listening on ${emulator.url} (seed: ${seed}${flags.fixtures ? `, fixtures: ${flags.fixtures}` : ''}${flags.data ? `, data: ${flags.data}` : ''}).`,
     `${advice} Ctrl-C stops it.`,
@@ -155,43 +159,40 @@ async function detach(
   if (webhookSecret) args.push('--webhook-secret-file', '-');
   for (const fault of flags.fault) args.push('--fault', fault);
   const { BILLING_WEBHOOK_SECRET: _s, BILLING_API_TOKEN: _t, ...env } = process.env;
+  args.push('--ready-fd3');
   const child = spawn(process.execPath, args, {
     detached: true,
-    stdio: [webhookSecret ? 'pipe' : 'ignore', log, log],
+    stdio: [webhookSecret ? 'pipe' : 'ignore', log, log, 'pipe'],
     env,
   });
   child.stdin?.on('error', () => {});
   child.stdin?.end(webhookSecret ? `${webhookSecret}\n` : undefined);
   closeSync(log);
-  let exited = false;
-  let exitCode: number | null = null;
-  child.once('exit', (code) => {
-    exited = true;
-    exitCode = code;
-  });
+  // Running is what the child itself says once it has bound the port (listen is the claim:
+  // of two starts on one port one binds, the other exits "in use"), never that something
+  // answers there: that may be another checkout's emulator that won the race.
+  const ready = await readyOf(child, 15_000);
   child.unref();
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline && !exited) {
-    if (await answers(origin)) {
-      let advice: string;
-      try {
-        advice = await useAdvice(rt, origin, envName, webhookSecret);
-      } catch (err) {
-        // A failure after the start never leaves an emulator running unsaid: it is stopped.
-        await stopDetached(child.pid, origin);
-        rt.info(`The emulator started at ${origin} was stopped again.`);
-        throw err;
-      }
-      rt.io.stdout.write(`${origin}\n`);
-      const stop = emulatorStartCommand(origin, 'stop');
-      rt.info(
-        `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
-        `${advice} Stop it with: ${stop}`,
-      );
-      return;
+  if (ready) {
+    const url = ready.url;
+    let advice: string;
+    try {
+      advice = await useAdvice(rt, url, envName, webhookSecret);
+    } catch (err) {
+      // A failure after the start never leaves an emulator running unsaid: it is stopped.
+      await stopDetached(child.pid, url);
+      rt.info(`The emulator started at ${url} was stopped again.`);
+      throw err;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    rt.io.stdout.write(`${url}\n`);
+    const stop = emulatorStartCommand(url, 'stop');
+    rt.info(
+      `Emulator running in the background (pid ${child.pid}); log: ${logFile}.`,
+      `${advice} Stop it with: ${stop}`,
+    );
+    return;
   }
+  const exitCode = child.exitCode;
   const said = readFileSync(logFile).subarray(logStart).toString('utf8').trim().split('\n');
   const error = said.find((line) => line.startsWith('error: '));
   // The child refused what it was asked (a bad fixture, a port in use): its own message and exit code, once.
@@ -201,6 +202,7 @@ async function detach(
       ...(hint ? { hint: hint.slice('hint: '.length) } : {}),
     });
   }
+  if (exitCode === null) await stopDetached(child.pid, origin);
   const tail = (error ? [error.slice('error: '.length)] : said.slice(-3)).join(' ');
   throw new ApiError(
     'network',
@@ -212,6 +214,47 @@ async function detach(
       path: '/__emulator/status',
     },
   );
+}
+
+/** The foreground start's line for a detaching parent: where it listens, on descriptor 3. */
+function reportReady(url: string): void {
+  try {
+    writeSync(3, `${JSON.stringify({ url, pid: process.pid })}\n`);
+    closeSync(3);
+  } catch {
+    // No parent reads it (started by hand with the flag): nothing to tell.
+  }
+}
+
+/** The child's ready line, or undefined when it exits (or the deadline passes) without one. */
+function readyOf(child: ChildProcess, timeoutMs: number): Promise<{ url: string } | undefined> {
+  return new Promise((resolvePromise) => {
+    const pipe = child.stdio[3] as Readable | null;
+    let text = '';
+    let done = false;
+    const finish = (value: { url: string } | undefined) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      pipe?.destroy();
+      resolvePromise(value);
+    };
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+    pipe?.setEncoding('utf8');
+    pipe?.on('data', (chunk: string) => {
+      text += chunk;
+      const line = text.split('\n')[0];
+      if (!text.includes('\n') || line === undefined) return;
+      try {
+        const said = JSON.parse(line) as { url?: unknown };
+        finish(typeof said.url === 'string' && /^https?:\/\//.test(said.url) ? { url: said.url } : undefined);
+      } catch {
+        finish(undefined);
+      }
+    });
+    pipe?.on('error', () => {});
+    child.once('exit', () => setImmediate(() => finish(undefined)));
+  });
 }
 
 /** Stops the emulator `detach` started (SIGTERM: it closes as at Ctrl-C) and waits until it is gone. */

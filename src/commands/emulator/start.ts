@@ -20,7 +20,7 @@ export const startVerb = verb({
       help: 'answer this fraction of API requests with 502 (0 to 1)',
       default: '0',
     },
-    { flag: '--detach', help: 'run in the background and return once it answers' },
+    { flag: '--detach', help: 'run in the background and return once it has bound the port' },
     {
       flag: '--fault <spec>',
       help: 'inject a fault, ROUTE:MODE[:RATE[:MS]], e.g. refund:after:0.1 (modes: before, after, drop-after, late, slow; refund:late:1:2000 applies, answers 502 and shows the record 2 s later; repeat for more)',
@@ -39,6 +39,8 @@ export const startVerb = verb({
     },
     // Never a flag value (ps shows it to every user): declared only to be refused.
     { flag: '--webhook-secret <secret>', help: '', hidden: true },
+    // Set by --detach for its child: once bound, one JSON line {url, pid} on file descriptor 3.
+    { flag: '--ready-fd3', help: '', hidden: true },
   ],
   output: 'answer',
 });

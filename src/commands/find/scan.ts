@@ -40,6 +40,8 @@ export interface ScanTally {
   matched: number;
   /** Reading stopped before the last page because the answer was complete. */
   stoppedEarly: boolean;
+  /** It stopped at --limit: more may match in the pages not read (never "complete"). */
+  stoppedAtLimit?: boolean;
 }
 
 /** The default of --concurrency on the commands that search (src/cli/*.ts say the same). */
@@ -87,8 +89,10 @@ async function* matches<T>(pages: AsyncGenerator<T>, o: ScanOptions<T>, tally: S
     if (!o.accept(record)) continue;
     tally.matched += 1;
     yield record;
-    if ((o.limit !== undefined && tally.matched >= o.limit) || o.completes?.(record)) {
+    const atLimit = o.limit !== undefined && tally.matched >= o.limit;
+    if (atLimit || o.completes?.(record)) {
       tally.stoppedEarly = true;
+      tally.stoppedAtLimit = atLimit;
       return;
     }
   }
@@ -98,7 +102,11 @@ async function* matches<T>(pages: AsyncGenerator<T>, o: ScanOptions<T>, tally: S
 export function tallyLine(tallies: readonly ScanTally[]): string {
   const read = tallies.map((t) => `${plural(t.pages, 'page')} of ${t.plural} (${t.records})`).join(' and ');
   const matched = tallies.reduce((n, t) => n + t.matched, 0);
-  const early = tallies.some((t) => t.stoppedEarly) ? ', then stopped: the answer was complete' : '';
+  const early = tallies.some((t) => t.stoppedAtLimit)
+    ? `, then stopped at --limit ${matched}: more may match in the pages not read`
+    : tallies.some((t) => t.stoppedEarly)
+      ? ', then stopped: the answer was complete'
+      : '';
   return `Read ${read}; ${matched} matched${early}.`;
 }
 

@@ -7,7 +7,9 @@
 
 import { z } from 'zod';
 import { EXPANSIONS } from '../../domain/expand.js';
+import type { NextCharge } from '../../domain/next-charge.js';
 import { getVerb as customerVerb } from '../customers/get.js';
+import { chargeSentence } from '../order-view.js';
 import { ORDER_FILTER_FLAGS, type OrderFilterFlags } from '../orders/filters.js';
 import { getVerb as orderVerb } from '../orders/get.js';
 import { timelineVerb } from '../orders/timeline.js';
@@ -55,9 +57,34 @@ const wantedOf = (a: Record<string, unknown>): Wanted => ({
   cursor: a.cursor as string | undefined,
 });
 
-/** Read this many records of a list that has no cursor of its own: up to the page asked for, and one more. */
+/**
+ * Read this many records of a list that has no cursor of its own: up to the end of the page
+ * asked for, no more, so that what the command's notes count is what the answer returns.
+ */
 const enough = (a: Record<string, unknown>, size = PAGE_SIZE) =>
-  String(offsetOf(a.cursor as string | undefined) + size + 1);
+  String(offsetOf(a.cursor as string | undefined) + size);
+
+/**
+ * A page of a list read up to `enough`: returned says how many it holds; when the reading
+ * stopped at the page's end, more may match (more_may_match, next_cursor), else it read them all.
+ */
+function readPage(
+  list: unknown,
+  a: Record<string, unknown>,
+  page_: Record<string, unknown>,
+  size = PAGE_SIZE,
+) {
+  const { count: _read, next_cursor: _next, ...rest } = page_;
+  const records = Array.isArray(rest.records) ? rest.records : [];
+  const end = offsetOf(a.cursor as string | undefined) + size;
+  const stopped = (Array.isArray(list) ? list.length : 0) >= end;
+  return {
+    ...rest,
+    returned: records.length,
+    more_may_match: stopped,
+    ...(stopped ? { next_cursor: String(end) } : {}),
+  };
+}
 
 /** Matches of a search are a page of 10: the best come first, and each carries its record. */
 const SEARCH_PAGE = 10;
@@ -87,21 +114,19 @@ export const READ_TOOLS: ToolSpec[] = [
         matched: m.matched,
         record: shaped(m.record, m.kind === 'order' ? 'order' : 'customer', wanted),
       }));
-      // The records are shaped already; the page only cuts. Read up to one past the page:
-      // next_cursor says there is more, and no count is given (it would be "at least").
-      const { count: _read, ...rest } = page(
+      // The records are shaped already; the page only cuts. The notes say of how many these are the best.
+      return readPage(
         matches,
-        'order',
-        { ...wanted, full: true, fields: undefined },
+        a,
+        page(matches, 'order', { ...wanted, full: true, fields: undefined }, SEARCH_PAGE),
         SEARCH_PAGE,
       );
-      return rest;
     },
   },
   {
     name: 'list_orders',
     title: 'List orders',
-    description: `Lists orders, newest first, as \`billing orders list\`. Any filter reads every page and keeps the matches. ${SHAPE}`,
+    description: `Lists orders, newest first, as \`billing orders list\`. Any filter reads every page and keeps the matches, up to the end of the page asked for: returned is how many this page holds, more_may_match says reading stopped there (pass next_cursor for the next), and the notes say how many pages and records were read. ${SHAPE}`,
     commands: ['orders list'],
     input: { ...schemaOf(ORDER_FILTER_FLAGS), ...amount },
     run: async (rt, a) =>
@@ -111,11 +136,8 @@ export const READ_TOOLS: ToolSpec[] = [
         limit: enough(a),
         concurrency: '8',
       }),
-    // Read up to one past the page: count is then "at least", and next_cursor says there is more.
-    shape: (result, a) => {
-      const { count: _read, ...rest } = page(result, 'order', wantedOf(a));
-      return rest;
-    },
+    // Read up to the page's end: the notes' count is what is returned, and whether it stopped there.
+    shape: (result, a) => readPage(result, a, page(result, 'order', wantedOf(a))),
   },
   {
     name: 'get_order',
@@ -131,13 +153,18 @@ export const READ_TOOLS: ToolSpec[] = [
     },
     shape: (result, a) => {
       const wanted = wantedOf(a);
-      const { payments, next_payment, ...order } = result as Record<string, unknown>;
+      const { payments, next_payment, next_charge, ...order } = result as Record<string, unknown>;
+      // What will really be charged, as orders get says it (paused until, suspended: not the entry's date).
+      const says = next_charge ? chargeSentence(Number(order.id), next_charge as NextCharge) : undefined;
       return {
         order: shaped(order, 'order', wanted),
         ...(payments === undefined ? {} : { payments: page(payments, 'order_payment', wanted) }),
         ...(next_payment === undefined
           ? {}
           : { next_payment: shaped(next_payment, 'scheduled_payment', wanted) }),
+        ...(next_charge === undefined
+          ? {}
+          : { next_charge: { ...(next_charge as NextCharge), ...(says ? { says } : {}) } }),
       };
     },
   },
@@ -177,7 +204,7 @@ export const READ_TOOLS: ToolSpec[] = [
   {
     name: 'list_payments',
     title: 'List payments',
-    description: `Payments of one order (order: its id or invoice id, one request), of one customer (customer: their id, email or name), or of every order, newest orders first (reads every page of orders and the payments of those that match). As \`billing payments list\`. Comes with sum: per currency, paid (succeeded debits and captures), refunded and net, over every payment that matched (not only the page): "how much did they pay this month" is email + since: "this-month". ${SHAPE}`,
+    description: `Payments of one order (order: its id or invoice id, one request), of one customer (customer: their id; or email: their e-mail; or name: part of their name), or of every order, newest orders first (reads every page of orders and the payments of those that match). As \`billing payments list\`. Comes with sum: per currency, paid (succeeded debits and captures), refunded and net, over every payment that matched (not only the page): "how much did they pay this month" is email + since: "this-month". ${SHAPE}`,
     commands: ['payments list'],
     input: { ...paymentsInput.input, ...amount },
     run: async (rt, a) => (await import('../payments/run.js')).list(rt, [], paymentsInput.optionsOf(a)),
@@ -186,11 +213,17 @@ export const READ_TOOLS: ToolSpec[] = [
   {
     name: 'get_payment',
     title: 'Get a payment',
-    description: `One payment (kind, status, amount, currency, its order), as \`billing payments get ID\`. One request. ${SHAPE}`,
+    description: `One payment (kind, status, amount, currency, its order) with what \`billing payments get ID\` shows beside it: for a debit or capture, what was refunded of it, what is left to refund and its refunds. Two requests (the payment, its order's payments). ${SHAPE}`,
     commands: ['payments get'],
     input: { ...paymentInput.input, full: amount.full, fields: amount.fields },
-    run: async (rt, a) => (await import('../payments/run.js')).get(rt, paymentInput.argsOf(a)),
-    shape: (result, a) => ({ payment: shaped(result, 'payment', wantedOf(a)) }),
+    run: async (rt, a) => (await import('../order-view.js')).paymentWithRefunds(rt, paymentInput.argsOf(a)),
+    shape: (result, a) => {
+      const { refunded, left_to_refund, refunds, ...payment } = result as Record<string, unknown>;
+      return {
+        payment: shaped(payment, 'payment', wantedOf(a)),
+        ...(refunded === undefined ? {} : { refunded, left_to_refund, refunds }),
+      };
+    },
   },
 ];
 

@@ -7,6 +7,7 @@
 import { personName } from '../../domain/customers.js';
 import { ORDER_STATUSES, ORDER_TYPES, orderStatus } from '../../domain/orders.js';
 import { codeOf } from '../../domain/records.js';
+import { UsageError } from '../../errors.js';
 import * as parse from '../args.js';
 import { dateCriterion, minorRange, orderTypes, statuses } from '../find/filters.js';
 import {
@@ -68,7 +69,17 @@ export const ORDER_FILTERS = {
   }),
   customer: filter({
     flags: [{ flag: '--customer <id>', help: "the customer's id" }],
-    read: (f) => (f.customer === undefined ? undefined : parse.recordId('--customer', f.customer)),
+    read: (f) => {
+      if (f.customer === undefined) return undefined;
+      // An e-mail or a name where the id goes: the filter that takes it is named (MCP: email, name).
+      if (!/^\s*\d+\s*$/.test(f.customer)) {
+        const which = f.customer.includes('@') ? '--email' : '--name';
+        throw new UsageError(`--customer takes the customer's id, not "${f.customer.trim()}"`, {
+          hint: `give ${which === '--email' ? 'an e-mail' : 'a name'} with ${which} ${JSON.stringify(f.customer.trim())} (the tool argument ${which.slice(2)})`,
+        });
+      }
+      return parse.recordId('--customer', f.customer);
+    },
     matches: (order, id: number) =>
       str(field(order, 'customer_id') ?? field(order, 'customer', 'id')) === String(id),
   }),
