@@ -14,6 +14,16 @@ const ORDER_VIEW: Row[] = [
   ['payments[].left_to_refund', 'decimal', 'debits and captures: what is left to refund'],
   ['next_payment', 'object|null', 'added by --expand next_payment: the next scheduled payment, or null'],
   ['next_payment.due_date', 'time', 'also id, order_id, amount (decimal), currency, status'],
+  [
+    'next_charge',
+    'object',
+    'with next_payment, for a subscription: what will really be charged (a paused or suspended order charges nothing as it stands)',
+  ],
+  [
+    'next_charge.state',
+    'string',
+    'due, retry, paused_until, paused, suspended, stopped, review, none; also at (time), amount, currency, entry_id, restart_date, failed_id',
+  ],
 ];
 
 const ORDER: Row[] = [
@@ -46,6 +56,7 @@ const ORDER: Row[] = [
   ['created_at', 'time', '--since and --until filter it'],
   ['updated_at', 'time'],
   ['status_updated_at', 'time', '--since/--until with --status (or --by-status-date)'],
+  ['restart_date', 'time', "assumed: a paused order's scheduled restart (orders resume --restart-date)"],
   ...ORDER_VIEW,
 ];
 

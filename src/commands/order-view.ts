@@ -169,7 +169,8 @@ export async function orderDetails(
   ]);
   return {
     ...(payments ? { payments: withRefunds(payments) } : {}),
-    ...(schedule ? { next_payment: nextPayment(schedule), next_charge: chargeOf(order, schedule) } : {}),
+    ...(schedule ? { next_payment: nextPayment(schedule) } : {}),
+    ...(schedule && hasNextPayment(order) ? { next_charge: chargeOf(order, schedule) } : {}),
   };
 }
 

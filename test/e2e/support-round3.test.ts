@@ -521,3 +521,170 @@ describe('§5 an assistant told the whole truth (MCP)', () => {
     );
   });
 });
+
+/**
+ * The seven tickets, each as a person types it at 80 columns (-o table, what a terminal
+ * shows): at most four commands, none a dead end (each exits 0 and the next one's id or
+ * date is read off what the last printed), and the answer right by the emulator's rules.
+ */
+function ticketDesk() {
+  const d = demo();
+  const person = async (commands: string[][], args: string[]) => {
+    commands.push(args);
+    const r = await d.cli([...args, ...(args.includes('-o') ? [] : ['-o', 'table'])]);
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return `${r.stdout}\n${r.stderr}`;
+  };
+  return { ...d, person };
+}
+
+describe('ticket 1 of round 3 (its own emulator: the clock moves)', () => {
+  const { api, advanceTo, person } = ticketDesk();
+
+  it('1. "move my payments from the 25th to the 1st, from January" (anna.schmidt@example.com): 4 commands, then one payment a month on the 1st', async () => {
+    const commands: string[][] = [];
+    const subs = await person(commands, [
+      'orders',
+      'list',
+      '--email',
+      'anna.schmidt@example.com',
+      '--type',
+      'subscription',
+      '--status',
+      'active',
+    ]);
+    const orderId = /^(\d+)\s+INV-/m.exec(subs)?.[1] as string;
+    const schedule = await person(commands, ['orders', 'schedule', orderId]);
+    const next = /^next\s+(\d+)\s+(\d{4}-\d{2}-\d{2})/m.exec(schedule);
+    expect(next, schedule).not.toBeNull();
+    const [entryId, due] = [next?.[1] as string, next?.[2] as string];
+    const dueDay = new Date(`${due}T00:00:00Z`);
+    const first = new Date(Date.UTC(dueDay.getUTCFullYear(), dueDay.getUTCMonth() + 1, 1))
+      .toISOString()
+      .slice(0, 10);
+    const moved = await person(commands, ['schedule', 'reschedule', entryId, first]);
+    expect(moved).toContain(`The billing cycle stays on the ${ordinal(dueDay.getUTCDate())}`);
+    const advice = /billing (schedule update \d+ --interval MONTH)/.exec(moved)?.[1] as string;
+    const updated = await person(commands, advice.split(' '));
+    expect(updated).toContain('every month on the 1st');
+    expect(commands.length).toBeLessThanOrEqual(4);
+    const second = addMonthsIso(`${first}T00:00:00.000Z`, 1).slice(0, 10);
+    await advanceTo(`${second}T23:00:00Z`);
+    const paid = (await api('GET', `${P}/orders/${orderId}/payments`)).body.payments
+      .filter((p: Any) => p.kind === 'debit' && p.status === 'succeeded' && p.created_at >= first)
+      .map((p: Any) => p.created_at.slice(0, 10));
+    expect(paid).toEqual([first, second]);
+  });
+});
+
+describe('tickets 2 to 7 of round 3', () => {
+  const { cli, api, person } = ticketDesk();
+
+  it('2. "my refund never arrived" (james.obrien@example.com): the refund, its date and its status in 1 command', async () => {
+    // Last week's refund of one of his two charges for INV-000174 (made by the tool, as support did).
+    const charged = (await api('GET', `${P}/orders/174/payments`)).body.payments.filter(
+      (p: Any) => p.kind === 'debit' && p.status === 'succeeded',
+    );
+    const made = await cli(['payments', 'refund', String(charged.at(-1).id), '-y']);
+    expect(made.code, made.stderr).toBe(0);
+    const commands: string[][] = [];
+    const refunds = await person(commands, [
+      'payments',
+      'list',
+      '--email',
+      'james.obrien@example.com',
+      '--kind',
+      'refund',
+    ]);
+    expect(refunds).toMatch(
+      new RegExp(`^\\d+\\s+174\\s+refund\\s+succeeded\\s+${charged.at(-1).amount} EUR`, 'm'),
+    );
+    expect(commands.length).toBeLessThanOrEqual(4);
+  });
+
+  it('3. "my order is stuck in pending" (INV-000199): no link was sent; one is, in 2 commands', async () => {
+    const commands: string[][] = [];
+    const timeline = await person(commands, ['orders', 'timeline', 'INV-000199']);
+    expect(timeline).toContain('status pending');
+    expect(timeline).not.toContain('link sent');
+    const sent = await person(commands, ['links', 'email', 'INV-000199']);
+    expect(sent).toContain('marie.dubois@example.com');
+    expect(commands.length).toBeLessThanOrEqual(4);
+  });
+
+  it('4. "refund the espresso machine of INV-000200, keep the beans": the line and the payment, then its refund, in 2 commands', async () => {
+    const commands: string[][] = [];
+    const order = await person(commands, ['orders', 'get', 'INV-000200']);
+    const line = /Name\s+Espresso Machine[\s\S]*?Subtotal amount\s+([\d.]+)/.exec(order)?.[1] as string;
+    const payment = /^(\d+)\s+debit\s+succeeded/m.exec(order)?.[1] as string;
+    expect(line).toBe('478.80');
+    const refunded = await person(commands, ['payments', 'refund', payment, '--amount', line, '-y']);
+    expect(refunded).toContain(`478.80 EUR`);
+    const after = (await api('GET', `${P}/orders/200/payments`)).body.payments;
+    expect(after.filter((p: Any) => p.kind === 'refund').map((p: Any) => p.amount)).toEqual(['478.80']);
+    expect(commands.length).toBeLessThanOrEqual(4);
+  });
+
+  it("5. the accountant's month-end: last month's payments with invoice and customer, and the sums, in 1 command", async () => {
+    const commands: string[][] = [];
+    const out = await person(commands, [
+      'payments',
+      'list',
+      '--during',
+      'last-month',
+      '--expand',
+      'order,customer',
+      '--total',
+      '-o',
+      'csv',
+    ]);
+    const [header] = out.split('\n');
+    expect(header).toBe('id,order_id,kind,status,amount,currency,created,invoice_id,customer,email');
+    expect(out).toMatch(/^Total: \d+ payments\.$/m);
+    expect(out).toMatch(/^EUR: paid [\d.]+ EUR/m);
+    expect(commands.length).toBeLessThanOrEqual(4);
+  });
+
+  it('6. "I paused yesterday, don\'t charge me on the next date, start again on the 1st in two months" (Sofía García): the restart and the first payment after it, in 3 commands', async () => {
+    const commands: string[][] = [];
+    const paused = await person(commands, ['orders', 'list', '--name', 'garcía', '--status', 'paused']);
+    const orderId = /^(\d+)\s+INV-/m.exec(paused)?.[1] as string;
+    const now = new Date();
+    const restart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1))
+      .toISOString()
+      .slice(0, 10);
+    const resumed = await person(commands, ['orders', 'resume', orderId, '--restart-date', restart, '-y']);
+    expect(resumed).toContain(`It stays paused until ${restart}`);
+    const schedule = await person(commands, ['orders', 'schedule', orderId]);
+    expect(schedule).toContain(
+      `Paused until ${restart}: nothing is charged before it. Next payment: 24.90 EUR on`,
+    );
+    const entries = (await api('GET', `${P}/orders/${orderId}/scheduled_payments`)).body.scheduled_payments;
+    const cycle = new Date(entries.find((e: Any) => e.status === 'scheduled').due_date);
+    let at = cycle.toISOString();
+    for (let n = 1; at < `${restart}T00:00:00.000Z`; n++) at = addMonthsIso(cycle.toISOString(), n);
+    expect(schedule).toContain(`Next payment: 24.90 EUR on ${at.slice(0, 10)} ${at.slice(11, 16)} UTC`);
+    expect(commands.length).toBeLessThanOrEqual(4);
+  });
+
+  it('7. "how many active subscriptions, and what monthly revenue": 1 command', async () => {
+    const commands: string[][] = [];
+    const out = await person(commands, [
+      'orders',
+      'list',
+      '--type',
+      'subscription',
+      '--status',
+      'active',
+      '--total',
+    ]);
+    const active = (await allOrders(cli)).filter(
+      (o) => o.order_type.value === 'subscription' && o.status.value === 'active',
+    );
+    expect(out).toContain(`Total: ${active.length} orders`);
+    expect(out).toMatch(
+      new RegExp(`Monthly recurring: [\\d.]+ EUR from ${active.length} active subscriptions`),
+    );
+    expect(commands.length).toBeLessThanOrEqual(4);
+  });
+});

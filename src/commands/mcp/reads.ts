@@ -153,7 +153,8 @@ export const READ_TOOLS: ToolSpec[] = [
     },
     shape: (result, a) => {
       const wanted = wantedOf(a);
-      const { payments, next_payment, next_charge, ...order } = result as Record<string, unknown>;
+      const { payments, next_payment, ...order } = result as Record<string, unknown>;
+      const next_charge = order.next_charge;
       // What will really be charged, as orders get says it (paused until, suspended: not the entry's date).
       const says = next_charge ? chargeSentence(Number(order.id), next_charge as NextCharge) : undefined;
       return {
