@@ -54,6 +54,11 @@ billing webhooks listen, billing checkout open and a foreground billing emulator
   A list prints a JSON array with -o json, one record a line with -o ndjson.
   Machine output has typed fields: numbers are numbers, booleans booleans.
   -o json prints the service's values untouched (dates too).
+  -o csv guards spreadsheets: a cell that starts with =, +, -, @, a tab or a line break
+  (a formula to a spreadsheet; a phone number +44 20 ...) is written with a leading ';
+  --csv-raw writes every cell as it is (for a program, not a spreadsheet).
+  --total (payments list, orders list) ends a list with its count and sums: a footer on a
+  terminal, a "total" record in json and ndjson, lines on stderr beside csv and tsv.
 
 Errors: one line "error: <message>" on stderr, with a "hint:" line when there is something
 to do; with -o json also {"error":{"status":...,"kind":...,"message":...,"details":...}}.

@@ -23,7 +23,8 @@ export async function startProgress(rt: Runtime, text: string): Promise<Progress
   const spinner = ora({
     text: safeLine(text),
     stream: rt.io.stderr,
-    color: 'cyan',
+    // NO_COLOR, FORCE_COLOR and --no-color decide for the spinner as for every writer (no-color.org).
+    color: rt.stderrColor ? 'cyan' : false,
     isEnabled: true,
     discardStdin: false,
   }).start();

@@ -171,6 +171,8 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       header: 'Customer',
       value: (r) => first(customerName(get(r, 'customer')), get(r, 'customer_id')),
       fields: ['customer_id'],
+      // Names, with dates, are the last things a table cuts.
+      keep: true,
     },
     {
       key: 'type',
@@ -199,6 +201,7 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       header: 'Name',
       value: (r) => customerName(r),
       fields: ['full_name', 'name', 'first_name', 'last_name'],
+      keep: true,
     },
     { key: 'email', header: 'Email', value: (r) => text(get(r, 'email')), fields: ['email'], keep: true },
     { key: 'phone', header: 'Phone', value: (r) => text(get(r, 'phone')), fields: ['phone'], giveUp: 3 },
@@ -287,7 +290,7 @@ export const COLUMNS: Record<ResourceName, Column[]> = {
       display: (r) => formatAmount(get(r, 'left_to_refund'), currencyOf(r)),
       fields: ['left_to_refund'],
     },
-    { key: 'parent_id', header: 'Of', value: (r) => text(get(r, 'parent_id')), fields: ['parent_id'] },
+    { key: 'parent_id', header: 'Parent', value: (r) => text(get(r, 'parent_id')), fields: ['parent_id'] },
     // Whole: the minutes between two debits of the same amount are what shows a double charge.
     { ...created, keep: true },
   ],

@@ -53,7 +53,7 @@ export const FORMATS = {
   },
   csv: {
     about:
-      'RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted, its quotes doubled',
+      "RFC 4180: a header row; a field holding a comma, a quote or a line break is quoted, its quotes doubled; a cell a spreadsheet would run as a formula (=, +, -, @) gets a leading ' unless --csv-raw",
     shows: 'rows',
     streams: true,
     eachLine: false,

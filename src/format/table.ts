@@ -138,10 +138,26 @@ export function renderList(
   }
   return renderGrid(rows, {
     head: shown.map((col) => col.header.toUpperCase()),
-    kept: shown.map((col) => col.keep === true),
+    // Dates are the last things cut, with the columns marked kept (ids, names): a date cut
+    // to "2026-…" says nothing.
+    kept: shown.map((col, i) => col.keep === true || isDateColumn(rows, i)),
     color: o.color,
     width: o.width,
   });
+}
+
+const SHOWN_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}( UTC)?)?$/;
+
+/** A column whose every filled cell is a date or a timestamp as a person reads it. */
+function isDateColumn(rows: readonly (readonly Cell[])[], i: number): boolean {
+  let dates = 0;
+  for (const row of rows) {
+    const text = row[i]?.text ?? '';
+    if (text === '') continue;
+    if (!SHOWN_TIMESTAMP.test(text)) return false;
+    dates++;
+  }
+  return dates > 0;
 }
 
 /**

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, freePort, parseNdjson, runCli, runFile } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { type McpServer, startMcp } from '../helpers/mcp.js';
+import { runOnPty } from '../helpers/pty.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
 type Any = any;
@@ -112,7 +113,7 @@ describe('§1 what will be charged, said right', () => {
     expect(updated.stderr).toContain('on the 1st');
 
     // Three months on, every payment of the order after the move fell on the 1st, one a month.
-    await advanceTo(addMonthsIso(`${first}T00:00:00.000Z`, 2).slice(0, 10) + 'T23:00:00Z');
+    await advanceTo(`${addMonthsIso(`${first}T00:00:00.000Z`, 2).slice(0, 10)}T23:00:00Z`);
     const payments = (await api('GET', `${P}/orders/${order.id}/payments`)).body.payments.filter(
       (p: Any) => p.kind === 'debit' && p.status === 'succeeded' && p.created_at > next.due_date.slice(0, 10),
     );
@@ -686,5 +687,70 @@ describe('tickets 2 to 7 of round 3', () => {
       new RegExp(`Monthly recurring: [\\d.]+ EUR from ${active.length} active subscriptions`),
     );
     expect(commands.length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('§3 small things a person sees', () => {
+  const { emu, cli, screen } = demo();
+  /** SGR colour codes (foreground, background, 256 and true colour): what NO_COLOR forbids. */
+  const COLOUR = /\x1b\[(?:\d+;)*(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;\d+)*m/;
+
+  it('NO_COLOR and FORCE_COLOR=0 stop every colour on a real terminal, the spinner included; --no-color did already', async () => {
+    for (const env of [{ NO_COLOR: '1' }, { FORCE_COLOR: '0' }]) {
+      const term = runOnPty(['orders', 'list', '--status', 'active', '--all'], {
+        env: emu().env(env),
+        cols: 80,
+        rows: 50,
+        timeoutMs: 60_000,
+      });
+      const done = await term.exited;
+      expect(done.code, done.text).toBe(0);
+      // The spinner ran (its frames are on screen) and nothing was coloured.
+      expect(done.raw).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+      expect(done.raw, JSON.stringify(env)).not.toMatch(COLOUR);
+    }
+    // Without them, the same run is coloured: the check above can fail.
+    const coloured = await runOnPty(['orders', 'list', '--status', 'active', '--all'], {
+      env: emu().env(),
+      cols: 80,
+      rows: 50,
+      timeoutMs: 60_000,
+    }).exited;
+    expect(coloured.raw).toMatch(COLOUR);
+  });
+
+  it('at 80 columns the timeline shows its dates whole, and help lines are wrapped, not cut', async () => {
+    const timeline = await screen(['orders', 'timeline', '173']);
+    const rows = timeline.split('\n').filter((l) => /^\d{4}-/.test(l));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) expect(row).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC {2}/);
+    for (const word of ['reschedule', 'refund']) {
+      const help = await cli(['help', word]);
+      expect(help.stdout, word).not.toContain('…');
+      for (const line of help.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it("every column header is a word: orders get heads a refund's parent payment PARENT, not OF", async () => {
+    const order = (await allOrders(cli)).find(
+      (o) => o.status.value === 'active' && o.order_type.value === 'single_payment',
+    );
+    const pay = (await emulatorApi(emu().url, 'GET', `${P}/orders/${order.id}/payments`)).body.payments[0];
+    expect((await cli(['payments', 'refund', String(pay.id), '--amount', '1.00', '-y'])).code).toBe(0);
+    const got = await screen(['orders', 'get', String(order.id)]);
+    const head = got.split('\n').find((l) => l.startsWith('ID ') && l.includes('KIND')) as string;
+    expect(head).toContain('PARENT');
+    expect(head.split(/\s{2,}/)).not.toContain('OF');
+  });
+
+  it("the csv guard names its opt-out: billing help output and the csv format's help say --csv-raw", async () => {
+    const output = await cli(['help', 'output']);
+    expect(output.stdout).toContain('--csv-raw writes every cell as it is');
+    const formats = await cli(['help', 'formatting']);
+    expect(formats.stdout).toMatch(/csv[\s\S]*unless\s+--csv-raw/);
+    const raw = await cli(['customers', 'list', '-o', 'csv', '--csv-raw']);
+    expect(raw.stdout).toContain(',+44 20 7946 0107,');
+    const guarded = await cli(['customers', 'list', '-o', 'csv']);
+    expect(guarded.stdout).toContain(",'+44 20 7946 0107,");
   });
 });
