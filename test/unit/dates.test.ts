@@ -97,6 +97,27 @@ describe('dates people say (issue 28 §3), in UTC as of now', () => {
     expect(day('12h')).toEqual({ at: '2026-11-26T09:46:00.000Z', hasTime: true });
   });
 
+  it('a day, a week, a month or a year named is a period with its end (issue 37 §2)', () => {
+    const period = (value: string) => {
+      const parsed = parseDate(value, now);
+      return parsed && [parsed.date.toISOString().slice(0, 10), parsed.end?.toISOString().slice(0, 10)];
+    };
+    expect(period('last-month')).toEqual(['2026-10-01', '2026-11-01']);
+    expect(period('this-month')).toEqual(['2026-11-01', '2026-12-01']);
+    expect(period('this-week')).toEqual(['2026-11-23', '2026-11-30']);
+    expect(period('last-week')).toEqual(['2026-11-16', '2026-11-23']);
+    expect(period('october')).toEqual(['2026-10-01', '2026-11-01']);
+    expect(period('Dec')).toEqual(['2025-12-01', '2026-01-01']);
+    expect(period('2026-02')).toEqual(['2026-02-01', '2026-03-01']);
+    expect(period('this-year')).toEqual(['2026-01-01', '2027-01-01']);
+    expect(period('2026-11-30')).toEqual(['2026-11-30', '2026-12-01']);
+    expect(period('today')).toEqual(['2026-11-26', '2026-11-27']);
+    // An instant has no end.
+    expect(parseDate('7d', now)?.end).toBeUndefined();
+    expect(parseDate('2026-11-30T09:00', now)?.end).toBeUndefined();
+    expect(parseDate('2026-13', now)).toBeUndefined();
+  });
+
   it('what is not a date stays refused', () => {
     for (const v of ['tomorrow', 'mo', '7', 'd7', 'next-month', '7y'])
       expect(parseDate(v, now), v).toBeUndefined();

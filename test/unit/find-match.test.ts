@@ -124,7 +124,9 @@ describe('orderCriteria (the flags)', () => {
     expect(dateRange({ since: '01/11/2026' }).since).toBe(Date.parse('2026-11-01T00:00:00Z'));
     expect(() => dateRange({ since: '2026-11-31' })).toThrow('--since');
     expect(() => dateRange({ since: '2026-12-01', until: '2026-11-01' })).toThrow('after --until');
-    expect(() => orderCriteria({ byStatusDate: true })).toThrow('--by-status-date needs --since or --until');
+    expect(() => orderCriteria({ byStatusDate: true })).toThrow(
+      '--by-status-date needs --since, --until or --during',
+    );
     expect(orderCriteria({ since: '2026-11-01', byStatusDate: true })?.dates?.field).toBe(
       'status_updated_at',
     );
@@ -139,7 +141,7 @@ describe('orderCriteria (the flags)', () => {
     );
     expect(() => orderCriteria({ since, byCreatedDate: true, byStatusDate: true })).toThrow('not both');
     expect(() => orderCriteria({ byCreatedDate: true })).toThrow(
-      '--by-created-date needs --since or --until',
+      '--by-created-date needs --since, --until or --during',
     );
   });
 
