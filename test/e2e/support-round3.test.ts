@@ -720,7 +720,7 @@ describe('§3 small things a person sees', () => {
   });
 
   it('at 80 columns the timeline shows its dates whole, and help lines are wrapped, not cut', async () => {
-    const timeline = await screen(['orders', 'timeline', '173']);
+    const timeline = await screen(['orders', 'timeline', '62']);
     const rows = timeline.split('\n').filter((l) => /^\d{4}-/.test(l));
     expect(rows.length).toBeGreaterThan(3);
     for (const row of rows) expect(row).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC {2}/);

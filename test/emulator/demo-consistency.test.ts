@@ -145,6 +145,34 @@ describe('the demo data holds together', () => {
     expect(found).toEqual([]);
   });
 
+  it('declines follow the retry rules (1, 3 and 7 days after the first) and nothing due in the future has failed (issue 37)', async () => {
+    const now = Date.parse((await call(emu.emulator, 'GET', '/__emulator/clock')).body.now);
+    const DAY = 86_400_000;
+    const found: string[] = [];
+    for (const { order, payments, schedule } of walked) {
+      for (const entry of schedule) {
+        if (entry.status === 'failed' && Date.parse(entry.due_date) > now)
+          found.push(
+            `order ${order.id}: scheduled payment ${entry.id} due ${entry.due_date} failed before it was due`,
+          );
+        const tries = payments
+          .filter((p: Rec) => p.scheduled_payment_id === entry.id && p.kind === 'debit')
+          .map((p: Rec) => Date.parse(p.created_at))
+          .sort((a: number, b: number) => a - b);
+        const first = tries[0];
+        if (first === undefined) continue;
+        tries.slice(1).forEach((at: number, n: number) => {
+          const want = first + [1, 3, 7][n]! * DAY;
+          if (Math.abs(at - want) > 1000)
+            found.push(
+              `order ${order.id}: retry ${n + 1} of scheduled payment ${entry.id} at ${new Date(at).toISOString()}, not ${new Date(want).toISOString()}`,
+            );
+        });
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
   it('a payment that failed has nothing left to refund: none of the demo has a refund of one', () => {
     const bad = walked.flatMap(({ payments }) =>
       payments.filter(

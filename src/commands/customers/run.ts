@@ -11,6 +11,7 @@ import type { Customer } from '../../api/types.js';
 import { CUSTOMER_FIELDS, camel } from '../../domain/customers.js';
 import { parseDate } from '../../domain/dates.js';
 import { write, writeOne } from '../../format/index.js';
+import { wrapText } from '../../format/table.js';
 import { safeLine } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { createRecord } from '../create.js';
@@ -73,7 +74,10 @@ export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof g
     await writeSection(rt, `Payments (${payments.length}, oldest first)`, payments, 'payment');
     const doubles = view.doubleSubscriptions(orders);
     if (doubles.length > 0)
-      rt.io.stdout.write(`\n${doubles.map((d) => `Warning: ${safeLine(d)}`).join('\n')}\n`);
+      // Wrapped at the terminal's width like every line of a screen: nothing runs off the edge.
+      rt.io.stdout.write(
+        `\n${doubles.map((d) => wrapText(`Warning: ${safeLine(d)}`, rt.output.width ?? 0).join('\n')).join('\n')}\n`,
+      );
   };
   await write(rt.output, data, { screen });
 }

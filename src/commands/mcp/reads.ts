@@ -33,6 +33,9 @@ const paymentsInput = mirror(paymentsVerb, [
   'name',
   'since',
   'until',
+  'during',
+  'minAmount',
+  'maxAmount',
   'status',
   'kind',
 ]);
