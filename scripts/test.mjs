@@ -1,8 +1,8 @@
 // `npm test`, the one test command (README's, and the one .ci/run calls for each Node):
 //   1. what the suite needs from the system (scripts/system-needs.mjs): installed with apt-get
 //      when this runs as root and it is missing, else said, and the tests that need it skipped;
-//   2. the check: package.json's `check` (lint and format, layers, types), its build done only
-//      when dist/ is older than its sources (scripts/fresh-build.mjs), so that two runs at once
+//   2. the check: package.json's `check` (lint and format, layers, types: at once, on the two
+//      cores), its build done only when dist/ is older than its sources (scripts/fresh-build.mjs), so that two runs at once
 //      in one checkout do not rebuild the dist/ the other is testing;
 //   3. the suite, on the Node that runs this script, its report in test/artifacts/;
 //   4. the skipped tests named with the command that would make them run, every failure named by
@@ -10,7 +10,7 @@
 // Options of its own (the rest goes to vitest: `npm test -- test/e2e/find.test.ts`):
 //   --no-check    skip step 2 (.ci/run checks once, on the first Node; the check is Node-blind);
 //   --node-part   only the files whose outcome can depend on the Node (scripts/test-parts.mjs).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { buildIfStale } from './fresh-build.mjs';
@@ -27,32 +27,42 @@ const check = !args.includes('--no-check');
 const nodePart = args.includes('--node-part');
 const vitestArgs = args.filter((a) => !own.has(a));
 
-function step(what, file, stepArgs) {
+/** Runs a command of the check with its output held, so that steps run at once print one after another. */
+function step(command) {
+  const npm = process.env.npm_execpath;
+  const words = command.split(/\s+/);
+  const [file, stepArgs] =
+    words[0] === 'npm' && npm ? [process.execPath, [npm, ...words.slice(1)]] : [words[0], words.slice(1)];
   const PATH = `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH}`;
-  const result = spawnSync(file, stepArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, PATH } });
-  if (result.status !== 0) {
-    say(`${what} failed`);
-    return false;
-  }
-  return true;
+  return new Promise((done) => {
+    const child = spawn(file, stepArgs, { cwd: root, env: { ...process.env, PATH, FORCE_COLOR: '1' } });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    child.on('error', (err) => done({ command, ok: false, output: `${err.message}\n` }));
+    child.on('close', (code) => done({ command, ok: code === 0, output }));
+  });
 }
 
-/** package.json's `check`, step by step through the npm that runs this script; its build only when stale. */
-function runCheck() {
+/**
+ * package.json's `check`: its read-only steps (lint, layers, types) at once, each one's output
+ * printed whole, then its build, only when dist/ is stale.
+ */
+async function runCheck() {
   const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
-  const npm = process.env.npm_execpath;
-  for (const command of scripts.check.split('&&').map((c) => c.trim())) {
-    if (command === 'npm run build') {
-      if (buildIfStale(say)) continue;
-      say('npm run build failed');
-      return false;
-    }
-    const words = command.split(/\s+/);
-    const ok =
-      words[0] === 'npm' && npm
-        ? step(command, process.execPath, [npm, ...words.slice(1)])
-        : step(command, words[0], words.slice(1));
-    if (!ok) return false;
+  const commands = scripts.check.split('&&').map((c) => c.trim());
+  const results = await Promise.all(commands.filter((c) => c !== 'npm run build').map(step));
+  for (const result of results) process.stderr.write(`> ${result.command}\n${result.output}`);
+  const failed = results.filter((result) => !result.ok);
+  for (const result of failed) say(`${result.command} failed`);
+  if (failed.length > 0) return false;
+  if (commands.includes('npm run build') && !buildIfStale(say)) {
+    say('npm run build failed');
+    return false;
   }
   return true;
 }
@@ -81,7 +91,7 @@ const ownReport = `${reportFile}.${process.pid}`;
 mkdirSync(dirname(reportFile), { recursive: true });
 rmSync(reportFile, { force: true });
 
-const checked = check ? runCheck() : buildIfStale(say);
+const checked = check ? await runCheck() : buildIfStale(say);
 let status = checked ? 0 : 1;
 let report;
 let vitestStatus;
