@@ -2,8 +2,8 @@
 //   1. what the suite needs from the system (scripts/system-needs.mjs): installed with apt-get
 //      when this runs as root and it is missing, else said, and the tests that need it skipped;
 //   2. the check: package.json's `check` (lint and format, layers, types: at once, on the two
-//      cores), its build done only when dist/ is older than its sources (scripts/fresh-build.mjs), so that two runs at once
-//      in one checkout do not rebuild the dist/ the other is testing;
+//      cores), its build done only when dist/ is older than its sources (scripts/fresh-build.mjs),
+//      so that two runs at once in one checkout do not rebuild the dist/ the other is testing;
 //   3. the suite, on the Node that runs this script, its report in test/artifacts/;
 //   4. the skipped tests named with the command that would make them run, every failure named by
 //      file and test, then the totals on a line of their own: `N passed, M failed, K skipped`.
@@ -123,9 +123,9 @@ if (report) {
   }
 }
 const label = `Node ${process.version}`;
-const why = !checked
-  ? 'the check failed (see above): no test ran'
-  : `vitest ended (${vitestStatus}) without a report`;
+const why = checked
+  ? `vitest ended (${vitestStatus}) without a report`
+  : `the ${check ? 'check' : 'build'} failed (see above): no test ran`;
 const lines = failureLines(label, report, status, why);
 if (lines.length > 0) console.log(`\nFailed on ${label}:\n${lines.join('\n')}`);
 console.log(`\n${label}:`);
