@@ -113,7 +113,9 @@ describe('§1 what will be charged, said right', () => {
     expect(updated.stderr).toContain('on the 1st');
 
     // Three months on, every payment of the order after the move fell on the 1st, one a month.
-    await advanceTo(`${addMonthsIso(`${first}T00:00:00.000Z`, 2).slice(0, 10)}T23:00:00Z`);
+    // To the day after the third: the cycle keeps the seed's time of day, which follows the wall clock.
+    const third = Date.parse(`${addMonthsIso(`${first}T00:00:00.000Z`, 2).slice(0, 10)}T12:00:00Z`);
+    await advanceTo(new Date(third + 86_400_000).toISOString());
     const payments = (await api('GET', `${P}/orders/${order.id}/payments`)).body.payments.filter(
       (p: Any) => p.kind === 'debit' && p.status === 'succeeded' && p.created_at > next.due_date.slice(0, 10),
     );
@@ -570,7 +572,8 @@ describe('ticket 1 of round 3 (its own emulator: the clock moves)', () => {
     expect(updated).toContain('every month on the 1st');
     expect(commands.length).toBeLessThanOrEqual(4);
     const second = addMonthsIso(`${first}T00:00:00.000Z`, 1).slice(0, 10);
-    await advanceTo(`${second}T23:00:00Z`);
+    // The day after: the cycle keeps the seed's time of day, which follows the wall clock (any hour).
+    await advanceTo(new Date(Date.parse(`${second}T12:00:00Z`) + 86_400_000).toISOString());
     const paid = (await api('GET', `${P}/orders/${orderId}/payments`)).body.payments
       .filter((p: Any) => p.kind === 'debit' && p.status === 'succeeded' && p.created_at >= first)
       .map((p: Any) => p.created_at.slice(0, 10));

@@ -54,10 +54,15 @@ export function otherUser(): string {
   try {
     execFileSync('id', [OTHER_USER], { stdio: 'ignore', timeout: 10_000 });
   } catch {
-    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 30_000,
-    });
+    try {
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 30_000,
+      });
+    } catch (err) {
+      // Another suite running at the same time made it first (useradd exits 9: it exists).
+      if ((err as { status?: number }).status !== 9) throw err;
+    }
   }
   return OTHER_USER;
 }
