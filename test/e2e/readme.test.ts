@@ -238,8 +238,8 @@ class Document {
   readonly dir = tempDir('billing-readme-');
   private readonly configDir = join(this.dir, 'config');
   private readonly stateDir = join(this.dir, 'state');
-  /** The port of the document's own emulator, once it is started. */
-  private port = 0;
+  /** Whether the document's own emulator is started. */
+  private started = false;
 
   constructor(readonly name: string) {}
 
@@ -350,35 +350,27 @@ class Document {
 
   /**
    * Servers the document starts get a free port, never a fixed one; its first detached emulator
-   * gets the port the `local` environment was pointed at.
+   * is made the `local` environment's (`--env local`, as port 4010 is for a reader).
    */
   async withPorts(args: string[]): Promise<string[]> {
     const path = args.filter((a) => !a.startsWith('-')).join(' ');
     if (args.includes('--port')) return args;
     if (/\bemulator start\b/.test(path)) {
-      if (!args.includes('--detach')) return [...args, '--port', String(await freePort())];
-      const first = this.port === 0;
       const port = await freePort();
-      if (first) await this.pointLocalAt(port);
+      if (!args.includes('--detach')) return [...args, '--port', String(port)];
       started.push({ port, env: this.env() });
-      return [...args, '--port', String(port)];
+      const first = !this.started;
+      this.started = true;
+      return [
+        ...args,
+        '--port',
+        String(port),
+        ...(first && !args.includes('--env') ? ['--env', 'local'] : []),
+      ];
     }
     if (/\bwebhooks listen\b/.test(path)) return [...args, '--port', '0'];
     if (/\bcheckout open\b/.test(path)) return [...args, '--port', '0', '--no-browser'];
     return args;
-  }
-
-  /** The `local` environment points at the port of the document's emulator. */
-  private async pointLocalAt(port: number): Promise<void> {
-    this.port = port;
-    for (const [key, value] of [
-      ['base_url', `http://127.0.0.1:${port}/api/v2`],
-      ['base_url_v1', `http://127.0.0.1:${port}/api/v1`],
-      ['gateway_url', `http://127.0.0.1:${port}/gateway`],
-    ] as const) {
-      const r = await this.run(['config', 'set', key, value, '--env', 'local']);
-      if (r.code !== 0) throw new Error(`config set ${key}: ${r.stderr}`);
-    }
   }
 
   /** Runs one command of the document; returns what went wrong, or undefined. */
