@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOCAL_EMULATOR, localBaseUrls } from '../../src/domain/local.js';
 import { BIN, baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
 import {
   placeholders,
@@ -194,9 +195,10 @@ afterAll(async () => {
 });
 
 describe('the documents run', () => {
-  const runnable = DOCS.map((doc) => ({ doc, commands: readmeCommands(text(doc)) })).filter((d) =>
-    d.commands.some((c) => c.kind === 'billing'),
-  );
+  // The longest first: it sets the time, so it must not wait for a slot.
+  const runnable = DOCS.map((doc) => ({ doc, commands: readmeCommands(text(doc)) }))
+    .filter((d) => d.commands.some((c) => c.kind === 'billing'))
+    .sort((a, b) => b.commands.length - a.commands.length);
 
   it('has commands to run in README.md and the guides, each starting its emulator before using it', () => {
     expect(runnable.map((d) => d.doc)).toEqual(
@@ -238,8 +240,8 @@ class Document {
   readonly dir = tempDir('billing-readme-');
   private readonly configDir = join(this.dir, 'config');
   private readonly stateDir = join(this.dir, 'state');
-  /** Whether the document's own emulator is started. */
-  private started = false;
+  /** The port of the document's own emulator, once it is started. */
+  private port = 0;
 
   constructor(readonly name: string) {}
 
@@ -307,41 +309,40 @@ class Document {
     });
   }
 
-  async json<T>(args: string[]): Promise<T> {
-    const r = await this.run([...args, '-o', 'json']);
-    if (r.code !== 0) throw new Error(`billing ${args.join(' ')} failed: ${r.stderr}`);
-    return JSON.parse(r.stdout) as T;
+  /** The records a route of the document's emulator lists, newest first, read as the development token. */
+  async records(path: string): Promise<{ id: number; status?: string }[]> {
+    const { baseUrl } = localBaseUrls(this.port);
+    const answer = await fetch(`${baseUrl}/profiles/${LOCAL_EMULATOR.profileId}${path}`, {
+      headers: { authorization: `Bearer ${LOCAL_EMULATOR.token}` },
+    });
+    if (!answer.ok) throw new Error(`GET ${path}: ${answer.status} ${await answer.text()}`);
+    const body = (await answer.json()) as Record<string, unknown>;
+    const list = Array.isArray(body) ? body : Object.values(body).find(Array.isArray);
+    if (!list) throw new Error(`GET ${path}: no list in ${JSON.stringify(body).slice(0, 200)}`);
+    return list as { id: number; status?: string }[];
   }
 
-  /** The value a placeholder of the document stands for, read from its emulator now. */
+  /**
+   * The value a placeholder of the document stands for, read from its emulator now (over HTTP,
+   * not through the CLI: the commands under test are the document's, and a process each would
+   * cost what a command costs).
+   */
   async resolvePlaceholder(name: string): Promise<string> {
     if (/host$/.test(name)) return 'billing.example.test';
-    if (name === 'id' || name === 'order id') {
-      const [newest] = await this.json<{ id: number }[]>([
-        '--env',
-        'local',
-        'orders',
-        'list',
-        '--items',
-        '1',
-      ]);
-      return String(newest?.id);
-    }
-    if (name === 'customer id' || name === 'product id') {
-      const what = name === 'customer id' ? 'customers' : 'products';
-      const all = await this.json<{ id: number }[]>(['--env', 'local', what, 'list', '--all']);
-      return String(Math.max(...all.map((r) => r.id)));
-    }
+    if (this.port === 0) throw new Error(`<${name}> before the document started its emulator`);
+    const newest = async (what: string) => {
+      const [record] = await this.records(`/${what}?page=1&items=1`);
+      if (!record) throw new Error(`no ${what} for <${name}>`);
+      return String(record.id);
+    };
+    if (name === 'id' || name === 'order id') return newest('orders');
+    if (name === 'customer id') return newest('customers');
+    if (name === 'product id') return newest('products');
     if (name === 'payment id') {
-      const order = await this.resolvePlaceholder('id');
-      const schedule = await this.json<{ id: number; status: string }[]>([
-        '--env',
-        'local',
-        'orders',
-        'schedule',
-        order,
-      ]);
-      const next = schedule.find((entry) => entry.status === 'scheduled');
+      const order = await newest('orders');
+      const next = (await this.records(`/orders/${order}/scheduled_payments`)).find(
+        (entry) => entry.status === 'scheduled',
+      );
       if (!next) throw new Error(`order ${order} has no scheduled payment for <payment id>`);
       return String(next.id);
     }
@@ -359,8 +360,8 @@ class Document {
       const port = await freePort();
       if (!args.includes('--detach')) return [...args, '--port', String(port)];
       started.push({ port, env: this.env() });
-      const first = !this.started;
-      this.started = true;
+      const first = this.port === 0;
+      if (first) this.port = port;
       return [
         ...args,
         '--port',
