@@ -104,16 +104,31 @@ describe('the repo stands alone', () => {
     }
   });
 
-  it('every relative link of README.md and docs/ names a file of the repo', () => {
+  it('every relative link of README.md and docs/ names a file of the repo, and a heading of it', () => {
+    /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to dashes. */
+    const anchorsOf = (path: string) =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => /^#+ /.test(line))
+        .map((line) =>
+          line
+            .replace(/^#+ /, '')
+            .trim()
+            .toLowerCase()
+            .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+            .replace(/ /g, '-'),
+        );
     for (const file of ['README.md', ...files('docs')]) {
       const text = readFileSync(join(ROOT, file), 'utf8');
-      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
-        if (/^[a-z]+:/.test(target ?? '')) continue;
-        const path = resolve(dirname(join(ROOT, file)), target ?? '');
+      for (const [, target = '', anchor] of text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const path = target === '' ? join(ROOT, file) : resolve(dirname(join(ROOT, file)), target);
         const landing =
           dirname(path) === join(ROOT, 'docs') && LANDING.has(relative(join(ROOT, 'docs'), path));
         if (landing && !existsSync(path)) continue;
         expect(existsSync(path), `${file} → ${relative(ROOT, path)}`).toBe(true);
+        if (anchor && path.endsWith('.md'))
+          expect(anchorsOf(path), `${file} → ${relative(ROOT, path)}#${anchor}`).toContain(anchor);
       }
     }
     for (const doc of ['architecture.md', 'contract.md', 'decisions.md']) {
