@@ -3,7 +3,7 @@
 // a document the service sent, every page of one, a dry run, a timeline, the results of a
 // batch of ids and of a refunds file), against the emulator. Each
 // format has its check here: a format added to the constant without one is a compile error
-// (CHECKS is a Record of every format) and a failure below. Help, completion and README's
+// (CHECKS is a Record of every format) and a failure below. Help, completion and the scripting guide's
 // table of formats (a row each, its text from FORMATS) are held to the same list.
 
 import { writeFileSync } from 'node:fs';
@@ -161,8 +161,8 @@ describe('every format of OUTPUT_FORMATS, every kind of output', () => {
     }
   });
 
-  it("README's table of formats has each format's own row, saying what FORMATS says of it", () => {
-    expect(tableAfter(repoFile('README.md'), '### Output')).toEqual(
+  it("the scripting guide's table of formats has each format's own row, saying what FORMATS says of it", () => {
+    expect(tableAfter(repoFile('docs/guides/scripting.md'), '## Output')).toEqual(
       OUTPUT_FORMATS.map((format) => [`\`${format}\``, FORMATS[format].about]),
     );
   });

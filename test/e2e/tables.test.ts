@@ -1,8 +1,9 @@
 // The exit codes, the environment variables and the output formats are each one table in src
 // (src/errors.ts EXIT_CODES, src/config/variables.ts ENVIRONMENT, src/format/formats.ts
-// FORMATS). Help prints them and README's tables show them: each is checked here against the
-// table, row by row, so a code, a variable or a format added to its table is in every one of
-// them or a test fails. (README's table of formats is checked in every-format.test.ts.)
+// FORMATS). Help prints them and the scripting guide's tables (docs/guides/scripting.md) show
+// them: each is checked here against the table, row by row, so a code, a variable or a format
+// added to its table is in every one of them or a test fails. (The guide's table of formats is
+// checked in every-format.test.ts.)
 // README's table of commands is checked entry by entry against the commands' descriptions
 // (src/commands/groups.ts GROUPS and each group's verbs): a command added, renamed or
 // re-described fails, naming it, until its row says so.
@@ -20,6 +21,7 @@ import { baseEnv, runCli } from '../helpers/cli.js';
 import { repoFile, tableAfter } from '../helpers/markdown.js';
 
 const README = repoFile('README.md');
+const SCRIPTING = repoFile('docs/guides/scripting.md');
 const codes = Object.values(EXIT_CODES);
 const variables = Object.entries(ENVIRONMENT);
 
@@ -54,13 +56,13 @@ function columns(out: string, terms: readonly string[]): Map<string, string> {
   return entries;
 }
 
-describe("README's tables are the tables of src, row by row", () => {
-  it('### Exit codes: one row per code of EXIT_CODES, in order, with its meaning', () => {
-    expect(tableAfter(README, '### Exit codes')).toEqual(codes.map((e) => [String(e.code), e.meaning]));
+describe("the scripting guide's tables are the tables of src, row by row", () => {
+  it('## Exit codes: one row per code of EXIT_CODES, in order, with its meaning', () => {
+    expect(tableAfter(SCRIPTING, '## Exit codes')).toEqual(codes.map((e) => [String(e.code), e.meaning]));
   });
 
-  it('### Environment variables: one row per variable of ENVIRONMENT, in order, with its meaning', () => {
-    expect(tableAfter(README, '### Environment variables')).toEqual(
+  it('## Environment variables: one row per variable of ENVIRONMENT, in order, with its meaning', () => {
+    expect(tableAfter(SCRIPTING, '## Environment variables')).toEqual(
       variables.map(([name, v]) => [`\`${name}\``, v.meaning]),
     );
   });

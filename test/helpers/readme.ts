@@ -1,5 +1,5 @@
-// The commands of README.md, as test/e2e/readme.test.ts runs them. The rules (also stated at
-// the end of README.md):
+// The commands of README.md and of the guides (docs/guides/*.md), as test/e2e/readme.test.ts
+// runs them. The rules (also stated in docs/guides/development.md, "The documents are tests"):
 // - every line of a ```sh block is read; a trailing `\` joins the next line; `;` splits a
 //   line into commands; a `#` outside quotes starts a comment;
 // - a command starting with `billing` is run; one starting with `printf` (the README writing an
@@ -16,6 +16,8 @@ export interface ReadmeCommand {
   line: number;
   /** As written, without the comment. */
   text: string;
+  /** The comment of its line, without the `#`: what the document says it does. */
+  comment: string;
   kind: 'billing' | 'shell';
   /** The words after `billing`, quotes removed, placeholders still in. */
   args: string[];
@@ -74,6 +76,7 @@ function parseLine(line: string, lineNo: number): ReadmeCommand[] {
       return {
         line: lineNo,
         text: part,
+        comment: comment.trim(),
         kind,
         args: words,
         stdoutFile,
@@ -163,7 +166,7 @@ export function placeholders(args: readonly string[]): string[] {
   return [...new Set(args.flatMap((a) => [...a.matchAll(/<([^<>]+)>/g)].map((m) => m[1] ?? '')))];
 }
 
-/** A test file the README shows (a ```js or ```ts block whose first line is `// NAME.test.EXT…`). */
+/** A test file a document shows (a ```js or ```ts block whose first line is `// NAME.test.EXT…`). */
 export interface ReadmeTestFile {
   line: number;
   name: string;
