@@ -30,7 +30,7 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
 }
 
 async function buildProgram(session: Session, argv: readonly string[], everything = false): Promise<Command> {
-  const run: Run = (load) => action(session, load);
+  const run: Run = (runnable) => action(session, runnable);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
     .exitOverride()

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/client.js';
 import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import { variable } from '../config/variables.js';
+import type { Moves } from '../domain/moves.js';
 import { BillingError, UsageError } from '../errors.js';
 import {
   defaultFormat,
@@ -56,6 +57,18 @@ export class Runtime {
   /** Prompts are allowed only with a TTY on both ends, no --no-input and no CI. */
   readonly canPrompt: boolean;
   readonly debugEnabled: boolean;
+  /**
+   * What the running command may change at the service (its description's `moves`), whether it
+   * is a dry run, its words; `confirmed` once the production guard let it write (write-guard.ts);
+   * `quiet`: a dry run's write is told by its error alone (the MCP server: stdout is the protocol's).
+   */
+  writes: { moves: Moves; dryRun: boolean; line: string; confirmed?: boolean; quiet?: boolean } = {
+    moves: 'none',
+    dryRun: false,
+    line: 'billing',
+  };
+  /** The guard before every write the client sends (write-guard.ts, set by ./run.ts): none until set. */
+  beforeWrite: (request: { method: string; path: string; body?: string }) => Promise<void> = async () => {};
   /** What a money move did, once done ("Refunded 5.00 EUR of payment 1 (refund 17)"); see settleOutput. */
   moved?: string;
   private store?: ConfigStore;
@@ -168,6 +181,7 @@ export class Runtime {
         maxResponseBytes: parseMaxResponse(variable(this.env, 'BILLING_MAX_RESPONSE_MB')),
         settleMs: parseSettleWindow(this.flags.settleWindow),
         debug: this.debugEnabled ? this.debug : undefined,
+        beforeWrite: (request) => this.beforeWrite(request),
       });
     }
     return this.apiClient;

@@ -30,6 +30,9 @@ export async function serve(
   /** Told of every call and its answer, reads included (the session's log, for --audit). */
   onCall?: (spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer) => Promise<void>,
 ): Promise<void> {
+  // The session's writes were allowed at start (--allow; on production --allow-live, ../mcp/index.ts):
+  // that is their confirmation. Under --dry-run a write tool answers with the request it did not send.
+  rt.writes = { ...rt.writes, confirmed: true, quiet: true };
   const server = new McpServer({ name: 'billing', version }, { instructions });
   for (const spec of tools) {
     server.registerTool(
