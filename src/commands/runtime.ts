@@ -33,6 +33,8 @@ export interface GlobalOptions {
   /** --csv-raw: CSV cells as they are, without the leading ' against formulas. */
   csvRaw?: boolean;
   query?: string;
+  /** --query-max-mb: the bound of what --query makes, in MB. */
+  queryMaxMb?: string;
   /** --settle-window SECONDS of a money move (src/cli/shared.ts settleOption). */
   settleWindow?: string;
   /** --resend-in-doubt of a batch of messages: send again the ones that may have gone. */
@@ -103,6 +105,7 @@ export class Runtime {
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
       csvRaw: this.flags.csvRaw === true,
       query: this.flags.query,
+      queryMaxBytes: parseQueryMax(this.flags.queryMaxMb),
     };
   }
 
@@ -242,6 +245,15 @@ export function parseSettleWindow(value: string | undefined): number | undefined
     });
   }
   return Math.round(seconds * 1000);
+}
+
+/** --query-max-mb, in bytes; query.ts's default applies when it is not given. */
+function parseQueryMax(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const mb = /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(mb > 0))
+    throw new UsageError(`--query-max-mb must be a number of megabytes, e.g. 256 (got "${value}")`);
+  return Math.round(mb * 1024 * 1024);
 }
 
 /** BILLING_MAX_RESPONSE_MB, in bytes; the client's default (64 MB) applies when it is unset. */

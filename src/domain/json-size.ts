@@ -37,3 +37,25 @@ export function writtenOutValues(
   };
   return count(root, 0);
 }
+
+/**
+ * About how many bytes `root` takes written out as JSON (strings counted in UTF-16 units, a
+ * lower bound), counted once per shared node and stopped as soon as it passes `maxBytes`.
+ */
+export function writtenOutBytes(root: unknown, maxBytes: number): number {
+  const counted = new Map<object, number>();
+  const count = (node: unknown): number => {
+    if (typeof node === 'string') return node.length + 2;
+    if (node === null || typeof node !== 'object') return String(node).length;
+    const known = counted.get(node);
+    if (known !== undefined) return known;
+    let size = 2;
+    for (const [key, child] of Object.entries(node)) {
+      size += (Array.isArray(node) ? 1 : key.length + 4) + count(child);
+      if (size > maxBytes) return size;
+    }
+    counted.set(node, size);
+    return size;
+  };
+  return count(root);
+}

@@ -1,0 +1,53 @@
+// Issue 34 §4: bounds in bytes. Each "Seen" of the issue, run with a memory limit
+// (NODE_OPTIONS=--max-old-space-size) so that a bound that does not hold fails by running out,
+// and each must end quickly with the documented exit code.
+
+import { describe, expect, it } from 'vitest';
+import { QUERY_LIMITS } from '../../src/format/query.js';
+import { baseEnv, runCli } from '../helpers/cli.js';
+
+/** The CLI with a heap of 256 MB: the "Seen" runs took 0.5 to 1.5 GB. */
+const LIMITED = { NODE_OPTIONS: '--max-old-space-size=256' };
+
+describe('--query is bounded in bytes as what it makes grows', () => {
+  const chain = (n: number) => `to_string(@)${" | join('', [@, @])".repeat(n)}`;
+
+  it.each([19, 22])(
+    'to_string(@) | join(...) chained %i times: exit 2 naming the bound, quickly, nothing written',
+    async (n) => {
+      const env = baseEnv(LIMITED);
+      expect((await runCli(['config', 'set', 'profile_id', '1'], { env })).code).toBe(0);
+      const r = await runCli(['config', 'list', '--query', chain(n)], {
+        env,
+        timeoutMs: 30_000,
+      });
+      expect(r.signal).toBeNull();
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(`^error: --query stopped: what it makes passed ${QUERY_LIMITS.bytes / 1024 / 1024} MB\\n`),
+      );
+      expect(r.stderr).toContain('--query-max-mb');
+      expect(r.ms).toBeLessThan(10_000);
+    },
+  );
+
+  it('--query-max-mb raises the bound: 12 doublings fit in 64 MB and are written', async () => {
+    const env = baseEnv();
+    expect((await runCli(['config', 'set', 'profile_id', '1'], { env })).code).toBe(0);
+    const small = await runCli(
+      ['config', 'list', '-o', 'json', '--query-max-mb', '1', '--query', chain(12)],
+      { env },
+    );
+    expect(small.code).toBe(2);
+    const raised = await runCli(
+      ['config', 'list', '-o', 'json', '--query-max-mb', '64', '--query', chain(12)],
+      { env },
+    );
+    expect(raised.code, raised.stderr).toBe(0);
+    expect(raised.stdout.length).toBeGreaterThan(1024 * 1024);
+    const bad = await runCli(['config', 'list', '--query-max-mb', 'lots', '--query', '@'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--query-max-mb must be a number of megabytes');
+  });
+});
