@@ -4,10 +4,11 @@
 // comes back as a tool error.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { UsageError } from '../../errors.js';
 import { version } from '../../version.js';
 import type { Runtime } from '../runtime.js';
 import { printed } from './capture.js';
+import { BoundedStdioTransport } from './stdio.js';
 import { answer, COMMANDS_META, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
 /**
@@ -21,6 +22,22 @@ async function read(rt: Runtime, spec: ToolSpec, args: Record<string, unknown>, 
   const data: Record<string, unknown> = spec.shape ? spec.shape(printedJson, args) : { result: printedJson };
   if (out.notes.length > 0) data.notes = out.notes;
   return answer(data);
+}
+
+/** The longest text an argument may be: no id, e-mail or search is longer, and no answer echoes more. */
+export const ARGUMENT_CHARS = 256;
+
+/** A text argument longer than ARGUMENT_CHARS is refused by its name and length, never echoed. */
+function refuseLongArguments(args: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(args ?? {})) {
+    const texts = Array.isArray(value) ? value : [value];
+    const long = texts.find((v): v is string => typeof v === 'string' && v.length > ARGUMENT_CHARS);
+    if (long !== undefined) {
+      throw new UsageError(
+        `${name.slice(0, 64)} is ${long.length} characters long: an argument may be at most ${ARGUMENT_CHARS}`,
+      );
+    }
+  }
 }
 
 export async function serve(
@@ -54,6 +71,7 @@ export async function serve(
         const signal = AbortSignal.any([rt.signal, extra.signal]);
         let result: ToolAnswer;
         try {
+          refuseLongArguments(args);
           result = spec.act ? await spec.act(args, signal) : await read(rt, spec, args, signal);
         } catch (err) {
           result = toolError(err);
@@ -63,7 +81,7 @@ export async function serve(
       },
     );
   }
-  const transport = new StdioServerTransport(rt.io.stdin, rt.io.stdout);
+  const transport = new BoundedStdioTransport(rt.io.stdin, rt.io.stdout);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
