@@ -59,3 +59,24 @@ export function writtenOutBytes(root: unknown, maxBytes: number): number {
   };
   return count(root);
 }
+
+/**
+ * Whether JSON text nests more than `maxDepth` levels below its root, found in one pass over
+ * its characters before anything is built: JSON.parse of text nested millions deep takes
+ * seconds and hundreds of MB before a check of the value could refuse it.
+ */
+export function jsonNestsDeeper(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > maxDepth + 1) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}

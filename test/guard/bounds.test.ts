@@ -2,9 +2,13 @@
 // (NODE_OPTIONS=--max-old-space-size) so that a bound that does not hold fails by running out,
 // and each must end quickly with the documented exit code.
 
-import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_LIMITS } from '../../src/domain/fixture-limits.js';
 import { QUERY_LIMITS } from '../../src/format/query.js';
-import { baseEnv, runCli } from '../helpers/cli.js';
+import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 /** The CLI with a heap of 256 MB: the "Seen" runs took 0.5 to 1.5 GB. */
 const LIMITED = { NODE_OPTIONS: '--max-old-space-size=256' };
@@ -50,4 +54,50 @@ describe('--query is bounded in bytes as what it makes grows', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--query-max-mb must be a number of megabytes');
   });
+});
+
+describe('a fixture is bounded in bytes before it is parsed, and the CLI and the emulator agree', () => {
+  let emu: TestEmulator;
+  beforeAll(async () => {
+    emu = await startTestEmulator({ seed: 'empty' });
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+  const apply = (file: string) =>
+    runCli(['emulator', 'apply', file, '--port', new URL(emu.url).port], {
+      env: baseEnv(LIMITED),
+      timeoutMs: 30_000,
+    });
+
+  it('9.4 MB of JSON nested 4.7 million deep: refused by its depth while scanning, quickly, exit 2', async () => {
+    const file = join(tempDir(), 'deep.json');
+    writeFileSync(file, `${'['.repeat(4_700_000)}${']'.repeat(4_700_000)}`);
+    const r = await apply(file);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`nests deeper than ${FIXTURE_LIMITS.depth} levels`);
+    expect(r.ms).toBeLessThan(3_000);
+    expect(emu.emulator.state.counts()).toMatchObject({ customers: 0 });
+  });
+
+  it('a fixture of 1 to 10 MB that the CLI accepts, the emulator takes (no "request body is larger")', async () => {
+    const customers: Record<string, unknown> = {};
+    for (let i = 0; i < 12_000; i++)
+      customers[`c${i}`] = {
+        first_name: `First${i}`,
+        last_name: `Last${i}`,
+        email: `person${i}@example.com`,
+        merchant_customer_id: `CRM-${i}-${'x'.repeat(60)}`,
+      };
+    const text = JSON.stringify({ customers });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
+    expect(Buffer.byteLength(text)).toBeLessThan(FIXTURE_LIMITS.bytes);
+    const file = join(tempDir(), 'big.json');
+    writeFileSync(file, text);
+    const r = await apply(file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('larger than');
+    expect(emu.emulator.state.counts()).toMatchObject({ customers: 12_000 });
+  }, 60_000);
 });
