@@ -5,9 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BATCH_INPUT_BYTES } from '../../src/api/bounded-read.js';
 import { FIXTURE_LIMITS } from '../../src/domain/fixture-limits.js';
 import { QUERY_LIMITS } from '../../src/format/query.js';
-import { baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { baseEnv, localEnv, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 /** The CLI with a heap of 256 MB: the "Seen" runs took 0.5 to 1.5 GB. */
@@ -100,4 +101,20 @@ describe('a fixture is bounded in bytes before it is parsed, and the CLI and the
     expect(r.stderr).not.toContain('larger than');
     expect(emu.emulator.state.counts()).toMatchObject({ customers: 12_000 });
   }, 60_000);
+});
+
+describe('a batch input is bounded in bytes as it is read', () => {
+  it('40 MB of rows on stdin: exit 2 naming the bound, quickly, nothing sent', async () => {
+    const row = `order_id\n${'1042\n'.repeat(8_000_000)}`;
+    const r = await runCli(['orders', 'pause', '--file', '-'], {
+      env: localEnv(LIMITED),
+      input: row,
+      timeoutMs: 30_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`stdin is larger than ${BATCH_INPUT_BYTES / 1024 / 1024} MB`);
+    expect(r.stderr).toContain('nothing was sent');
+    expect(r.ms).toBeLessThan(5_000);
+  });
 });
