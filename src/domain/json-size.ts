@@ -50,8 +50,11 @@ export function writtenOutBytes(root: unknown, maxBytes: number): number {
     const known = counted.get(node);
     if (known !== undefined) return known;
     let size = 2;
+    let first = true;
     for (const [key, child] of Object.entries(node)) {
-      size += (Array.isArray(node) ? 1 : key.length + 4) + count(child);
+      // A comma before every entry but the first; an object's entry is "key": before its value.
+      size += (first ? 0 : 1) + (Array.isArray(node) ? 0 : key.length + 3) + count(child);
+      first = false;
       if (size > maxBytes) return size;
     }
     counted.set(node, size);
