@@ -20,6 +20,7 @@ afterEach(() => {
 function server() {
   const proc = spawn(process.execPath, [BIN, 'mcp'], {
     env: emu.env({ NODE_OPTIONS: '--max-old-space-size=128' }) as NodeJS.ProcessEnv,
+    timeout: 120_000,
   });
   child = proc;
   const answers: Record<string, unknown>[] = [];
