@@ -30,7 +30,7 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
 }
 
 async function buildProgram(session: Session, argv: readonly string[], everything = false): Promise<Command> {
-  const run: Run = (load) => action(session, load);
+  const run: Run = (runnable) => action(session, runnable);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
     .exitOverride()
@@ -57,6 +57,7 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
       '--query <expr>',
       'JMESPath expression applied to the JSON output, then rendered in the output format',
     )
+    .option('--query-max-mb <mb>', 'bound of what --query makes, in MB (default: 32)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--debug', 'log requests to stderr (the token is redacted) and show stacks')
     .option('--csv-raw', "with -o csv, write cells as they are (no leading ' before =, +, -, @)")

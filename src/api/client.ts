@@ -34,7 +34,14 @@ export interface ClientOptions {
    * Default SETTLE_MS.
    */
   settleMs?: number;
+  /**
+   * Called before every request that is not a read (not GET, HEAD or OPTIONS) is sent, once per
+   * request: it may throw to stop it (the production guard and --dry-run, src/commands/write-guard.ts).
+   */
+  beforeWrite?: (request: { method: string; path: string; body?: string }) => Promise<void>;
 }
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The settle window of a money move whose outcome is unknown: 10 s (docs/decisions.md). */
 export const SETTLE_MS = 10_000;
@@ -133,6 +140,7 @@ export class ApiClient {
     // A number read from the user's JSON is sent with exactly its digits (src/domain/exact-json.ts).
     const body = o.body === undefined ? undefined : stringifyExactJson(o.body);
     const retries = route.method === 'GET' ? this.#o.maxRetries : 0;
+    await this.#beforeWrite(route.method, target.requestPath, body);
     const transport = await this.#open();
 
     for (let attempt = 0; ; attempt++) {
@@ -171,6 +179,7 @@ export class ApiClient {
       path: parsed.pathname,
       requestPath: `${parsed.pathname}${parsed.search}`,
     };
+    await this.#beforeWrite(o.method, target.requestPath, o.body);
     const transport = await this.#open();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.#o.timeoutMs);
@@ -223,6 +232,11 @@ export class ApiClient {
     const transport = this.#transport;
     this.#transport = undefined;
     if (transport) (await transport).close();
+  }
+
+  async #beforeWrite(method: string, path: string, body: string | undefined): Promise<void> {
+    if (READS.has(method.toUpperCase())) return;
+    await this.#o.beforeWrite?.(body === undefined ? { method, path } : { method, path, body });
   }
 
   #open(): Promise<Transport> {

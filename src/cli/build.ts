@@ -58,7 +58,7 @@ function configure(cmd: Command, { verb, load }: Runnable, run: Run): Command {
   if (verb.words) setWords(cmd, verb.words);
   const after = helpAfter(verb);
   if (after) cmd.addHelpText('after', after);
-  return cmd.action(run(load));
+  return cmd.action(run({ verb, load }));
 }
 
 /** What help prints after the options: the examples, the description's text, a batch's, then its own on batches. */

@@ -3,7 +3,7 @@
 
 import type { Runnable } from '../commands/verb.js';
 
-export type Run = (load: Runnable['load']) => (...params: unknown[]) => Promise<void>;
+export type Run = (runnable: Runnable) => (...params: unknown[]) => Promise<void>;
 
 export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;

@@ -19,6 +19,8 @@ export function actionVerbs(group: string, declared: readonly string[]): Runnabl
       examples: entry.examples ?? [],
       help: PRODUCTION_GUARD,
       output: 'answer',
+      // An action sends a link (a message to the customer) or moves money on an order or payment.
+      moves: /^send\w+Link$/.test(entry.request) ? 'message' : 'money',
       batch: name,
     };
     const load = async () => (await import('./many.js')).handlerOf(name) as Handler<never>;

@@ -47,4 +47,5 @@ export const apiVerb = verb({
     'compact in a pipe. An error answer is printed too, and the exit code follows the status.\n' +
     'On a production environment every method but GET asks for confirmation (or --yes).\n',
   output: 'answer',
+  moves: 'data',
 });

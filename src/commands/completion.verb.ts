@@ -25,4 +25,5 @@ export const completionVerb = verb({
     '\nCompletes commands, flags, and the values that are known: --output formats, --status,\n' +
     '--env (from the config), --interval codes, --events, --seed, shells, emulator clock advance.\n',
   output: 'value',
+  moves: 'none',
 });

@@ -1,6 +1,8 @@
-// The production guard (docs/contract.md, Confirming): what moves money or cannot be undone lightly (deletes,
-// pause, resume, cancel) on a production environment is confirmed at a terminal, and
-// refused without one unless --yes was given.
+// The production guard (docs/contract.md, Confirming): every command whose description says it
+// changes something at the service (`moves`: money, message, data) is confirmed on a production
+// environment at a terminal, and refused without one unless --yes was given. A command asks in
+// its own words here (what it moves, on what); one that did not is asked before its first write
+// (write-guard.ts), so none writes unconfirmed.
 
 import { UsageError } from '../errors.js';
 import { safeLine } from '../format/terminal.js';
@@ -31,8 +33,13 @@ export async function confirmMoneyMove(rt: Runtime, move: MoneyMove): Promise<vo
 
 /** The same guard for a change that moves no money: "delete customer 3", "pause order 1042". */
 export async function confirmInProduction(rt: Runtime, what: string): Promise<void> {
+  // A dry run sends no write (write-guard.ts stops any): nothing to confirm.
+  if (rt.writes.dryRun) return;
   const ctx = await rt.context();
-  if (ctx.kind !== 'production') return;
+  if (ctx.kind !== 'production') {
+    rt.writes.confirmed = true;
+    return;
+  }
   // An environment guarded by its address (src/config/kind.ts) says why, and how to say otherwise.
   const byAddress = ctx.kindSource === 'address';
   const { guardedBecause } = await import('../config/kind.js');
@@ -48,6 +55,7 @@ export async function confirmInProduction(rt: Runtime, what: string): Promise<vo
       : 'pass --yes to confirm (there is no terminal to ask on)',
     question: `Production (${ctx.envName}): ${what}?`,
   });
+  rt.writes.confirmed = true;
 }
 
 /**

@@ -29,4 +29,5 @@ export const loginVerb = verb({
     'billing login --env production --with-token < token.txt',
   ],
   output: 'answer',
+  moves: 'none',
 });

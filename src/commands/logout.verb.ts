@@ -6,4 +6,5 @@ export const logoutVerb = verb({
   name: 'logout',
   summary: 'remove the stored token of an environment',
   output: 'none',
+  moves: 'none',
 });

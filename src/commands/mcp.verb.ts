@@ -59,5 +59,6 @@ export const mcpVerb = verb({
     "the session's journal: the same call again (same arguments and request_id) is\n" +
     'made once.\n',
   output: 'none',
+  moves: 'money',
   words: ['assistant', 'ai', 'claude', 'agent'],
 });

@@ -16,7 +16,7 @@ export interface Session {
 }
 
 /** Wraps a command's lazily loaded code as a commander action; its options come typed from its description. */
-export function action(session: Session, load: Runnable['load']) {
+export function action(session: Session, { verb, load }: Runnable) {
   return async (...params: unknown[]): Promise<void> => {
     const cmd = params[params.length - 1] as Command;
     const positional = params.slice(0, cmd.registeredArguments.length) as string[];
@@ -28,6 +28,13 @@ export function action(session: Session, load: Runnable['load']) {
     const { Runtime } = await import('./runtime.js');
     const rt = new Runtime(session.io, session.env, globals, session.controller.signal);
     session.runtime = rt;
+    // What it may change at the service: the client's guard before every write reads it (write-guard.ts).
+    rt.beforeWrite = async (request) => (await import('./write-guard.js')).guardWrite(rt, request);
+    rt.writes = {
+      moves: verb.moves,
+      dryRun: cmd.opts().dryRun === true,
+      line: [commandPath(cmd), ...args].join(' '),
+    };
     // A bad --query is a usage error before anything is sent.
     const query = globals.query === undefined ? undefined : await import('../format/query.js');
     if (globals.query !== undefined) query?.compileQuery(globals.query);
@@ -35,6 +42,7 @@ export function action(session: Session, load: Runnable['load']) {
     try {
       await handler(rt, args, cmd.opts() as never);
     } catch (err) {
+      if ((err as Error | null)?.name === 'DryRunStop') return; // --dry-run printed the write it stopped
       if (err instanceof MissingArgumentError && !err.hint) err.hint = usageHint(cmd);
       if ((err as { status?: unknown } | null)?.status === 404)
         await (await import('./not-found.js')).explainNotFound(rt, err);

@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/client.js';
 import { type Context, selectEnv } from '../config/resolve.js';
 import type { ConfigStore } from '../config/store.js';
 import { variable } from '../config/variables.js';
+import type { Moves } from '../domain/moves.js';
 import { BillingError, UsageError } from '../errors.js';
 import {
   defaultFormat,
@@ -32,6 +33,8 @@ export interface GlobalOptions {
   /** --csv-raw: CSV cells as they are, without the leading ' against formulas. */
   csvRaw?: boolean;
   query?: string;
+  /** --query-max-mb: the bound of what --query makes, in MB. */
+  queryMaxMb?: string;
   /** --settle-window SECONDS of a money move (src/cli/shared.ts settleOption). */
   settleWindow?: string;
   /** --resend-in-doubt of a batch of messages: send again the ones that may have gone. */
@@ -56,6 +59,18 @@ export class Runtime {
   /** Prompts are allowed only with a TTY on both ends, no --no-input and no CI. */
   readonly canPrompt: boolean;
   readonly debugEnabled: boolean;
+  /**
+   * What the running command may change at the service (its description's `moves`), whether it
+   * is a dry run, its words; `confirmed` once the production guard let it write (write-guard.ts);
+   * `quiet`: a dry run's write is told by its error alone (the MCP server: stdout is the protocol's).
+   */
+  writes: { moves: Moves; dryRun: boolean; line: string; confirmed?: boolean; quiet?: boolean } = {
+    moves: 'none',
+    dryRun: false,
+    line: 'billing',
+  };
+  /** The guard before every write the client sends (write-guard.ts, set by ./run.ts): none until set. */
+  beforeWrite: (request: { method: string; path: string; body?: string }) => Promise<void> = async () => {};
   /** What a money move did, once done ("Refunded 5.00 EUR of payment 1 (refund 17)"); see settleOutput. */
   moved?: string;
   private store?: ConfigStore;
@@ -90,6 +105,7 @@ export class Runtime {
       width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
       csvRaw: this.flags.csvRaw === true,
       query: this.flags.query,
+      queryMaxBytes: parseQueryMax(this.flags.queryMaxMb),
     };
   }
 
@@ -168,6 +184,7 @@ export class Runtime {
         maxResponseBytes: parseMaxResponse(variable(this.env, 'BILLING_MAX_RESPONSE_MB')),
         settleMs: parseSettleWindow(this.flags.settleWindow),
         debug: this.debugEnabled ? this.debug : undefined,
+        beforeWrite: (request) => this.beforeWrite(request),
       });
     }
     return this.apiClient;
@@ -228,6 +245,15 @@ export function parseSettleWindow(value: string | undefined): number | undefined
     });
   }
   return Math.round(seconds * 1000);
+}
+
+/** --query-max-mb, in bytes; query.ts's default applies when it is not given. */
+function parseQueryMax(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const mb = /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(mb > 0))
+    throw new UsageError(`--query-max-mb must be a number of megabytes, e.g. 256 (got "${value}")`);
+  return Math.round(mb * 1024 * 1024);
 }
 
 /** BILLING_MAX_RESPONSE_MB, in bytes; the client's default (64 MB) applies when it is unset. */

@@ -34,5 +34,6 @@ export const searchVerb = verb({
     'The filters of orders list keep the orders that match them all; given one, customers\n' +
     'are left out (a filter is about orders).\n',
   output: 'list',
+  moves: 'none',
   words: ['find', 'lookup', 'invoice'],
 });

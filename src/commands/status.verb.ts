@@ -7,4 +7,5 @@ export const statusVerb = verb({
   summary: 'environment, addresses, profile, masked token, and whether the service answers',
   examples: ['billing status', 'billing --env sandbox status -o json'],
   output: 'record',
+  moves: 'none',
 });

@@ -4,8 +4,11 @@
 // index and `billing help WORD`, the MCP tools that mirror a command, and the options the code
 // reads, typed by OptionsOf so that a renamed or removed flag is a compile error where it is read.
 
+import type { Moves } from '../domain/moves.js';
 import { type ActionName, type BatchFlagsOf, batchFlagsOf } from './batch/actions.js';
 import type { Runtime } from './runtime.js';
+
+export type { Moves };
 
 /** A flag's parser, as commander calls it: the value given and what the flag held before. */
 // biome-ignore lint/suspicious/noExplicitAny: the previous value is whatever the parser returned
@@ -55,6 +58,8 @@ export interface VerbSpec {
   /** Help after the examples. */
   readonly help?: string;
   readonly output: OutputKind;
+  /** What it changes at the service (Moves): required, so that no command is added without saying. */
+  readonly moves: Moves;
   /** The action it runs on many ids or a file (src/commands/batch/actions.ts): its batch flags and help. */
   readonly batch?: ActionName;
   /** Help after the batch's (what a batch of this command does differently). */
@@ -165,11 +170,21 @@ export function gather(value: string, previous: string[] | undefined): string[] 
 /** The flags a command takes: its own, then the batch flags it does not declare itself. */
 export function flagsOf(description: VerbSpec): readonly FlagSpec[] {
   const own = description.flags ?? [];
-  if (!description.batch) return own;
   const long = (f: FlagSpec) => /--[\w-]+/.exec(f.flag)?.[0];
   const mine = new Set(own.map(long));
-  return [...own, ...batchFlagsOf(description.batch).filter((f) => !mine.has(long(f)))];
+  const all = description.batch
+    ? [...own, ...batchFlagsOf(description.batch).filter((f) => !mine.has(long(f)))]
+    : own;
+  // Every command that writes takes --dry-run; one without its own gets the client's (confirm.ts).
+  if (description.moves === 'none' || all.some((f) => long(f) === '--dry-run')) return all;
+  return [...all, DRY_RUN];
 }
+
+/** The --dry-run of a command that has none of its own: the first write is printed, not sent. */
+export const DRY_RUN: FlagSpec = {
+  flag: '--dry-run',
+  help: 'print the first request that would change something at the service, and send nothing',
+};
 
 /**
  * What a description adds to commander's option or command that commander has no place for:

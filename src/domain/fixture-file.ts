@@ -10,18 +10,10 @@
 // values when the fixture is sent as JSON.
 
 import { CORE_SCHEMA, load } from 'js-yaml';
-import { TooBigError, writtenOutValues } from './json-size.js';
+import { FIXTURE_LIMITS } from './fixture-limits.js';
+import { jsonNestsDeeper, TooBigError, writtenOutBytes, writtenOutValues } from './json-size.js';
 
-export const FIXTURE_LIMITS = {
-  /** The file's size. */
-  bytes: 10 * 1024 * 1024,
-  /** YAML aliases (`*name`) in the file. */
-  aliases: 1_000,
-  /** Nesting of mappings and lists. */
-  depth: 64,
-  /** Values (scalars, mappings and lists) once the aliases are written out. */
-  values: 1_000_000,
-} as const;
+export { FIXTURE_LIMITS };
 
 export class FixtureFileError extends Error {
   override name = 'FixtureFileError';
@@ -39,6 +31,8 @@ export function parseFixtureText(text: string, name: string): unknown {
       `${name} is ${(bytes / 1024 / 1024).toFixed(1)} MB: a fixture may be at most ${FIXTURE_LIMITS.bytes / 1024 / 1024} MB`,
     );
   }
+  // JSON's depth is found while scanning its text, before JSON.parse builds anything.
+  if (!isYamlName(name) && jsonNestsDeeper(text, FIXTURE_LIMITS.depth)) throw tooDeep(name);
   let value: unknown;
   try {
     // The core schema: a time stays a string (the default schema would make it a Date); a key
@@ -62,6 +56,13 @@ export function parseFixtureText(text: string, name: string): unknown {
     throw new FixtureFileError(`${name} is not valid ${isYamlName(name) ? 'YAML' : 'JSON'}: ${first}`);
   }
   checkExpandedSize(value, name);
+  // What is sent to the emulator is the JSON of it (a YAML file is smaller than its JSON).
+  const sent = writtenOutBytes(value, FIXTURE_LIMITS.bytes);
+  if (sent > FIXTURE_LIMITS.bytes) {
+    throw new FixtureFileError(
+      `${name} is more than ${FIXTURE_LIMITS.bytes / 1024 / 1024} MB written out as JSON: a fixture may be at most ${FIXTURE_LIMITS.bytes / 1024 / 1024} MB`,
+    );
+  }
   return value;
 }
 

@@ -37,3 +37,49 @@ export function writtenOutValues(
   };
   return count(root, 0);
 }
+
+/**
+ * About how many bytes `root` takes written out as JSON (strings counted in UTF-16 units, a
+ * lower bound), counted once per shared node and stopped as soon as it passes `maxBytes`.
+ */
+export function writtenOutBytes(root: unknown, maxBytes: number): number {
+  const counted = new Map<object, number>();
+  const count = (node: unknown): number => {
+    if (typeof node === 'string') return node.length + 2;
+    if (node === null || typeof node !== 'object') return String(node).length;
+    const known = counted.get(node);
+    if (known !== undefined) return known;
+    let size = 2;
+    let first = true;
+    for (const [key, child] of Object.entries(node)) {
+      // A comma before every entry but the first; an object's entry is "key": before its value.
+      size += (first ? 0 : 1) + (Array.isArray(node) ? 0 : key.length + 3) + count(child);
+      first = false;
+      if (size > maxBytes) return size;
+    }
+    counted.set(node, size);
+    return size;
+  };
+  return count(root);
+}
+
+/**
+ * Whether JSON text nests more than `maxDepth` levels below its root, found in one pass over
+ * its characters before anything is built: JSON.parse of text nested millions deep takes
+ * seconds and hundreds of MB before a check of the value could refuse it.
+ */
+export function jsonNestsDeeper(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > maxDepth + 1) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}

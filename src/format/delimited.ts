@@ -11,14 +11,16 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[-+]?\d+(\.\d+)?( [A-Z]{3})?$/;
 
 /**
- * RFC 4180: quote a field holding a comma, a quote, CR or LF, and double its quotes. A cell
+ * RFC 4180: quote a field holding a comma, a quote or LF, and double its quotes; a carriage
+ * return is written `\r` (issue 34 §4: a raw one, even quoted, ends a row for many readers and
+ * moves a terminal's cursor). A cell
  * starting with =, +, -, @, tab or CR gets a leading ' (OWASP's advice against CSV
  * injection) unless it is a plain number or `raw` (--csv-raw) is set.
  */
 export function csvField(value: string, raw = false): string {
-  let clean = safeText(value, true);
+  let clean = safeText(value);
   if (!raw && FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) clean = `'${clean}`;
-  return /[",\r\n]/.test(clean) ? `"${clean.replace(/"/g, '""')}"` : clean;
+  return /[",\n]/.test(clean) ? `"${clean.replace(/"/g, '""')}"` : clean;
 }
 
 export function csvHeader(columns: readonly Column[]): string {

@@ -96,6 +96,8 @@ export interface Output {
   csvRaw?: boolean;
   /** --query: a JMESPath expression applied to what json would print (see query.ts). */
   query?: string | undefined;
+  /** --query-max-mb, in bytes: the bound of what the query makes (query.ts QUERY_LIMITS.bytes when unset). */
+  queryMaxBytes?: number | undefined;
 }
 
 /** A table for a person at a terminal; tab-separated lines for cut and awk otherwise. */

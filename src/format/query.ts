@@ -3,7 +3,7 @@
 // typed and maintained implementation of the JMESPath specification).
 
 import { compile, type JSONValue, TreeInterpreter, tokenize } from '@jmespath-community/jmespath';
-import { TooBigError, writtenOutValues } from '../domain/json-size.js';
+import { TooBigError, writtenOutBytes, writtenOutValues } from '../domain/json-size.js';
 import { UsageError } from '../errors.js';
 import type { Data, Records } from './data.js';
 import { type Output, traitsOf } from './formats.js';
@@ -79,24 +79,41 @@ export function errorPosition(expression: string): number {
  * The bounds of one search (README "Filter any output"): its work (each step of the
  * interpreter, and each element of a list it makes) and its result written out. An
  * expression such as `[@,@][][@,@][]…` doubles its list at each step: without a bound it
- * takes gigabytes and aborts the runtime.
+ * takes gigabytes and aborts the runtime. Bytes too (issue 34 §4): a string a function makes
+ * (`join('', [@, @])` doubles it at each step) counts as it is made, and the result written
+ * out counts before it is written; `bytes` is the default, --query-max-mb raises it.
  */
-export const QUERY_LIMITS = { work: 5_000_000, values: 5_000_000 } as const;
+export const QUERY_LIMITS = { work: 5_000_000, values: 5_000_000, bytes: 32 * 1024 * 1024 } as const;
 
 type Interpreter = typeof TreeInterpreter;
 const Interpreter = TreeInterpreter.constructor as new () => Interpreter;
 
-class QueryBoundError extends Error {}
+class QueryBoundError extends Error {
+  constructor(readonly bound: 'work' | 'bytes') {
+    super(bound);
+  }
+}
 
-/** The expression applied to a value; a function called wrongly, or a bound passed, is a usage error too. */
-export function search(value: unknown, expression: string): unknown {
+const MB = 1024 * 1024;
+
+/**
+ * The expression applied to a value; a function called wrongly, or a bound passed, is a usage
+ * error too. `maxBytes`: the bound of the strings it makes and of its result written out.
+ */
+export function search(value: unknown, expression: string, maxBytes: number = QUERY_LIMITS.bytes): unknown {
   const ast = compileQuery(expression);
   applied = true;
   let result: unknown;
   try {
-    result = boundedSearch(ast, (value ?? null) as JSONValue);
+    result = boundedSearch(ast, (value ?? null) as JSONValue, maxBytes);
     writtenOutValues(result, QUERY_LIMITS.values);
+    if (writtenOutBytes(result, maxBytes) > maxBytes) throw new QueryBoundError('bytes');
   } catch (cause) {
+    if (cause instanceof QueryBoundError && cause.bound === 'bytes') {
+      throw new UsageError(`--query stopped: what it makes passed ${maxBytes / MB} MB`, {
+        hint: 'narrow the expression, or raise the bound with --query-max-mb MB',
+      });
+    }
     if (cause instanceof QueryBoundError || cause instanceof TooBigError) {
       const what =
         cause instanceof TooBigError
@@ -112,19 +129,25 @@ export function search(value: unknown, expression: string): unknown {
 }
 
 /** TreeInterpreter.search with its work counted: each visit, and each element of a list a visit returns. */
-function boundedSearch(ast: ASTNode, value: JSONValue): unknown {
+function boundedSearch(ast: ASTNode, value: JSONValue, maxBytes: number): unknown {
   let work = 0;
+  // Bytes of the strings functions made (join, to_string…): counted as they grow, before the next doubling.
+  let made = 0;
   const counted = (interpreter: Interpreter): Interpreter => {
     const visit = interpreter.visit.bind(interpreter);
     const withScope = interpreter.withScope.bind(interpreter);
     // The interpreter calls this.visit for every node: the instance's own property counts them
     // all; `let` makes a new interpreter for its body, counted the same way.
     interpreter.visit = (node, current) => {
-      if (++work > QUERY_LIMITS.work) throw new QueryBoundError();
+      if (++work > QUERY_LIMITS.work) throw new QueryBoundError('work');
       const result = visit(node, current);
+      if (node.type === 'Function' && typeof result === 'string') {
+        made += result.length;
+        if (made > maxBytes) throw new QueryBoundError('bytes');
+      }
       if (Array.isArray(result)) {
         work += result.length;
-        if (work > QUERY_LIMITS.work) throw new QueryBoundError();
+        if (work > QUERY_LIMITS.work) throw new QueryBoundError('work');
       }
       return result;
     };
@@ -143,6 +166,8 @@ function boundedSearch(ast: ASTNode, value: JSONValue): unknown {
  */
 export async function writeQueried(data: Data, out: Output, write: WriteData): Promise<number> {
   const expression = out.query ?? '';
+  const max = out.queryMaxBytes ?? QUERY_LIMITS.bytes;
+  const search = (value: unknown, e: string) => searchBounded(value, e, max);
   const plain = { ...out, query: undefined };
   applied = true;
   const traits = traitsOf(out.format);
@@ -153,7 +178,7 @@ export async function writeQueried(data: Data, out: Output, write: WriteData): P
   const records = 'list' in data ? data.list : data.pages;
   if (oneALine) {
     compileQuery(expression);
-    return write(plain, { list: perRecord(records, expression), columns: [] });
+    return write(plain, { list: perRecord(records, expression, max), columns: [] });
   }
   const all: unknown[] = [];
   for await (const record of records) all.push(record);
@@ -162,9 +187,9 @@ export async function writeQueried(data: Data, out: Output, write: WriteData): P
   return all.length;
 }
 
-async function* perRecord(records: Records, expression: string): AsyncGenerator<unknown> {
+async function* perRecord(records: Records, expression: string, max: number): AsyncGenerator<unknown> {
   for await (const record of records) {
-    const result = search([record], expression);
+    const result = search([record], expression, max);
     if (Array.isArray(result)) {
       for (const item of result) if (item !== null) yield item;
     } else if (result !== null) {
@@ -172,6 +197,8 @@ async function* perRecord(records: Records, expression: string): AsyncGenerator<
     }
   }
 }
+
+const searchBounded = search;
 
 /** One column per key (see ./strategies.ts). */
 export { columnsFor } from './strategies.js';

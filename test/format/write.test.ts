@@ -139,7 +139,10 @@ describe('csv', () => {
     const { text } = await list('csv', [tricky]);
     expect(text.split('\n')[1]).toBe('1,"a,b","Jane ""JJ"" Doe","x');
     expect(parseCsv(text)[1]?.slice(0, 4)).toEqual(['1', 'a,b', 'Jane "JJ" Doe', 'x\ny']);
-    expect((await list('csv', [{ id: 1, merchant_invoice_id: 'cr\rhere' }])).text).toContain('"cr\rhere"');
+    // Issue 34 §4: a carriage return is escaped, never written raw, even in a quoted cell.
+    const cr = (await list('csv', [{ id: 1, merchant_invoice_id: 'cr\rhere, "q"' }])).text;
+    expect(cr).toContain('"cr\\rhere, ""q"""');
+    expect(cr).not.toContain('\r');
   });
 
   it('one record is a header and one row; an empty list keeps its header', async () => {

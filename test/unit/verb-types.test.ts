@@ -50,6 +50,7 @@ describe('OptionsOf: the options a description declares', () => {
       name: 'example',
       summary: 'an example',
       output: 'none',
+      moves: 'none',
       flags: [
         { flag: '-y, --yes', help: 'yes' },
         { flag: '--no-wait', help: 'do not wait' },

@@ -6,12 +6,11 @@
 // A shape says which columns a command takes; one that takes the records a list prints
 // (`orders list -o ndjson`) ignores their other keys instead of refusing them.
 
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { BATCH_INPUT_BYTES, readBounded } from '../../api/bounded-read.js';
 import { JsonTextError, numberText, parseExactJson } from '../../domain/exact-json.js';
 import { UsageError } from '../../errors.js';
 import { plural, singleLine } from '../../format/text.js';
-import { readStream } from '../body.js';
 import type { Runtime } from '../runtime.js';
 import { type IdOf, otherRecord, whereIdsAre } from './records.js';
 
@@ -62,8 +61,13 @@ export async function readRawInput(rt: Runtime, path: string, shape: InputShape)
   const name = path === '-' ? 'stdin' : path;
   let text: string;
   try {
-    text = path === '-' ? await readStream(rt.io.stdin, rt.signal) : await readFile(path, 'utf8');
+    text = await readBounded(path === '-' ? rt.io.stdin : path, {
+      name,
+      limit: BATCH_INPUT_BYTES,
+      signal: rt.signal,
+    });
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : String(err)}`);
   }

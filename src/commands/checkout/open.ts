@@ -43,4 +43,5 @@ export const openVerb = verb({
     'The address is printed on stdout, the rest on stderr. Ctrl-C stops it (exit 0).\n' +
     TEST_CARDS,
   output: 'none',
+  moves: 'data',
 });

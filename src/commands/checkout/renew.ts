@@ -9,4 +9,5 @@ export const renewVerb = verb({
   args: [{ name: '<order>', help: ORDER_ARG }],
   examples: ['billing checkout renew 1042', 'billing checkout renew 1042 --json | jq -r .checkout.id'],
   output: 'record',
+  moves: 'data',
 });

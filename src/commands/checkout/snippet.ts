@@ -17,4 +17,5 @@ export const snippetVerb = verb({
     '\nThe current checkout is read with GET /orders/{id}/custom_checkout, a path the interface\n' +
     'document does not show; where the service lacks it, use --renew.\n',
   output: 'value',
+  moves: 'data',
 });

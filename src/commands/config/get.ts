@@ -11,4 +11,5 @@ export const getVerb = verb({
   args: [{ name: '<key>', help: KEYS.join(', '), values: KEYS }],
   examples: ['billing config get profile_id'],
   output: 'value',
+  moves: 'none',
 });

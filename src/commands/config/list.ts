@@ -7,4 +7,5 @@ export const listVerb = verb({
   summary: 'every environment and its settings (token masked)',
   examples: ['billing config list'],
   output: 'list',
+  moves: 'none',
 });

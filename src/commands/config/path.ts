@@ -7,4 +7,5 @@ export const pathVerb = verb({
   summary: 'where the config file is',
   examples: ['billing config path'],
   output: 'value',
+  moves: 'none',
 });

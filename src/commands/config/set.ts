@@ -14,4 +14,5 @@ export const setVerb = verb({
   ],
   examples: ['billing config set base_url https://api.example/api/v2 --env sandbox'],
   output: 'none',
+  moves: 'none',
 });

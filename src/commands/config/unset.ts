@@ -11,4 +11,5 @@ export const unsetVerb = verb({
   args: [{ name: '<key>', help: '', values: KEYS }],
   examples: ['billing config unset webhook_secret --env sandbox'],
   output: 'none',
+  moves: 'none',
 });

@@ -8,4 +8,5 @@ export const useVerb = verb({
   args: [{ name: '<env>', help: '' }],
   examples: ['billing config use local'],
   output: 'none',
+  moves: 'none',
 });

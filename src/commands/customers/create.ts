@@ -14,4 +14,5 @@ export const createVerb = verb({
     'billing customers create --first-name Ada --last-name Lovelace --email ada@example.com --country GB',
   ],
   output: 'record',
+  moves: 'data',
 });

@@ -10,4 +10,5 @@ export const deleteVerb = verb({
   examples: ['billing customers delete 3'],
   help: PRODUCTION_GUARD,
   output: 'none',
+  moves: 'data',
 });

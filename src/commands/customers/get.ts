@@ -28,5 +28,6 @@ export const getVerb = verb({
     'With -o json it prints the customer as the service sends it (one request); --expand adds\n' +
     '"orders" (a subscription with its "next_payment") and "payments".\n',
   output: 'record',
+  moves: 'none',
   words: ['twice', 'double'],
 });

@@ -19,4 +19,5 @@ export const listVerb = verb({
   ],
   help: '\n--email and --name read every page and keep the matches; stderr says how many pages.\n',
   output: 'list',
+  moves: 'none',
 });

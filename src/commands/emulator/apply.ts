@@ -30,4 +30,5 @@ whole file (exit 2) with its path. The schema ships with billing: fixtures/fixtu
 the demo seed is fixtures/demo.json.
 `,
   output: 'answer',
+  moves: 'none',
 });

@@ -40,4 +40,5 @@ month (soft), or POST /__emulator/declines {customer_id, decline: "soft"|"hard",
 The clock only moves forward; time passing by itself runs nothing.
 `,
   output: 'answer',
+  moves: 'none',
 });

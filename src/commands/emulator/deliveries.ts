@@ -16,4 +16,5 @@ export const deliveriesVerb = verb({
     'billing emulator deliveries --id evt_0123… --json | jq -r .payload',
   ],
   output: 'list',
+  moves: 'none',
 });

@@ -9,4 +9,5 @@ export const outboxVerb = verb({
   flags: [PORT_FLAG, LIMIT_FLAG, { flag: '--order <id>', help: 'only the messages of this order' }],
   examples: ['billing emulator outbox', 'billing emulator outbox --order 1042 --json | jq -r ".[0].link"'],
   output: 'list',
+  moves: 'none',
 });

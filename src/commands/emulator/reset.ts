@@ -12,4 +12,5 @@ export const resetVerb = verb({
     { flag: '--fixtures <file>', help: 'then apply this fixture (JSON or YAML)' },
   ],
   output: 'answer',
+  moves: 'none',
 });

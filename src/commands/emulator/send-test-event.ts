@@ -13,4 +13,5 @@ export const sendTestEventVerb = verb({
     'billing emulator send-test-event',
   ],
   output: 'list',
+  moves: 'none',
 });

@@ -43,4 +43,5 @@ export const startVerb = verb({
     { flag: '--ready-fd3', help: '', hidden: true },
   ],
   output: 'answer',
+  moves: 'none',
 });

@@ -9,4 +9,5 @@ export const statusVerb = verb({
   flags: [PORT_FLAG],
   examples: ['billing emulator status'],
   output: 'answer',
+  moves: 'none',
 });

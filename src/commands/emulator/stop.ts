@@ -8,4 +8,5 @@ export const stopVerb = verb({
   summary: 'stop a running emulator',
   flags: [PORT_FLAG],
   output: 'answer',
+  moves: 'none',
 });

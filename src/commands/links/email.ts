@@ -16,6 +16,7 @@ export const emailVerb = verb({
     'billing orders list --status failed -o ndjson | billing links email --file -',
   ],
   output: 'answer',
+  moves: 'message',
   batch: 'email-link',
   afterBatch: LINK_DONE,
 });

@@ -16,6 +16,7 @@ export const smsVerb = verb({
     'billing orders list --status failed -o ndjson | billing links sms --file -',
   ],
   output: 'answer',
+  moves: 'message',
   batch: 'sms-link',
   afterBatch: LINK_DONE,
 });

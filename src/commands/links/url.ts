@@ -28,5 +28,6 @@ export const urlVerb = verb({
     'With --qr the link is still printed, after the code. The PNG is written whole or not at\n' +
     'all (a temporary file, then renamed); an existing file is kept unless --force.\n',
   output: 'value',
+  moves: 'data',
   words: ['qr'],
 });

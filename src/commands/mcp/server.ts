@@ -4,10 +4,11 @@
 // comes back as a tool error.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { UsageError } from '../../errors.js';
 import { version } from '../../version.js';
 import type { Runtime } from '../runtime.js';
 import { printed } from './capture.js';
+import { BoundedStdioTransport } from './stdio.js';
 import { answer, COMMANDS_META, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
 /**
@@ -23,6 +24,22 @@ async function read(rt: Runtime, spec: ToolSpec, args: Record<string, unknown>, 
   return answer(data);
 }
 
+/** The longest text an argument may be: no id, e-mail or search is longer, and no answer echoes more. */
+export const ARGUMENT_CHARS = 256;
+
+/** A text argument longer than ARGUMENT_CHARS is refused by its name and length, never echoed. */
+function refuseLongArguments(args: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(args ?? {})) {
+    const texts = Array.isArray(value) ? value : [value];
+    const long = texts.find((v): v is string => typeof v === 'string' && v.length > ARGUMENT_CHARS);
+    if (long !== undefined) {
+      throw new UsageError(
+        `${name.slice(0, 64)} is ${long.length} characters long: an argument may be at most ${ARGUMENT_CHARS}`,
+      );
+    }
+  }
+}
+
 export async function serve(
   rt: Runtime,
   tools: readonly ToolSpec[],
@@ -30,6 +47,9 @@ export async function serve(
   /** Told of every call and its answer, reads included (the session's log, for --audit). */
   onCall?: (spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer) => Promise<void>,
 ): Promise<void> {
+  // The session's writes were allowed at start (--allow; on production --allow-live, ../mcp/index.ts):
+  // that is their confirmation. Under --dry-run a write tool answers with the request it did not send.
+  rt.writes = { ...rt.writes, confirmed: true, quiet: true };
   const server = new McpServer({ name: 'billing', version }, { instructions });
   for (const spec of tools) {
     server.registerTool(
@@ -51,6 +71,7 @@ export async function serve(
         const signal = AbortSignal.any([rt.signal, extra.signal]);
         let result: ToolAnswer;
         try {
+          refuseLongArguments(args);
           result = spec.act ? await spec.act(args, signal) : await read(rt, spec, args, signal);
         } catch (err) {
           result = toolError(err);
@@ -60,7 +81,7 @@ export async function serve(
       },
     );
   }
-  const transport = new StdioServerTransport(rt.io.stdin, rt.io.stdout);
+  const transport = new BoundedStdioTransport(rt.io.stdin, rt.io.stdout);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });

@@ -14,6 +14,7 @@ export const cancelVerb = verb({
   ],
   help: assumedPath('POST /orders/{id}/cancel') + PRODUCTION_GUARD,
   output: 'answer',
+  moves: 'money',
   batch: 'cancel',
   words: ['unsubscribe', 'terminate', 'stop'],
 });

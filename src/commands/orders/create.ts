@@ -28,4 +28,5 @@ export const createVerb = verb({
     'billing orders create --file order.json',
   ],
   output: 'record',
+  moves: 'data',
 });

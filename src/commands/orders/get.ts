@@ -38,4 +38,5 @@ export const getVerb = verb({
     'and the next scheduled payment under "next_payment" (null: none); if one cannot be read,\n' +
     'the command fails (exit as for any request) rather than leave it out.\n',
   output: 'record',
+  moves: 'none',
 });

@@ -36,4 +36,5 @@ export const listVerb = verb({
     'lists the fields it can name.\n',
   words: ['total', 'sum', 'revenue', 'mrr', 'subscriptions'],
   output: 'list',
+  moves: 'none',
 });

@@ -14,5 +14,6 @@ export const pauseVerb = verb({
   ],
   help: assumedPath('POST /orders/{id}/pause') + PRODUCTION_GUARD,
   output: 'answer',
+  moves: 'money',
   batch: 'pause',
 });

@@ -20,5 +20,6 @@ export const payVerb = verb({
   ],
   help: PRODUCTION_GUARD,
   output: 'answer',
+  moves: 'money',
   batch: 'pay',
 });

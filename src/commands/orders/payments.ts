@@ -9,4 +9,5 @@ export const paymentsVerb = verb({
   args: [{ name: '<id>', help: ORDER_ARG }],
   examples: ['billing orders payments 177', 'billing orders payments 177 -o json'],
   output: 'list',
+  moves: 'none',
 });

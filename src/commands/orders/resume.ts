@@ -21,5 +21,6 @@ export const resumeVerb = verb({
   ],
   help: assumedPath('POST /orders/{id}/resume with {"order": {"restart_date": …}}') + PRODUCTION_GUARD,
   output: 'answer',
+  moves: 'money',
   batch: 'resume',
 });

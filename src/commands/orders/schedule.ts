@@ -9,4 +9,5 @@ export const scheduleVerb = verb({
   args: [{ name: '<id>', help: ORDER_ARG }],
   examples: ['billing orders schedule 177', 'billing orders schedule 177 -o json | jq ".[0]"'],
   output: 'list',
+  moves: 'none',
 });

@@ -38,4 +38,5 @@ export const subscribeVerb = verb({
   ],
   help: '\nOn a terminal it asks for what is missing; in a script every one of --customer, --product,\n--currency and --start-date is needed.\n',
   output: 'record',
+  moves: 'money',
 });

@@ -14,5 +14,6 @@ export const timelineVerb = verb({
     'ones are not shown. Against the emulator the webhook deliveries and the e-mails and SMS\n' +
     'about the order are listed too (from its admin API).\n',
   output: 'list',
+  moves: 'none',
   words: ['history', 'happened', 'events', 'audit', 'activity'],
 });

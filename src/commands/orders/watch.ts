@@ -23,4 +23,5 @@ export const watchVerb = verb({
   ],
   help: '\nChanges between two reads are seen as one; for every event, use billing webhooks listen.\n',
   output: 'list',
+  moves: 'none',
 });

@@ -27,6 +27,7 @@ export const captureVerb = verb({
   ],
   help: PRODUCTION_GUARD + JOURNAL_HELP,
   output: 'answer',
+  moves: 'money',
   batch: 'capture',
   afterBatch:
     'With several ids or --file each pre-authorisation is captured in full\n(--amount goes with one id).\n',

@@ -8,4 +8,5 @@ export const getVerb = verb({
   args: [{ name: '<id>', help: 'payment id', id: 'payment' }],
   examples: ['billing payments get 164', 'billing payments get 164 -o json'],
   output: 'record',
+  moves: 'none',
 });

@@ -88,4 +88,5 @@ export const listVerb = verb({
     "id and the customer's name and e-mail to each row.\n",
   words: ['total', 'sum', 'revenue', 'accounting', 'export', 'csv'],
   output: 'list',
+  moves: 'none',
 });

@@ -47,4 +47,5 @@ export const refundVerb = verb({
     'in flight, and finishes the rest. A 502, a timeout or a lost connection is followed by\n' +
     'reading the payments of the order before anything is sent again.\n',
   output: 'answer',
+  moves: 'money',
 });

@@ -24,5 +24,6 @@ export const reverseVerb = verb({
   ],
   help: PRODUCTION_GUARD + JOURNAL_HELP,
   output: 'answer',
+  moves: 'money',
   batch: 'reverse',
 });

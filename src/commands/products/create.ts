@@ -20,4 +20,5 @@ export const createVerb = verb({
   ],
   examples: ['billing products create --name "Gold plan" --price 19.90 --currency EUR --type subscription'],
   output: 'record',
+  moves: 'data',
 });

@@ -10,4 +10,5 @@ export const deleteVerb = verb({
   examples: ['billing products delete 5'],
   help: PRODUCTION_GUARD,
   output: 'none',
+  moves: 'data',
 });

@@ -8,4 +8,5 @@ export const getVerb = verb({
   args: [{ name: '<id>', help: 'product id' }],
   examples: ['billing products get 5'],
   output: 'record',
+  moves: 'none',
 });

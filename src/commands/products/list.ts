@@ -9,4 +9,5 @@ export const listVerb = verb({
   flags: [...PAGE_FLAGS, limitFlag('products')],
   examples: ['billing products list', 'billing products list --all -o csv > products.csv'],
   output: 'list',
+  moves: 'none',
 });

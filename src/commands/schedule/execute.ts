@@ -18,5 +18,6 @@ export const executeVerb = verb({
     'after the first decline) or rejected. On a production environment this asks for confirmation at a\n' +
     'terminal; without one it refuses (exit 2) unless --yes is given.\n',
   output: 'record',
+  moves: 'money',
   words: ['charge', 'collect'],
 });

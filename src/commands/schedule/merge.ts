@@ -13,4 +13,5 @@ export const mergeVerb = verb({
   ],
   examples: ['billing schedule merge 1042 312 313'],
   output: 'record',
+  moves: 'money',
 });

@@ -15,4 +15,5 @@ export const rescheduleVerb = verb({
   examples: ['billing schedule reschedule 312 2027-03-15'],
   words: ['move', 'billing day', 'cycle', 'day'],
   output: 'record',
+  moves: 'money',
 });

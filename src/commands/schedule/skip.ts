@@ -8,4 +8,5 @@ export const skipVerb = verb({
   args: [{ name: '<id>', help: 'scheduled payment id' }],
   examples: ['billing schedule skip 312'],
   output: 'record',
+  moves: 'money',
 });

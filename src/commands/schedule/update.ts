@@ -19,4 +19,5 @@ export const updateVerb = verb({
   examples: ['billing schedule update 1042 --amount 29.90', 'billing schedule update 1042 --interval YEAR'],
   words: ['billing day', 'cycle', 'interval'],
   output: 'list',
+  moves: 'money',
 });

@@ -64,4 +64,5 @@ export const listenVerb = verb({
     'service retries it; a repeat of a delivery already accepted is answered 200 and not forwarded again.\n' +
     'Rejected (400): missing, malformed, wrong or stale signatures. 413: bodies over 1 MiB.\n',
   output: 'list',
+  moves: 'none',
 });

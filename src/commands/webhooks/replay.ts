@@ -18,4 +18,5 @@ export const replayVerb = verb({
   ],
   examples: ['billing --env local webhooks replay deliveries.ndjson --to http://localhost:3000/webhooks'],
   output: 'list',
+  moves: 'none',
 });

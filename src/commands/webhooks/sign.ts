@@ -16,4 +16,5 @@ export const signVerb = verb({
     'curl -H "X-Service-Signature: $sig" -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
   ],
   output: 'record',
+  moves: 'none',
 });

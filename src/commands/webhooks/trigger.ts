@@ -40,4 +40,5 @@ export const triggerVerb = verb({
     'trigger against a service send a made-up event marked X-Billing-Synthetic: true; against an\n' +
     "emulator without --to it goes to the emulator's endpoints (order.test: its Send test event).\n",
   output: 'list',
+  moves: 'data',
 });

@@ -22,4 +22,5 @@ export const verifyVerb = verb({
     'pbpaste | billing webhooks verify --header "$SIG" --json',
   ],
   output: 'answer',
+  moves: 'none',
 });

@@ -8,7 +8,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const NO_BODY = Promise.resolve('');
 
-export function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
   // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3):
   // nothing to wait for (most GETs). node:http drains the message once it is answered.
   const { headers } = req;
@@ -20,11 +20,11 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       // Keep draining past the limit so that the connection stays usable.
-      if (size > MAX_BODY_BYTES) tooLarge = true;
+      if (size > limit) tooLarge = true;
       else chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooLarge) reject(new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`));
+      if (tooLarge) reject(new HttpError(413, `request body is larger than ${limit} bytes`));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);

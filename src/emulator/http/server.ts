@@ -4,6 +4,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { carriesKey, EMULATOR_KEY_HEADER } from '../../domain/emulator-key.js';
+import { FIXTURE_LIMITS } from '../../domain/fixture-limits.js';
 import { crossSiteRefusal, isLoopbackHost, isWideBinding, namesThisMachine } from '../../domain/hosts.js';
 import type { Route as SharedRoute } from '../../domain/routes.js';
 import { withFaults } from '../faults/faults.js';
@@ -11,7 +12,7 @@ import { authenticate, authorizeProfile } from '../model/access.js';
 import { type AdminReply, errorBody, errorReply, HttpError, isObject, parseJson } from '../model/reply.js';
 import type { ApiAnswer, Runtime } from '../model/runtime.js';
 import { handleAdmin } from './admin.js';
-import { AnswerCache, JsonText, readBody, sendJson } from './body.js';
+import { AnswerCache, JsonText, MAX_BODY_BYTES, readBody, sendJson } from './body.js';
 import { handleBrowser, isBrowserPath } from './browser.js';
 import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 
@@ -172,7 +173,8 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
       );
     }
   }
-  const rawBody = await readBody(req);
+  // The control API takes a fixture: up to the size the CLI checks first (FIXTURE_LIMITS.bytes).
+  const rawBody = await readBody(req, admin ? FIXTURE_LIMITS.bytes : MAX_BODY_BYTES);
   if (path === '/api' || path.startsWith('/api/')) {
     const reply = await withLatency(runtime.faults.latencyMs, method, () =>
       handleApi(runtime, req, method, path, url.searchParams, rawBody),

@@ -22,4 +22,5 @@ export const addVerb = verb({
     'billing emulator webhooks add http://localhost:3000/webhooks --events order.active,order.failed',
   ],
   output: 'record',
+  moves: 'none',
 });

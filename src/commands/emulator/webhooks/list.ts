@@ -9,4 +9,5 @@ export const listVerb = verb({
   flags: [PORT_FLAG],
   examples: ['billing emulator webhooks list', 'billing emulator webhooks list --json'],
   output: 'list',
+  moves: 'none',
 });

@@ -10,4 +10,5 @@ export const removeVerb = verb({
   flags: [PORT_FLAG],
   examples: ['billing emulator webhooks remove http://localhost:3000/webhooks'],
   output: 'none',
+  moves: 'none',
 });
