@@ -38,7 +38,9 @@ describe('npm run demo with an emulator already on the port it tries first', () 
       );
       expect(demo.code, demo.stderr).toBe(0);
       expect(demo.stderr).toContain(`Port ${taken} is taken`);
-      demoPort = Number(/The demo's own emulator started at http:\/\/127\.0\.0\.1:(\d+)/.exec(demo.stderr)?.[1]);
+      demoPort = Number(
+        /The demo's own emulator started at http:\/\/127\.0\.0\.1:(\d+)/.exec(demo.stderr)?.[1],
+      );
       expect(demoPort).toBeGreaterThan(0);
       expect(demoPort).not.toBe(taken);
       // Said how to reach it, and how to stop it (its own port).
