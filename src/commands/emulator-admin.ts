@@ -1,10 +1,20 @@
 // Calls to a running emulator's admin API (/__emulator/…), for the emulator, webhooks and
-// links commands. Not the service API: plain fetch, no token, loopback only, with the
-// emulator's credential when this user started it (src/domain/emulator-key.ts).
+// links commands. Not the service API: plain fetch, no token, with the emulator's credential
+// of this user (src/domain/emulator-key.ts), sent only to a loopback address, only to the port
+// its file names, and only once the process there has proven it holds it (docs/trust.md).
 
 import { ApiError } from '../api/errors.js';
-import { EMULATOR_KEY_HEADER, readEmulatorKey } from '../domain/emulator-key.js';
+import {
+  EMULATOR_CHALLENGE_HEADER,
+  EMULATOR_KEY_HEADER,
+  EMULATOR_PROOF_PATH,
+  makeChallenge,
+  provesKey,
+  readEmulatorKey,
+} from '../domain/emulator-key.js';
+import { isLoopbackHost } from '../domain/hosts.js';
 import { emulatorStartCommand } from '../domain/local.js';
+import { describeListener, listenerOn } from '../domain/port-listener.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 
 export interface AdminCall {
@@ -17,10 +27,92 @@ export interface AdminCall {
   usage?: Record<number, string | undefined>;
 }
 
-/** The header with the credential of this user's emulator at `origin`; none when this user holds none. */
-export function emulatorKeyHeader(origin: string): Record<string, string> {
+/** Origins whose emulator proved it holds this user's key, in this run. */
+const proven = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * The header with the credential of this user's emulator at `origin`, once the process there
+ * has proven it holds the key: an HMAC of a fresh nonce under it. A process that cannot is
+ * "not the emulator you started" (exit 4), and is sent nothing else; neither is an address
+ * that is not this machine. No key of this user for that port: the emulator is someone else's.
+ */
+export function emulatorKeyHeader(origin: string): Promise<Record<string, string>> {
+  let header = proven.get(origin);
+  if (!header) {
+    header = prove(origin);
+    proven.set(origin, header);
+    header.catch(() => proven.delete(origin));
+  }
+  return header;
+}
+
+async function prove(origin: string): Promise<Record<string, string>> {
+  const url = new URL(origin);
+  if (!isLoopbackHost(url.hostname)) {
+    throw new UsageError(
+      `the emulator's control API is reached only on this machine, and ${url.host} is not a loopback address: nothing was sent`,
+      {
+        hint: `point --base-url (or the environment's base_url) at http://127.0.0.1:PORT/api/v2 of your emulator`,
+      },
+    );
+  }
+  const port = Number(url.port || 80);
   const key = readEmulatorKey(origin);
-  return key ? { [EMULATOR_KEY_HEADER]: key } : {};
+  const nonce = makeChallenge();
+  let res: Response;
+  try {
+    res = await fetch(`${origin}${EMULATOR_PROOF_PATH}`, {
+      headers: { [EMULATOR_CHALLENGE_HEADER]: nonce },
+      signal: AbortSignal.timeout(5000),
+    });
+  } catch {
+    throw noEmulator(origin, 'GET', EMULATOR_PROOF_PATH);
+  }
+  let given: unknown;
+  try {
+    given = ((await res.json()) as { proof?: unknown }).proof;
+  } catch {
+    given = undefined;
+  }
+  if (key === undefined) throw notStartedByYou(origin);
+  if (!res.ok || !provesKey(given, key, port, nonce)) {
+    const listener = listenerOn(port);
+    throw new NotYourEmulatorError(
+      `not the emulator you started: what answers at ${origin} could not prove it holds the key your emulator of port ${port} made${listener ? ` (listening on port ${port}: ${describeListener(listener)})` : ''}; nothing was sent to it and nothing from it was kept`,
+      {
+        hint: `your emulator of that port has stopped; stop whatever listens there, or start yours on another port: billing emulator start --port 0 --detach`,
+      },
+    );
+  }
+  return { [EMULATOR_KEY_HEADER]: key };
+}
+
+/** What answers on the port of this user's emulator could not prove it holds its key (exit 4). */
+export class NotYourEmulatorError extends BillingError {
+  override name = 'NotYourEmulatorError';
+  constructor(message: string, options: { hint: string }) {
+    super('forbidden', EXIT.forbidden, message, options);
+  }
+}
+
+function notStartedByYou(origin: string): BillingError {
+  return new BillingError(
+    'forbidden',
+    EXIT.forbidden,
+    `the emulator at ${origin} was not started by this user: its control API needs the credential its owner holds`,
+    {
+      hint: 'ask whoever started it, or start one of your own: billing emulator start --port 0 --detach',
+    },
+  );
+}
+
+function noEmulator(origin: string, method: string, where: string, startFlags?: string): ApiError {
+  return new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
+    status: 0,
+    method,
+    path: where,
+    hint: `start one with ${emulatorStartCommand(origin)}${startFlags ? ` ${startFlags}` : ''} (add --detach to run it in the background)`,
+  });
 }
 
 export async function adminCall<T = Record<string, unknown>>(
@@ -30,21 +122,24 @@ export async function adminCall<T = Record<string, unknown>>(
   o: AdminCall = {},
 ): Promise<T> {
   const where = `/__emulator/${path}`;
+  let headers: Record<string, string>;
+  try {
+    headers = await emulatorKeyHeader(origin);
+  } catch (error) {
+    if (error instanceof ApiError && error.kind === 'network')
+      throw noEmulator(origin, method, where, o.startFlags);
+    throw error;
+  }
   let res: Response;
   try {
     res = await fetch(`${origin}${where}`, {
       method,
-      headers: { 'content-type': 'application/json', ...emulatorKeyHeader(origin) },
+      headers: { 'content-type': 'application/json', ...headers },
       body: method === 'POST' ? JSON.stringify(o.body ?? {}) : undefined,
       signal: AbortSignal.timeout(o.timeoutMs ?? 5000),
     });
   } catch {
-    throw new ApiError('network', EXIT.unavailable, `no emulator answers at ${origin}`, {
-      status: 0,
-      method,
-      path: where,
-      hint: `start one with ${emulatorStartCommand(origin)}${o.startFlags ? ` ${o.startFlags}` : ''} (add --detach to run it in the background)`,
-    });
+    throw noEmulator(origin, method, where, o.startFlags);
   }
   const text = await res.text();
   let answer: Record<string, unknown> = {};
@@ -54,16 +149,7 @@ export async function adminCall<T = Record<string, unknown>>(
     // an answer that is not JSON is reported by its status below
   }
   if (res.ok) return answer as T;
-  if (res.status === 401) {
-    throw new BillingError(
-      'forbidden',
-      EXIT.forbidden,
-      `the emulator at ${origin} was not started by this user: its control API needs the credential its owner holds`,
-      {
-        hint: 'ask whoever started it, or start one of your own: billing emulator start --port 0 --detach',
-      },
-    );
-  }
+  if (res.status === 401) throw notStartedByYou(origin);
   const message =
     (answer.error as { message?: string } | undefined)?.message ?? `the emulator answered ${res.status}`;
   if (o.usage && res.status in o.usage) throw new UsageError(message, { hint: o.usage[res.status] });

@@ -1,17 +1,15 @@
 // Which emulator on this machine a command could use instead, for the hint of a command that
-// has nowhere to go (no base URL). Plain fetch of /__emulator/status, loopback only, no token.
+// has nowhere to go (no base URL). Plain fetch of /__emulator/status, loopback only, no token, no key.
 
 import { storedEnvironment } from '../config/resolve.js';
 import type { ConfigData } from '../config/types.js';
 import { isLoopbackHost } from '../domain/hosts.js';
 import { localBaseUrls } from '../domain/local.js';
-import { emulatorKeyHeader } from './emulator-admin.js';
 
-/** Whether an emulator answers at `origin` within `ms` (another user's answers 401: it is there too). */
+/** Whether an emulator answers at `origin` within `ms` (without the key, which goes only to a proven one: 401 is there too). */
 export async function emulatorAnswers(origin: string, ms = 1000): Promise<boolean> {
   try {
     const res = await fetch(`${origin}/__emulator/status`, {
-      headers: emulatorKeyHeader(origin),
       signal: AbortSignal.timeout(ms),
     });
     await res.body?.cancel();

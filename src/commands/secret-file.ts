@@ -1,9 +1,11 @@
 // Secrets a command takes (signing secrets): never as a flag value, which every local user can
-// read in `ps` and /proc/PID/cmdline; from a file readable only by its owner, or stdin ("-").
+// read in `ps` and /proc/PID/cmdline; from a file of this user's own readable by nobody else,
+// a pipe (`<(pass show hook)`, read as a stream), or stdin ("-").
 // The API token has its own ways in (login, BILLING_API_TOKEN); this is the rest.
 
 import { open } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { type Distrust, distrustOf, runningUid } from '../domain/trust.js';
+import { SystemError, UsageError } from '../errors.js';
 import { hideSecret } from '../format/terminal.js';
 import type { Runtime } from './runtime.js';
 
@@ -40,20 +42,41 @@ async function readPrivateFile(flag: string, path: string): Promise<string> {
     throw new UsageError(`cannot read ${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : code}`);
   }
   try {
-    const stat = await handle.stat();
-    // A pipe (`--secret-file <(pass show hook)`) is the user's own; a file must be private.
-    if (stat.isFile() && (stat.mode & 0o077) !== 0) {
-      throw new UsageError(
-        `${flag} ${path} can be read by others (mode ${(stat.mode & 0o777).toString(8)}): refusing to use the secret in it`,
-        { hint: `make it private first: chmod 600 ${path}` },
-      );
+    const info = await handle.stat();
+    // A pipe (`--secret-file <(pass show hook)`) is checked for its owner only; a file must be
+    // this user's and private (one rule of trust, src/domain/trust.ts).
+    const distrust = info.isFile()
+      ? distrustOf(path, info, { kind: 'file', secret: true }, runningUid())
+      : info.isFIFO() || info.isSocket()
+        ? ownerOnly(path, info.uid)
+        : { why: 'is neither a file nor a pipe', fix: `give a file or a pipe` };
+    if (distrust) {
+      throw new SystemError(`${flag} ${path} ${distrust.why}: refusing to use the secret in it`, {
+        hint: distrust.fix,
+      });
     }
+    // Read as a stream (position null: never seeked), up to the bound.
     const buffer = Buffer.alloc(MAX_SECRET_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, MAX_SECRET_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
+    let length = 0;
+    while (length < MAX_SECRET_BYTES) {
+      const { bytesRead } = await handle.read(buffer, length, MAX_SECRET_BYTES - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (buffer.subarray(0, length).includes(10)) break;
+    }
+    return buffer.subarray(0, length).toString('utf8');
   } finally {
     await handle.close();
   }
+}
+
+function ownerOnly(path: string, uid: number): Distrust | undefined {
+  const me = runningUid();
+  if (me === undefined || uid === me) return undefined;
+  return {
+    why: `belongs to another user (uid ${uid}, you are ${me})`,
+    fix: `give a pipe or file of your own instead of ${path}`,
+  };
 }
 
 async function readStdin(rt: Runtime, flag: string): Promise<string> {

@@ -8,6 +8,7 @@
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { distrustAtSync } from '../domain/trust.js';
 import { ConfigError, SystemError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
 import { type ConfigData, type EnvironmentConfig, type EnvKind, isEnvKind } from './types.js';
@@ -252,6 +253,7 @@ export class ConfigStore {
   }
 
   #load(): RawFile {
+    this.#refuseUntrusted();
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
@@ -272,6 +274,25 @@ export class ConfigStore {
     if (!isObject(parsed)) throw this.#broken('does not hold a JSON object');
     this.#check(parsed);
     return parsed as RawFile;
+  }
+
+  /**
+   * The config holds the token and where it goes: it is believed only when this user owns it
+   * and its folder and nobody else can write them (src/domain/trust.ts); else exit 12, unused.
+   */
+  #refuseUntrusted(): void {
+    for (const [path, kind] of [
+      [this.dir, 'directory'],
+      [this.path, 'file'],
+    ] as const) {
+      const distrust = distrustAtSync(path, { kind });
+      if (distrust) {
+        throw new SystemError(
+          `the config ${kind === 'file' ? 'file' : 'folder'} ${path} ${distrust.why}: it is not used, and nothing was sent`,
+          { hint: `${distrust.fix}, or point BILLING_CONFIG_DIR at a folder of your own` },
+        );
+      }
+    }
   }
 
   /** Types of the known keys; anything else in the file is kept as it is. */

@@ -3,7 +3,12 @@
 // dist/emulator.js, its types to dist/emulator.d.ts by scripts/build.mjs). Every exported
 // type is written out, so that the declaration file stands alone.
 
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EMULATOR_KEY_HEADER } from '../domain/emulator-key.js';
 import { parseFixtureText } from '../domain/fixture-file.js';
 import { LOCAL_EMULATOR } from '../domain/local.js';
@@ -143,9 +148,27 @@ export interface WaitOptions {
   timeoutMs?: number;
 }
 
+/** What a `billing` run by `emulator.cli()` did. */
+export interface CliRun {
+  /** Its exit code (null when a signal ended it). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 export interface Emulator {
   /** Origin, e.g. http://127.0.0.1:40125. */
   url: string;
+  /**
+   * The environment a child `billing` needs to use this emulator: give it over your own
+   * (`{ ...process.env, ...emulator.env }`). The `local` environment at this emulator's
+   * addresses, its token, and config and state folders of this start (removed by stop()), so a
+   * test never writes the developer's own config. `billing webhooks listen` with it joins
+   * this emulator (the CLI finds its key as for any emulator this user started).
+   */
+  env: Record<string, string>;
+  /** Runs the `billing` of this package with `env`, e.g. `await emulator.cli(['orders', 'list', '--json'])`. */
+  cli(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<CliRun>;
   /** Version 2 base address ({base_url}): `${url}/api/v2`; paths go on under /profiles/{profileId}. */
   baseUrl: string;
   /** Version 1 base address ({base_url_v1}). */
@@ -211,6 +234,39 @@ export interface Emulator {
   };
 }
 
+/** bin/billing of this package: beside dist/ when built, two folders up from src/emulator/. */
+function billingBin(): string {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const found = ['../bin/billing', '../../bin/billing'].map((p) => join(here, p)).find((p) => existsSync(p));
+  if (!found) throw new Error(`cannot find bin/billing from ${here}`);
+  return found;
+}
+
+function runBilling(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  o: { input?: string; timeoutMs?: number },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [billingBin(), ...args], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: o.timeoutMs ?? 60_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(o.input ?? '');
+  });
+}
+
 async function load(fixture: Fixture): Promise<unknown> {
   if (typeof fixture !== 'string') return fixture;
   return parseFixtureText(await readFile(fixture, 'utf8'), fixture);
@@ -268,6 +324,17 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
         (filter.orderId === undefined || m.order_id === filter.orderId) &&
         (filter.kind === undefined || m.kind === filter.kind),
     );
+  const folders = mkdtempSync(join(tmpdir(), 'billing-emulator-cli-'));
+  const env: Record<string, string> = {
+    BILLING_ENV: 'local',
+    BILLING_BASE_URL: `${running.url}/api/v2`,
+    BILLING_BASE_URL_V1: `${running.url}/api/v1`,
+    BILLING_GATEWAY_URL: `${running.url}/gateway`,
+    BILLING_PROFILE_ID: String(LOCAL_EMULATOR.profileId),
+    BILLING_API_TOKEN: LOCAL_EMULATOR.token,
+    BILLING_CONFIG_DIR: join(folders, 'config'),
+    BILLING_STATE_DIR: join(folders, 'state'),
+  };
   const endpoints = async () =>
     (await control<{ endpoints: WebhookEndpoint[] }>('GET', 'webhook-endpoints')).endpoints;
   return {
@@ -281,7 +348,12 @@ export async function startEmulator(options: StartOptions = {}): Promise<Emulato
     ids: running.fixtureIds,
     apply: async (more) => fixtureIds(await control('POST', 'apply', await load(more))),
     reset: async () => fixtureIds(await control('POST', 'reset', {})),
-    stop: () => running.close(),
+    env,
+    cli: (args, o = {}) => runBilling(args, { ...process.env, ...env }, o),
+    stop: async () => {
+      await running.close();
+      rmSync(folders, { recursive: true, force: true });
+    },
     clock: {
       now: async () => new Date((await control<{ now: string }>('GET', 'clock')).now),
       advance: async (duration) => moved(await control('POST', 'clock', { advance: duration })),

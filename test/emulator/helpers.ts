@@ -1,8 +1,8 @@
 // Talking to a running emulator over real HTTP, as the CLI does.
 
-import { emulatorKeyHeader } from '../../src/commands/emulator-admin.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { ownKeyHeader } from '../helpers/emulator.js';
 
 export const TOKEN = LOCAL_EMULATOR.token;
 export const LIMITED_TOKEN = LOCAL_EMULATOR.limitedToken;
@@ -23,7 +23,7 @@ export async function call(
   // The control API takes this user's credential for the emulator (test/helpers/emulator.ts).
   const headers: Record<string, string> = {
     Accept: 'application/json',
-    ...(path.startsWith('/__emulator/') ? emulatorKeyHeader(emulator.url) : {}),
+    ...(path.startsWith('/__emulator/') ? ownKeyHeader(emulator.url) : {}),
   };
   const token = options.token === undefined ? TOKEN : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;

@@ -1,6 +1,6 @@
 // An emulator on an ephemeral port, and the environment that points the CLI at it.
 
-import { emulatorKeyHeader } from '../../src/commands/emulator-admin.js';
+import { EMULATOR_KEY_HEADER, readEmulatorKey } from '../../src/domain/emulator-key.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { baseEnv } from './cli.js';
@@ -50,7 +50,7 @@ export async function emulatorApi(
     headers: {
       authorization: `Bearer ${LOCAL_EMULATOR.token}`,
       'content-type': 'application/json',
-      ...emulatorKeyHeader(url),
+      ...ownKeyHeader(url),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -60,10 +60,16 @@ export async function emulatorApi(
   return { status: res.status, body: parsed };
 }
 
+/** The credential of this user's emulator at `origin`, read from its file: the test's own emulator, no proof asked (the CLI asks one, src/commands/emulator-admin.ts). */
+export function ownKeyHeader(origin: string): Record<string, string> {
+  const key = readEmulatorKey(origin);
+  return key ? { [EMULATOR_KEY_HEADER]: key } : {};
+}
+
 /** fetch() of the emulator's control API (/__emulator/…) with this user's credential for that emulator. */
 export function adminFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const headers = {
-    ...emulatorKeyHeader(new URL(url).origin),
+    ...ownKeyHeader(new URL(url).origin),
     ...((init.headers as Record<string, string>) ?? {}),
   };
   return fetch(url, { ...init, headers });

@@ -78,7 +78,7 @@ describe('a signing secret given as a flag value is refused with one line saying
 });
 
 describe('--secret-file: readable only by its owner, or stdin', () => {
-  it('refuses a file others can read (exit 2, the mode and chmod said); 0600 and "-" sign alike', async () => {
+  it('refuses a file others can read (exit 12, the mode and chmod said: issue 34 §2); 0600 and "-" sign alike', async () => {
     const dir = tempDir();
     const file = join(dir, 'secret.txt');
     writeFileSync(file, `${SECRET}\n`, { mode: 0o644 });
@@ -88,8 +88,8 @@ describe('--secret-file: readable only by its owner, or stdin', () => {
         ...(input === undefined ? {} : { input }),
       });
     const open = await sign(['--secret-file', file]);
-    expect(open.code).toBe(2);
-    expect(open.stderr).toContain(`--secret-file ${file} can be read by others (mode 644)`);
+    expect(open.code).toBe(12);
+    expect(open.stderr).toContain(`--secret-file ${file} may be read or written by others (mode 0644)`);
     expect(open.stderr).toContain(`chmod 600 ${file}`);
     expect(open.stdout).toBe('');
     execFileSync('chmod', ['600', file], { timeout: 10_000 });

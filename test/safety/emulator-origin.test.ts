@@ -4,12 +4,11 @@
 
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorKeyHeader } from '../../src/commands/emulator-admin.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { makeCustomer, makeOrder, makeProduct, type RunningCli, startCli } from '../checkout/helpers.js';
 import { chromium, launchChromium } from '../helpers/browser.js';
 import { baseEnv } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ownKeyHeader, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
 let port: number;
@@ -36,7 +35,7 @@ function raw(
 ): Promise<Raw> {
   return new Promise((resolve, reject) => {
     // The control API's credential, as its owner's CLI sends it: what is refused here is refused for the headers.
-    const key = path.startsWith('/__emulator/') ? emulatorKeyHeader(`http://127.0.0.1:${target}`) : {};
+    const key = path.startsWith('/__emulator/') ? ownKeyHeader(`http://127.0.0.1:${target}`) : {};
     const all = { ...key, ...headers };
     const req = request(
       { host: '127.0.0.1', port: target, method, path, headers: all, setHost: false },

@@ -3,7 +3,7 @@
 // started, ask at a terminal and need --yes in a script.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chownSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -63,8 +63,9 @@ async function foreignEmulator(o: {
   uid?: number;
   cwd?: string;
 }): Promise<{ child: ChildProcess; port: number }> {
+  // A config folder of the user who starts it: billing refuses one others can write (issue 34 §2).
   const config = tempDir();
-  chmodSync(config, 0o777);
+  if (o.uid !== undefined) chownSync(config, o.uid, o.uid);
   // Another user runs a copy it can read; this checkout may be private.
   const { node, bin } = o.uid === undefined ? { node: process.execPath, bin: BIN } : runnableByOthers();
   const child = spawn(node, [bin, 'emulator', 'start', '--port', '0'], {

@@ -96,11 +96,12 @@ export async function startListen(
     () => `listen did not get ready: ${started.stderr()}`,
     closed,
   );
+  // The deliveries: with --json, after listen's first line ({"ready":true,…}, issue 37 §4).
   const stdoutLines = () =>
     started
       .stdout()
       .split('\n')
-      .filter((l) => l !== '');
+      .filter((l) => l !== '' && !l.startsWith('{"ready":true'));
   return {
     url,
     child,

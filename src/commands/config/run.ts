@@ -6,6 +6,7 @@ import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../../config/store.
 import { BillingError, EXIT, UsageError } from '../../errors.js';
 import { write, writeList } from '../../format/index.js';
 import type { Runtime } from '../runtime.js';
+import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
 
 const SECRET_KEYS = new Set(['token', 'webhook_secret']);
 
@@ -58,15 +59,20 @@ export async function get(rt: Runtime, [key]: string[]): Promise<void> {
   await writeValue(rt, SECRET_KEYS.has(key) ? maskToken(String(value)) : value);
 }
 
-export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
+export async function set(
+  rt: Runtime,
+  [key, given]: string[],
+  flags: { secretFile?: string } = {},
+): Promise<void> {
   if (key === 'token') {
     throw new UsageError('the token is never given as a command-line value', {
       hint: 'use billing login (it prompts, or reads stdin with --with-token), or set BILLING_API_TOKEN',
     });
   }
   const settable = checkKey(key);
+  const value = await settingValue(rt, settable, given, flags.secretFile);
   const { store, envName } = await selected(rt);
-  const { moved, left } = await store.setValue(envName, settable, value ?? '');
+  const { moved, left } = await store.setValue(envName, settable, value);
   // Addresses that move together (docs/decisions.md): said, never silent; so is what stays.
   rt.info(
     `Set ${settable} for ${envName}.`,
@@ -77,6 +83,32 @@ export async function set(rt: Runtime, [key, value]: string[]): Promise<void> {
         ]
       : []),
   );
+}
+
+/**
+ * The value to set. A secret never comes on the command line (ps shows it to every user): "-"
+ * reads stdin and --secret-file a file or pipe of the user's own (src/commands/secret-file.ts);
+ * the literal "-" is never saved.
+ */
+async function settingValue(
+  rt: Runtime,
+  key: SettableKey,
+  given: string | undefined,
+  secretFile: string | undefined,
+): Promise<string> {
+  if (!SECRET_KEYS.has(key)) {
+    if (secretFile !== undefined) throw new UsageError(`--secret-file is for webhook_secret, not ${key}`);
+    if (given === undefined) throw new UsageError(`config set ${key} needs a value`);
+    return given;
+  }
+  const how = `pipe it: ... | billing config set ${key} -, or give --secret-file FILE (yours, mode 600; a pipe such as <(pass show NAME) works)`;
+  if (secretFile !== undefined) {
+    if (given !== undefined) throw new UsageError(`give ${key} by --secret-file or "-", not both`);
+    return readSecretFile(rt, '--secret-file', secretFile);
+  }
+  if (given === '-') return readSecretFile(rt, key, '-');
+  if (given === undefined) throw new UsageError(`config set ${key} needs the secret`, { hint: how });
+  throw secretAsFlagValue(`config set ${key}`, how);
 }
 
 export async function unset(rt: Runtime, [key]: string[]): Promise<void> {

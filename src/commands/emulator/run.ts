@@ -7,9 +7,10 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../api/errors.js';
+import { emulatorKeyFolder } from '../../domain/emulator-key.js';
 import { urlHost } from '../../domain/hosts.js';
 import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { EXIT, SystemError, UsageError } from '../../errors.js';
 import { safeLine } from '../../format/terminal.js';
 import * as parse from '../args.js';
 import { adminCall } from '../emulator-admin.js';
@@ -18,6 +19,17 @@ import { confirmTouchingEmulator, emulatorWideBindingWarning } from '../emulator
 import { FIXTURE_REFUSED, readFixtureFile } from '../fixture-file.js';
 import type { Runtime } from '../runtime.js';
 import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
+
+/** Where the emulator's key will be kept, said when it is not the usual folder (another user took it). */
+function keyFolderNote(rt: Runtime): void {
+  let note: string | undefined;
+  try {
+    note = emulatorKeyFolder().note;
+  } catch (error) {
+    throw new SystemError((error as Error).message);
+  }
+  if (note) rt.info(`warning: ${safeLine(note)}`);
+}
 
 interface StartFlags {
   port: string;
@@ -63,6 +75,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
   const envName = await emulatorEnvName(rt);
   const wide = emulatorWideBindingWarning(flags.host);
   if (wide) rt.info(wide);
+  keyFolderNote(rt);
   if (flags.detach) return detach(rt, flags, origin, envName, webhookSecret);
 
   const { startEmulator } = await import('../../emulator/index.js');

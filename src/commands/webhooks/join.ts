@@ -1,9 +1,10 @@
 // How `webhooks listen` and `webhooks trigger` find an emulator behind the environment: a
 // local environment (by kind, and by an address on this machine) whose origin answers the
-// emulator's /__emulator/status. A real service never gets admin calls.
+// emulator's /__emulator/status, once it has proven it is this user's (emulator-admin.ts).
+// A real service never gets admin calls.
 
 import { isLoopbackHost } from '../../domain/hosts.js';
-import { adminCall } from '../emulator-admin.js';
+import { adminCall, NotYourEmulatorError } from '../emulator-admin.js';
 import type { Runtime } from '../runtime.js';
 import { endpointsOf } from './endpoints.js';
 
@@ -31,7 +32,9 @@ export async function findEmulator(rt: Runtime): Promise<JoinedEmulator | undefi
     const { secret } = await endpointsOf(origin);
     if (typeof secret !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(secret)) return undefined;
     return { origin, secret };
-  } catch {
+  } catch (error) {
+    // An impostor on the emulator's port is said, never taken for "no emulator here".
+    if (error instanceof NotYourEmulatorError) throw error;
     return undefined;
   }
 }

@@ -266,6 +266,23 @@ export async function listen(
       rt.info(`Ready: paste ${endpoint} into the dashboard's webhook endpoints${onward}. Ctrl-C stops.`);
     }
 
+    // --json: one first line that says listen is ready, where, and with which secret (issue 37 §4).
+    if (format === 'json') {
+      rt.io.stdout.write(
+        `${JSON.stringify({
+          ready: true,
+          listening: local,
+          endpoint,
+          forward_to: forwardTo ?? null,
+          emulator: joined?.origin ?? null,
+          // The emulator's own development secret is given; a secret of the user's is only said where it is.
+          secret: joined && secret?.value === joined.secret ? joined.secret : null,
+          secret_from: secret ? secret.origin : null,
+          verifying: secret !== undefined,
+        })}\n`,
+      );
+    }
+
     if (!stop.signal.aborted) {
       await new Promise<void>((resolve) =>
         stop.signal.addEventListener('abort', () => resolve(), { once: true }),

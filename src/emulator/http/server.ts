@@ -3,7 +3,13 @@
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { carriesKey, EMULATOR_KEY_HEADER } from '../../domain/emulator-key.js';
+import {
+  carriesKey,
+  EMULATOR_CHALLENGE_HEADER,
+  EMULATOR_KEY_HEADER,
+  EMULATOR_PROOF_PATH,
+  proofOf,
+} from '../../domain/emulator-key.js';
 import { FIXTURE_LIMITS } from '../../domain/fixture-limits.js';
 import { crossSiteRefusal, isLoopbackHost, isWideBinding, namesThisMachine } from '../../domain/hosts.js';
 import type { Route as SharedRoute } from '../../domain/routes.js';
@@ -165,6 +171,9 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     if (!isLoopbackHost(req.socket.remoteAddress ?? '')) {
       throw new HttpError(403, 'the emulator admin API answers only on the loopback interface');
     }
+    // The one route without the key: the answer to a challenge, which proves this process holds it.
+    if (path === EMULATOR_PROOF_PATH && method === 'GET')
+      return proof(runtime, req.headers[EMULATOR_CHALLENGE_HEADER]);
     if (!carriesKey(req.headers[EMULATOR_KEY_HEADER], runtime.adminKey)) {
       throw new HttpError(
         401,
@@ -195,6 +204,18 @@ async function route(runtime: Runtime, req: IncomingMessage): Promise<AdminReply
     return reply;
   }
   throw new HttpError(404, `no such path: ${path}`);
+}
+
+/** {proof}: the HMAC of the caller's nonce under the key, for this port (src/domain/emulator-key.ts). */
+function proof(runtime: Runtime, nonce: string | string[] | undefined): AdminReply {
+  if (typeof nonce !== 'string' || !/^[\w-]{16,128}$/.test(nonce)) {
+    throw new HttpError(
+      400,
+      `${EMULATOR_CHALLENGE_HEADER} must be a nonce of 16 to 128 base64url characters`,
+    );
+  }
+  const port = Number(new URL(runtime.origin).port || 80);
+  return { status: 200, body: { proof: proofOf(runtime.adminKey, port, nonce) } };
 }
 
 /**

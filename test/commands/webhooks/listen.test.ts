@@ -92,7 +92,9 @@ describe('emulator → listen --forward-to → app', () => {
     expect(code).toBe(0);
     expect(stdout.endsWith('\n')).toBe(true);
     expect(lines).toHaveLength(script.length);
-    for (const [i, line] of stdout.trimEnd().split('\n').entries()) {
+    const [ready, ...deliveries] = stdout.trimEnd().split('\n');
+    expect(JSON.parse(ready!)).toMatchObject({ ready: true, emulator: null, verifying: true });
+    for (const [i, line] of deliveries.entries()) {
       const parsed = JSON.parse(line);
       expect(typeof parsed).toBe('object');
       expect(parsed).toMatchObject({
