@@ -320,6 +320,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         laneOf: o.laneOf,
         settleMs: (await rt.client()).settleMs,
         resendInDoubt: rt.flags.resendInDoubt,
+        again: rt.flags.again || rt.flags.newBatch,
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;

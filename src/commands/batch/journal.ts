@@ -68,6 +68,8 @@ export interface JournalRecord {
   line?: number;
   /** started: ids of the records of this kind before sending (the order's payments). */
   baseline?: number[];
+  /** started: the row's identity, sent as Idempotency-Key; the same on every resend of the row. */
+  identity?: string;
   /** done: the id of the record the action made or changed (the refund, the capture, the order). */
   result_id?: number;
   error?: string;

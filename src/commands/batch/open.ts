@@ -8,8 +8,8 @@
 // earlier journal shows done is named before anything is sent.
 
 import { randomBytes } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
@@ -116,7 +116,25 @@ export async function lockJournal(
   }
 }
 
+/**
+ * A journal that is the input itself (the same file, by any name) is refused before it is
+ * opened: nothing the tool refuses is ever written to.
+ */
+async function refuseInputAsJournal(spec: BatchSpec): Promise<void> {
+  if (!isAbsolute(spec.input)) return;
+  const [input, journal] = await Promise.all([
+    stat(spec.input).catch(() => undefined),
+    stat(spec.journalPath).catch(() => undefined),
+  ]);
+  if (input && journal && input.dev === journal.dev && input.ino === journal.ino) {
+    throw new UsageError(`the journal ${spec.journalPath} is the input ${spec.input}; nothing was sent`, {
+      hint: 'give --journal a file of its own (the default is the input’s name with .journal added)',
+    });
+  }
+}
+
 export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
+  await refuseInputAsJournal(spec);
   const locked = await lockJournal(rt, spec.journalPath, { breakLock: spec.breakLock });
   let journal: Journal | undefined = locked.journal;
   try {
