@@ -22,7 +22,7 @@ import {
   sendEmailLink,
   sendSmsLink,
 } from '../api/orders.js';
-import { payOrderWithCard, sendChecked } from '../api/payments.js';
+import { mayHaveApplied, payOrderWithCard, sendChecked } from '../api/payments.js';
 import type { Order, Payment } from '../api/types.js';
 import { orderStatus } from '../domain/orders.js';
 import { isRecord } from '../domain/records.js';
@@ -114,7 +114,21 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
     unseen:
       'an earlier run may have sent this link (its answer was lost), so it was not sent again; to send it again, run with --resend-in-doubt',
     send: async (orderId) => {
-      const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId);
+      // Noted per order and kind, beyond this batch (./links/ledger.ts).
+      const ledger = rt
+        ? await (await import('./links/ledger.js')).startMessage(
+            rt,
+            orderId,
+            channel,
+            Boolean(rt.flags.resendInDoubt),
+          )
+        : undefined;
+      const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId).catch(
+        async (err: unknown) => {
+          if (!mayHaveApplied(err)) await ledger?.failed();
+          throw err;
+        },
+      );
       const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
       const to = typeof message.to === 'string' ? message.to : undefined;
       if (rt) {
@@ -126,6 +140,7 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
           at,
         });
       }
+      await ledger?.sent();
       return { id: orderId, ...(to ? { to } : {}) };
     },
   })(client);

@@ -466,7 +466,10 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       err instanceof OutcomeUnknownError ||
       err instanceof MoveInDoubtError ||
       mayHaveApplied(err);
-    const doubt = sent ? unconfirmed : isUnsettled(history) || err.exitCode === EXIT.inDoubt;
+    // An InDoubtError is in doubt wherever it came from (a message an earlier send left unsettled).
+    const doubt = sent
+      ? unconfirmed || err instanceof InDoubtError
+      : isUnsettled(history) || err.exitCode === EXIT.inDoubt;
     const status = doubt ? 'in_doubt' : 'failed';
     return settle(
       { ...base, status, error, currency, cause: err, ...(amount ? { amount } : {}) },
