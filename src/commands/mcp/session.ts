@@ -18,7 +18,7 @@ import { type Journal, type JournalRecord, type RowHistory, readJournal } from '
 import { JournalLock } from '../batch/lock.js';
 import { journalPathOf, lockJournal } from '../batch/open.js';
 import { type BatchRow, digestOf } from '../batch/rows.js';
-import { serviceOf } from '../batch/service.js';
+import { canonicalService, serviceOf } from '../batch/service.js';
 import type { Runtime } from '../runtime.js';
 import { periodStart } from './guards.js';
 import type { ToolAnswer, ToolSpec } from './tool.js';
@@ -279,7 +279,9 @@ async function refundedElsewhere(
   for (const path of await sessionJournals(dir)) {
     if (path === own) continue;
     const content = await readJournal(path).catch(() => undefined);
-    if (content?.header?.action !== SESSION_ACTION || content.header.service !== service) continue;
+    const theirs = content?.header?.service;
+    if (content?.header?.action !== SESSION_ACTION || theirs === undefined) continue;
+    if (canonicalService(theirs) !== canonicalService(service)) continue;
     const currencies = new Set(
       [...content.history.values()].flatMap((h) => (h.started?.currency ? [h.started.currency] : [])),
     );
