@@ -5,7 +5,7 @@
 // test: 10 min), `slow` (an answer that comes late), and a proxy that drops Idempotency-Key
 // (a service that ignores it). Delays are a few seconds where the rule does not need 12 s.
 
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,32 @@ describe('§1 nothing whose outcome is unknown is sent again unasked', () => {
   });
 });
 
+describe('--resend-in-doubt on production', () => {
+  it('is confirmed with the rows it sends again listed: refused without a terminal unless --yes, nothing sent', async () => {
+    const emu = await service([{ route: 'refund', mode: 'late', latency_ms: NEVER }]);
+    const { payments } = await seedPayments(emu.url, 2);
+    const [a, b] = payments as [number, number];
+    const file = csv([
+      [a, '1.00'],
+      [b, '2.00'],
+    ]);
+    const env = emu.env();
+    const args = ['payments', 'refund', '--file', file, '--settle-window', '0.2'];
+    expect((await runCli(args, { env, timeoutMs: 30_000 })).code).toBe(10);
+    await setFaults(emu, []);
+    const asked = await runCli([...args, '--resend-in-doubt'], {
+      env: { ...env, BILLING_ENV: 'production' },
+      timeoutMs: 30_000,
+    });
+    expect(asked.code, asked.stderr).toBe(2);
+    expect(asked.stderr).toContain(
+      `sending again 2 rows in doubt (--resend-in-doubt): line 2, payment ${a}, 1.00; line 3, payment ${b}, 2.00`,
+    );
+    expect(refundsOf(emu.emulator.state, a)).toEqual(['1.00']);
+    expect(refundsOf(emu.emulator.state, b)).toEqual(['2.00']);
+  });
+});
+
 describe('§2 a move is recognised by its own identity', () => {
   it('the emulator honours Idempotency-Key: a repeat answers the first result and moves nothing; the key on another request is 422', async () => {
     const emu = await service();
@@ -178,7 +204,7 @@ describe('§2 a move is recognised by its own identity', () => {
     expect(started[1]?.identity).toBe(started[0]?.identity);
   });
 
-  it('a service that ignores the key: each row sends one key, the same on a resend; the baseline finds a late record (1 refund)', async () => {
+  it('a service that ignores the key: the row sent its one key, and the re-run finds the late record by the baseline without sending (1 refund)', async () => {
     const emu = await service([{ route: 'refund', mode: 'late', latency_ms: 1500 }]);
     const proxy = await ignoringKeys(emu);
     const { payments } = await seedPayments(emu.url, 1);
@@ -285,6 +311,35 @@ describe("§3 the service's record is the truth across files, folders and journa
     expect(rows.map((x) => x.status)).toEqual(['in_doubt', 'failed']);
     expect(rows[1]?.error).toContain('in doubt');
     expect(refundsOf(emu.emulator.state, id)).toEqual(['20.00']);
+  });
+
+  it('two hard links of one journal run at once with different state folders: the second is refused (exit 13); run after, it sends nothing', async () => {
+    const emu = await service([{ route: 'refund', mode: 'slow', latency_ms: 1500 }]);
+    const { payments } = await seedPayments(emu.url, 3);
+    const file = csv(payments.map((p) => [p, '1.00']));
+    const first = join(tempDir('billing-money-'), 'a.journal');
+    const second = join(tempDir('billing-money-'), 'b.journal');
+    const a = runCli(['payments', 'refund', '--file', file, '--journal', first, '--concurrency', '1'], {
+      env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
+      timeoutMs: 30_000,
+    });
+    // The first run has its journal (and its lock) once its header is written.
+    for (let n = 0; n < 100 && !existsSync(first); n++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    linkSync(first, second);
+    const b = await runCli(['payments', 'refund', '--file', file, '--journal', second], {
+      env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
+      timeoutMs: 30_000,
+    });
+    expect(b.code, b.stderr).toBe(13);
+    expect((await a).code).toBe(0);
+    const after = await runCli(['payments', 'refund', '--file', file, '--journal', second], {
+      env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
+      timeoutMs: 30_000,
+    });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toContain('0 refunded, 3 skipped');
+    for (const p of payments) expect(refundsOf(emu.emulator.state, p)).toEqual(['1.00']);
   });
 
   it('a journal path that is the input is refused before it is opened: the input is untouched (exit 2)', async () => {

@@ -218,12 +218,12 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     amend: flags.amend,
     newBatch: flags.newBatch,
     breakLock: flags.breakLock,
-    confirm: async (isDone) => {
+    confirm: async (isDone, inDoubt) => {
       const planned = rows.filter((row) => !isDone(row.key)).length;
       const skipped = rows.length - planned;
       await confirmInProduction(
         rt,
-        `${entry.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
+        `${entry.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}${resendLine(rt, inDoubt)}`,
       );
     },
   });
@@ -244,6 +244,12 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
       failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
     },
   });
+}
+
+/** The production confirmation's words for --resend-in-doubt: each row it sends again. */
+export function resendLine(rt: Runtime, inDoubt: readonly string[]): string {
+  if (!rt.flags.resendInDoubt || inDoubt.length === 0) return '';
+  return `, sending again ${plural(inDoubt.length, 'row')} in doubt (--resend-in-doubt): ${inDoubt.join('; ')}`;
 }
 
 /** What a run's summary and progress say: "Refunds from refunds.csv: 3 refunded, …, of 4 rows". */

@@ -92,7 +92,7 @@ export class Session {
     } else {
       path = await journalPathOf(given);
     }
-    const locked = await lockJournal(rt, path);
+    const locked = await lockJournal(path);
     const lock = { release: locked.release };
     const journal: Journal | undefined = locked.journal;
     try {
