@@ -62,6 +62,7 @@ async function send(
   const ledger = await startMessage(rt, orderId, channel, Boolean(rt.flags.resendInDoubt));
   const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
     signal: rt.signal,
+    idempotencyKey: ledger.identity,
   }).catch(async (err: unknown) => {
     if (!mayHaveApplied(err)) await ledger.failed();
     throw err;

@@ -5,6 +5,7 @@
 // that order — by any id list, a single send or a retry loop — is refused (exit 10) while it is
 // unsettled, unless --resend-in-doubt. STATE/messages.ndjson, 0600, one JSON line a change.
 
+import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InDoubtError } from '../../errors.js';
@@ -17,6 +18,8 @@ interface Line {
   order_id: number;
   channel: 'email' | 'sms';
   state: 'started' | 'sent' | 'failed';
+  /** started: the send's identity (Idempotency-Key), the same when it is sent again. */
+  identity?: string;
   at: string;
 }
 
@@ -64,6 +67,8 @@ async function note(rt: Runtime, line: Line, sync: boolean): Promise<void> {
 }
 
 export interface MessageSend {
+  /** The Idempotency-Key to send: the unsettled send's own when this sends it again. */
+  identity: string;
   /** The service answered and the result was handed on: no longer in doubt. */
   sent(): Promise<void>;
   /** The service refused it (nothing was sent): no longer in doubt. */
@@ -79,6 +84,7 @@ export async function startMessage(
   orderId: number,
   channel: 'email' | 'sms',
   resend: boolean,
+  proposed: string = randomUUID(),
 ): Promise<MessageSend> {
   const service = await serviceOf(rt);
   const last = (await load(rt)).get(slot(service, channel, orderId));
@@ -90,13 +96,19 @@ export async function startMessage(
       },
     );
   }
+  const identity = last?.state === 'started' && last.identity !== undefined ? last.identity : proposed;
   const line = (state: Line['state']): Line => ({
     service,
     order_id: orderId,
     channel,
     state,
+    ...(state === 'started' ? { identity } : {}),
     at: new Date().toISOString(),
   });
   await note(rt, line('started'), true);
-  return { sent: () => note(rt, line('sent'), false), failed: () => note(rt, line('failed'), false) };
+  return {
+    identity,
+    sent: () => note(rt, line('sent'), false),
+    failed: () => note(rt, line('failed'), false),
+  };
 }
