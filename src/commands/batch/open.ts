@@ -8,9 +8,9 @@
 // earlier journal shows done is named before anything is sent.
 
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
@@ -69,16 +69,6 @@ export interface OpenBatch {
   /** When the batch started (an earlier run's date when this run goes on with it). */
   created: string;
   close(): Promise<void>;
-}
-
-/**
- * The journal's path: its folder's real path and its own name. The name itself is never
- * resolved: a journal that is a symlink is refused when opened (journal.ts, openJournalFile).
- */
-export async function journalPathOf(given: string): Promise<string> {
-  const path = resolve(given);
-  const folder = await realpath(dirname(path)).catch(() => dirname(path));
-  return join(folder, basename(path));
 }
 
 /**

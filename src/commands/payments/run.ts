@@ -269,7 +269,7 @@ async function moveOne<S, P extends MovePlan>(
       import('../moves.js'),
       import('../batch/open.js'),
       import('../batch/engine.js'),
-      import('../batch/command.js'),
+      import('../batch/name.js'),
       import('../batch/journal.js'),
     ]);
   const row = commandRow(paymentId, amount);
