@@ -13,6 +13,10 @@
 // (BILLING_STATE_DIR): the same rows run again under a new journal would be refused otherwise.
 //
 // Prints a "## Bulk refunds" section and writes it to bench/results-refunds.md.
+//
+// `--against CHECKOUT` (`--only against`): the same 1,000 refunds at --concurrency 8, this
+// checkout's billing against another's built one (main, say), in alternation, median of 3
+// each, as a ratio: what issue 33's check of the service's refunds costs the happy path.
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +34,8 @@ const LATENCY_MS = 20;
 const LEVELS = [1, 4, 16];
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;
+const againstArg = process.argv.indexOf('--against');
+const AGAINST = againstArg > 0 ? join(process.argv[againstArg + 1], 'bin', 'billing') : undefined;
 const onlyArg = process.argv.indexOf('--only');
 const ONLY = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 const JOURNAL_CONCURRENCY = 8;
@@ -41,12 +47,12 @@ const admin = adminClient(ORIGIN);
 
 let stateDirs = 0;
 
-function run(args) {
+function run(args, bin = BIN) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const state = join(tmp, `state-${stateDirs++}`);
     rmSync(state, { recursive: true, force: true });
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       env: { ...env, BILLING_STATE_DIR: state },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -88,17 +94,43 @@ try {
   };
   const load = [];
   /** One timed `payments refund --file CSV` on fresh payments, its journal (default beside the CSV) removed first. */
-  const refundAll = async (concurrency, journal) => {
+  const refundAll = async (concurrency, journal, bin = BIN) => {
     await fresh();
     const file = journal ?? `${csv}.journal`;
     rmSync(file, { force: true });
     rmSync(`${file}.lock`, { recursive: true, force: true });
     load.push(loadavg()[0]);
     const args = ['payments', 'refund', '--file', csv, '--concurrency', String(concurrency)];
-    return run([...args, ...(journal ? ['--journal', journal] : []), '-o', 'ndjson']);
+    return run([...args, ...(journal ? ['--journal', journal] : []), '-o', 'ndjson'], bin);
   };
   const lines = ['## Bulk refunds', ''];
-  if (ONLY !== 'journal') {
+  if (AGAINST !== undefined) {
+    const pair = { this: [], other: [] };
+    for (let r = 0; r < 3; r++) {
+      for (const [name, bin] of [
+        ['other', AGAINST],
+        ['this', BIN],
+      ]) {
+        pair[name].push(await refundAll(JOURNAL_CONCURRENCY, undefined, bin));
+        process.stderr.write(`${name}: ${pair[name].at(-1).toFixed(2)} s\n`);
+      }
+    }
+    const [mine, theirs] = [median(pair.this), median(pair.other)];
+    lines.push(
+      `This checkout against ${AGAINST}: ${COUNT} refunds at --concurrency ${JOURNAL_CONCURRENCY}, ${LATENCY_MS} ms latency, in alternation, median of 3 each;`,
+      `load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} (a shared machine).`,
+      '',
+      ...table(
+        ['billing', 'time', 'ratio'],
+        [
+          ['the other', `${theirs.toFixed(2)} s`, '1.00×'],
+          ['this', `${mine.toFixed(2)} s`, `${(mine / theirs).toFixed(2)}×`],
+        ],
+      ),
+      '',
+    );
+  }
+  if (ONLY !== 'journal' && ONLY !== 'against') {
     const times = {};
     for (const concurrency of LEVELS) {
       const samples = [];
@@ -121,55 +153,58 @@ try {
       '',
     );
   }
-  // The journal's cost: on this disk (fdatasync'd) against a tmpfs, in alternation.
-  const journals = {
-    disk: join(tmp, 'refunds.journal'),
-    tmpfs: join(TMPFS, 'billing-bench-refunds.journal'),
-  };
-  const samples = { disk: [], tmpfs: [] };
-  load.length = 0;
-  for (let r = 0; r < JOURNAL_RUNS; r++) {
-    for (const where of ['disk', 'tmpfs']) {
-      samples[where].push(await refundAll(JOURNAL_CONCURRENCY, journals[where]));
-      process.stderr.write(`journal on ${where}: ${samples[where].at(-1).toFixed(2)} s\n`);
+  if (ONLY !== 'against') {
+    // The journal's cost: on this disk (fdatasync'd) against a tmpfs, in alternation.
+    const journals = {
+      disk: join(tmp, 'refunds.journal'),
+      tmpfs: join(TMPFS, 'billing-bench-refunds.journal'),
+    };
+    const samples = { disk: [], tmpfs: [] };
+    load.length = 0;
+    for (let r = 0; r < JOURNAL_RUNS; r++) {
+      for (const where of ['disk', 'tmpfs']) {
+        samples[where].push(await refundAll(JOURNAL_CONCURRENCY, journals[where]));
+        process.stderr.write(`journal on ${where}: ${samples[where].at(-1).toFixed(2)} s\n`);
+      }
     }
+    for (const path of Object.values(journals)) rmSync(path, { force: true });
+    const disk = median(samples.disk);
+    const onTmpfs = median(samples.tmpfs);
+    const ideal = (COUNT / JOURNAL_CONCURRENCY) * 3 * (LATENCY_MS / 1000);
+    const met = (ok) => (ok ? 'met' : '**not met**');
+    lines.push(
+      `The journal's cost: the same ${COUNT} refunds at --concurrency ${JOURNAL_CONCURRENCY}, the journal on this disk`,
+      `(${journals.disk}; each "started" record written whole and fdatasync'd before its request is sent) against the journal on a tmpfs`,
+      `(${TMPFS}), in alternation, median of ${JOURNAL_RUNS} each; load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the runs.`,
+      `The ideal is ${COUNT} ÷ ${JOURNAL_CONCURRENCY} × 3 requests × ${LATENCY_MS} ms = ${ideal.toFixed(2)} s.`,
+      '',
+      ...table(
+        ['journal on', 'time', 'ratio', 'target', 'met'],
+        [
+          ['tmpfs', `${onTmpfs.toFixed(2)} s`, '1.00×', '', ''],
+          [
+            'disk (fsync)',
+            `${disk.toFixed(2)} s`,
+            `${(disk / onTmpfs).toFixed(2)}×`,
+            '≤ 1.1× tmpfs',
+            met(disk / onTmpfs <= 1.1),
+          ],
+          [
+            'disk (fsync) vs the ideal',
+            `${disk.toFixed(2)} s`,
+            `${(disk / ideal).toFixed(2)}×`,
+            'for information',
+            '',
+          ],
+        ],
+      ),
+      '',
+    );
   }
-  for (const path of Object.values(journals)) rmSync(path, { force: true });
-  const disk = median(samples.disk);
-  const onTmpfs = median(samples.tmpfs);
-  const ideal = (COUNT / JOURNAL_CONCURRENCY) * 3 * (LATENCY_MS / 1000);
-  const met = (ok) => (ok ? 'met' : '**not met**');
-  lines.push(
-    `The journal's cost: the same ${COUNT} refunds at --concurrency ${JOURNAL_CONCURRENCY}, the journal on this disk`,
-    `(${journals.disk}; each "started" record written whole and fdatasync'd before its request is sent) against the journal on a tmpfs`,
-    `(${TMPFS}), in alternation, median of ${JOURNAL_RUNS} each; load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the runs.`,
-    `The ideal is ${COUNT} ÷ ${JOURNAL_CONCURRENCY} × 3 requests × ${LATENCY_MS} ms = ${ideal.toFixed(2)} s.`,
-    '',
-    ...table(
-      ['journal on', 'time', 'ratio', 'target', 'met'],
-      [
-        ['tmpfs', `${onTmpfs.toFixed(2)} s`, '1.00×', '', ''],
-        [
-          'disk (fsync)',
-          `${disk.toFixed(2)} s`,
-          `${(disk / onTmpfs).toFixed(2)}×`,
-          '≤ 1.1× tmpfs',
-          met(disk / onTmpfs <= 1.1),
-        ],
-        [
-          'disk (fsync) vs the ideal',
-          `${disk.toFixed(2)} s`,
-          `${(disk / ideal).toFixed(2)}×`,
-          'for information',
-          '',
-        ],
-      ],
-    ),
-    '',
-  );
   const text = lines.join('\n');
   process.stdout.write(text);
-  writeFileSync(join(root, 'bench', 'results-refunds.md'), text);
+  // A comparison alone is printed, not written over the full results.
+  if (ONLY !== 'against') writeFileSync(join(root, 'bench', 'results-refunds.md'), text);
 } finally {
   await stopEmulator(emulator);
 }

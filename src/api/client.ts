@@ -53,6 +53,8 @@ export interface RequestOptions {
   /** Sent as JSON as given: callers wrap it with the route's root key. */
   body?: unknown;
   signal?: AbortSignal;
+  /** The identity of a money move or message (docs/at-most-once.md): the same on every resend of it. */
+  idempotencyKey?: string;
 }
 
 export interface ApiResponse<T> {
@@ -146,7 +148,7 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       this.#log(`> ${route.method} ${target.url}`);
       if (body !== undefined) this.#log(`> ${truncate(body)}`);
-      const result = await this.#attempt(transport, route.method, target, body, signal);
+      const result = await this.#attempt(transport, route.method, target, body, signal, o.idempotencyKey);
       if (result.ok) return result.response;
       const { error } = result;
       const retryable =
@@ -250,6 +252,7 @@ export class ApiClient {
     target: Target,
     body: string | undefined,
     signal: AbortSignal | undefined,
+    idempotencyKey?: string,
   ): Promise<Attempt> {
     // process.hrtime, not performance.now(): the first use of `performance` loads perf_hooks.
     const started = process.hrtime.bigint();
@@ -266,7 +269,10 @@ export class ApiClient {
       const res = await transport.request({
         url: new URL(target.url),
         method,
-        headers: this.#headers(),
+        headers:
+          idempotencyKey === undefined
+            ? this.#headers()
+            : { ...this.#headers(), 'idempotency-key': idempotencyKey },
         body,
         signal: controller.signal,
       });

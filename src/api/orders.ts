@@ -218,8 +218,16 @@ export async function paymentLink(
 }
 
 function action(route: Route) {
-  return async (c: ApiClient, id: number | string, o: Signal = {}): Promise<OrderActionResult> => {
-    const res = await c.call(route, { params: { id: recordId('order', id) }, signal: o.signal });
+  return async (
+    c: ApiClient,
+    id: number | string,
+    o: Signal & { idempotencyKey?: string } = {},
+  ): Promise<OrderActionResult> => {
+    const res = await c.call(route, {
+      params: { id: recordId('order', id) },
+      signal: o.signal,
+      ...(o.idempotencyKey === undefined ? {} : { idempotencyKey: o.idempotencyKey }),
+    });
     const order = checkedOptional<Order>(res, 'order');
     return order === undefined ? { raw: res.body } : { order, raw: res.body };
   };

@@ -28,6 +28,8 @@ interface MoveOptions {
   /** The payment's currency, which the answer's record must not contradict. */
   currency?: string;
   signal?: AbortSignal;
+  /** The move's identity, sent as Idempotency-Key (docs/at-most-once.md). */
+  idempotencyKey?: string;
 }
 
 /** GET /payments/{id} (assumed path): a payment with its order_id. */
@@ -79,7 +81,12 @@ async function act(
 ): Promise<PaymentActionResult & { payment: Payment }> {
   const paymentId = recordId('payment', id);
   const body = actionBody(route, o.amount);
-  const res = await c.call(route, { params: { id: paymentId }, body, signal: o.signal });
+  const res = await c.call(route, {
+    params: { id: paymentId },
+    body,
+    signal: o.signal,
+    ...(o.idempotencyKey === undefined ? {} : { idempotencyKey: o.idempotencyKey }),
+  });
   const record =
     checkedOptional<Payment>(res, 'refund') ??
     checkedOptional<Payment>(res, 'capture') ??
@@ -150,12 +157,12 @@ export interface CheckedResult extends PaymentActionResult {
 export async function sendChecked(c: ApiClient, o: CheckedSend): Promise<CheckedResult> {
   const attempts = o.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
-    const sentAt = Date.now();
     try {
       return { ...(await o.send()), recovered: false, attempts: attempt };
     } catch (err) {
       if (mayHaveApplied(err)) {
-        const deadline = sentAt + (o.settleMs ?? c.settleMs);
+        // The window starts when the answer (or the timeout) came, on the monotonic clock.
+        const deadline = monotonicMs() + (o.settleMs ?? c.settleMs);
         const payment = await settleMove(c, o, err as ApiError, deadline);
         return { payment, raw: { payment }, recovered: true, attempts: attempt };
       }
@@ -181,7 +188,10 @@ async function settleMove(
     try {
       const payments = await listOrderPayments(c, o.orderId, { signal: o.signal });
       lastCheck = undefined;
-      const landed = payments.find((p) => o.isOurs(p));
+      // Exactly one candidate is this move; two or more is in doubt (never a claim on another's).
+      const candidates = payments.filter((p) => o.isOurs(p));
+      const landed = candidates.length === 1 ? candidates[0] : undefined;
+      if (candidates.length > 1) throw unexplainedMove(candidates[1] as Payment, o.orderId);
       if (landed) {
         return o.asked
           ? confirmMove(landed, o.asked, {
@@ -198,19 +208,25 @@ async function settleMove(
       if (checkErr instanceof UnconfirmedMoveError || o.signal?.aborted) throw checkErr;
       lastCheck = checkErr;
     }
-    if (Date.now() >= deadline) {
+    if (monotonicMs() >= deadline) {
       if (lastCheck !== undefined) throw new OutcomeUnknownError(failure, lastCheck, o.orderId);
-      throw new MoveInDoubtError(failure, o.orderId, deadline);
+      throw new MoveInDoubtError(failure, o.orderId, Date.now());
     }
     await pause(o.backoffMs ?? 250, read, o.signal, deadline);
   }
 }
 
-/** Waits the attempt's backoff (doubled each time, capped at 2 s, with jitter), never past `until`. */
+/** Milliseconds on the monotonic clock: a settle window is never stretched or cut by the wall clock moving. */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
+}
+
+/** Waits the attempt's backoff (doubled each time, capped at 2 s, with jitter), never past `until` (monotonicMs). */
 export function pause(base: number, attempt: number, signal?: AbortSignal, until?: number): Promise<void> {
   const ceiling = Math.min(base * 2 ** (attempt - 1), 2000);
   const wait = ceiling / 2 + Math.random() * (ceiling / 2);
-  const ms = until === undefined ? wait : Math.max(0, Math.min(wait, until - Date.now()));
+  const ms = until === undefined ? wait : Math.max(0, Math.min(wait, until - monotonicMs()));
+  if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
@@ -225,7 +241,7 @@ export function pause(base: number, attempt: number, signal?: AbortSignal, until
 /**
  * A move whose answer was lost (a 5xx, a timeout, a dropped connection) and that the order's
  * payments did not show within the settle window: it may still show. Exit 10; never sent again
- * in this run, and the next run reads again before sending.
+ * unasked: the next run reads again, and only --resend-in-doubt sends it again.
  */
 export class MoveInDoubtError extends BillingError {
   override name = 'MoveInDoubtError';
@@ -235,7 +251,7 @@ export class MoveInDoubtError extends BillingError {
       EXIT.inDoubt,
       `in doubt: ${failure.message}; the service may have applied it, and the payments of order ${orderId} do not show it yet (read until ${new Date(deadline).toISOString()}); it was not sent again`,
       {
-        hint: `see "billing orders payments ${orderId}"; the same command run again reads them first and sends only if the move still does not show`,
+        hint: `see "billing orders payments ${orderId}"; the same command run again reads them and finds the move if it shows; it is sent again only with --resend-in-doubt`,
         cause: failure,
       },
     );

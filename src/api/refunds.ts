@@ -81,16 +81,27 @@ export function notRefundable(payment: Payment): string | undefined {
   return undefined;
 }
 
-/** The refund to send: `amount` (normalised) or, when absent, all that is left; refused when it does not fit. */
-export function planRefund(state: RefundState, amount: string | undefined): RefundPlan {
+/**
+ * The refund to send: `amount` (normalised) or, when absent, all that is left; refused when it
+ * does not fit. `held`: amounts of refunds of this payment sent and not settled (in doubt),
+ * counted as taken: a payment is never taken past what was paid while a refund may be landing.
+ */
+export function planRefund(
+  state: RefundState,
+  amount: string | undefined,
+  held: readonly string[] = [],
+): RefundPlan {
   const id = state.payment.id;
   const refusal = notRefundable(state.payment);
   if (refusal) throw new RefundRefusedError(refusal);
-  if (state.left <= 0n) throw new RefundRefusedError(`payment ${id} is already fully refunded`);
-  const value = amount === undefined ? state.left : toMinor(amount);
-  if (value > state.left) {
+  const heldMinor = held.reduce((sum, a) => sum + (isAmount(a) ? toMinor(a) : 0n), 0n);
+  const left = state.left - heldMinor;
+  const inDoubt = heldMinor > 0n ? ` and ${fromMinor(heldMinor)} in doubt` : '';
+  if (left <= 0n) throw new RefundRefusedError(`payment ${id} is already fully refunded${inDoubt}`);
+  const value = amount === undefined ? left : toMinor(amount);
+  if (value > left) {
     throw new RefundRefusedError(
-      `${fromMinor(value)} is more than is refundable on payment ${id} (${fromMinor(state.left)} left)`,
+      `${fromMinor(value)} is more than is refundable on payment ${id} (${fromMinor(left)} left${inDoubt ? `, counting ${fromMinor(heldMinor)} in doubt` : ''})`,
     );
   }
   const plan: RefundPlan = {
@@ -103,7 +114,10 @@ export function planRefund(state: RefundState, amount: string | undefined): Refu
   return plan;
 }
 
-/** A refund of this payment and amount that is not in the baseline, if one is among `payments`. */
+/**
+ * The refund of this payment and amount that is not in the baseline, when exactly one is among
+ * `payments`: none, or two or more (which is ours cannot be told), is undefined.
+ */
 export function landedRefund(
   payments: readonly Payment[],
   paymentId: number,
@@ -111,7 +125,7 @@ export function landedRefund(
   baseline: readonly number[],
 ): Payment | undefined {
   const wanted = toMinor(amount);
-  return payments.find(
+  const candidates = payments.filter(
     (p) =>
       isRefundOf(p, paymentId) &&
       !baseline.includes(p.id) &&
@@ -119,6 +133,38 @@ export function landedRefund(
       isAmount(p.amount) &&
       toMinor(p.amount) === wanted,
   );
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/**
+ * A refund of this amount already on the payment that this batch did not make (`made`): the
+ * row is done before (by another file, folder, user or tool). For a full refund, one of all
+ * that was paid. Failed refunds moved nothing and do not count.
+ */
+export function refundedBefore(
+  state: RefundState,
+  amount: string | undefined,
+  made: ReadonlySet<number>,
+): Payment | undefined {
+  const wanted = amount === undefined ? minor(state.payment) : toMinor(amount);
+  return state.orderPayments.find(
+    (p) =>
+      isRefundOf(p, state.payment.id) &&
+      !made.has(p.id) &&
+      typeof p.amount === 'string' &&
+      isAmount(p.amount) &&
+      toMinor(p.amount) === wanted,
+  );
+}
+
+/** The payment's refunds as the service shows them now: "payment 12 shows refunds 301 (5.00), 302 (1.00)". */
+export function describeRefunds(state: RefundState): string {
+  const refunds = state.orderPayments.filter((p) => isRefundOf(p, state.payment.id));
+  if (refunds.length === 0) return `payment ${state.payment.id} shows no refund`;
+  const each = refunds.map(
+    (p) => `${p.id} (${String(p.amount)}${typeof p.status === 'string' ? `, ${p.status}` : ''})`,
+  );
+  return `payment ${state.payment.id} shows ${refunds.length === 1 ? 'refund' : 'refunds'} ${each.join(', ')}`;
 }
 
 /**
@@ -140,7 +186,7 @@ export function refundsSince(
 export function sendRefund(
   c: ApiClient,
   plan: RefundPlan,
-  o: { signal?: AbortSignal; attempts?: number } = {},
+  o: { signal?: AbortSignal; attempts?: number; identity?: string } = {},
 ): Promise<CheckedResult> {
   return sendChecked(c, {
     orderId: plan.orderId,
@@ -158,6 +204,7 @@ export function sendRefund(
         expected: plan.amount,
         ...(plan.currency === undefined ? {} : { currency: plan.currency }),
         signal: o.signal,
+        ...(o.identity === undefined ? {} : { idempotencyKey: o.identity }),
       }),
     attempts: o.attempts,
     signal: o.signal,

@@ -22,7 +22,7 @@ import {
   sendEmailLink,
   sendSmsLink,
 } from '../api/orders.js';
-import { payOrderWithCard, sendChecked } from '../api/payments.js';
+import { mayHaveApplied, payOrderWithCard, sendChecked } from '../api/payments.js';
 import type { Order, Payment } from '../api/types.js';
 import { orderStatus } from '../domain/orders.js';
 import { isRecord } from '../domain/records.js';
@@ -67,7 +67,8 @@ function orderAction(o: {
   name: ActionName;
   /** Refuses (the row fails, nothing sent) an order the action cannot apply to. */
   check?(order: Order): void;
-  send(orderId: number): Promise<ActionRecord>;
+  /** `identity`: the row's Idempotency-Key (./batch/engine.ts). */
+  send(orderId: number, identity: string): Promise<ActionRecord>;
   /** A lost answer: what may have happened, what the next run does (default: it reads the order). */
   afterLostAnswer?: string;
   /** Action.unseen: a message, which nothing reads back. */
@@ -88,7 +89,10 @@ function orderAction(o: {
       o.check?.(state.order);
       return {};
     },
-    send: async (state) => ({ record: await o.send(state.order.id), recovered: false }),
+    send: async (state, _plan, identity) => ({
+      record: await o.send(state.order.id, identity),
+      recovered: false,
+    }),
     describeError,
     afterLostAnswer:
       o.afterLostAnswer ?? `the order may be ${done} already; the next run reads it before sending again`,
@@ -113,8 +117,23 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
       'the link may have been sent; the next run does not send it again unless given --resend-in-doubt',
     unseen:
       'an earlier run may have sent this link (its answer was lost), so it was not sent again; to send it again, run with --resend-in-doubt',
-    send: async (orderId) => {
-      const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId);
+    send: async (orderId, identity) => {
+      // Noted per order and kind, beyond this batch (./links/ledger.ts).
+      const ledger = rt
+        ? await (await import('./links/ledger.js')).startMessage(
+            rt,
+            orderId,
+            channel,
+            Boolean(rt.flags.resendInDoubt),
+            identity,
+          )
+        : undefined;
+      const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
+        idempotencyKey: ledger?.identity ?? identity,
+      }).catch(async (err: unknown) => {
+        if (!mayHaveApplied(err)) await ledger?.failed();
+        throw err;
+      });
       const message = isRecord(result.raw) && isRecord(result.raw.message) ? result.raw.message : {};
       const to = typeof message.to === 'string' ? message.to : undefined;
       if (rt) {
@@ -126,6 +145,7 @@ function linkAction(client: ApiClient, channel: 'email' | 'sms', rt?: Runtime) {
           at,
         });
       }
+      await ledger?.sent();
       return { id: orderId, ...(to ? { to } : {}) };
     },
   })(client);

@@ -55,8 +55,17 @@ async function send(
   }
   const client = await rt.client();
   const before = await payableStatus(rt, orderId);
+  // A single send is noted per order and kind as a batch's is (./links/ledger.ts): one whose
+  // answer was lost, or whose result could not be written, is not sent again unasked.
+  const { startMessage } = await import('./links/ledger.js');
+  const { mayHaveApplied } = await import('../api/payments.js');
+  const ledger = await startMessage(rt, orderId, channel, Boolean(rt.flags.resendInDoubt));
   const result = await (channel === 'email' ? sendEmailLink : sendSmsLink)(client, orderId, {
     signal: rt.signal,
+    idempotencyKey: ledger.identity,
+  }).catch(async (err: unknown) => {
+    if (!mayHaveApplied(err)) await ledger.failed();
+    throw err;
   });
   const order = await orderAfter(rt, orderId);
   const status = orderStatus(order);
@@ -88,6 +97,7 @@ async function send(
       },
     },
   );
+  await ledger.sent();
   const how = channel === 'email' ? 'by email' : 'by SMS';
   rt.info(
     `Sent the payment link of order ${orderId} ${how}${to ? ` to ${to}` : ''}. ${statusChange(orderId, before, status)}`,

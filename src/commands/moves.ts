@@ -9,11 +9,13 @@ import { listOrderPayments } from '../api/orders.js';
 import { capturePayment, getPayment, reversePayment, sendChecked } from '../api/payments.js';
 import { recordId } from '../api/records.js';
 import {
+  describeRefunds,
   landedRefund,
   planRefund,
   type RefundPlan,
   type RefundState,
   readRefundState,
+  refundedBefore,
   refundsSince,
   sendRefund,
 } from '../api/refunds.js';
@@ -57,8 +59,10 @@ export function refundAction(client: ApiClient): Action<PaymentRow, RefundState,
     landed: (state, started) =>
       landedRefund(state.orderPayments, state.payment.id, started.amount ?? '', started.baseline ?? []),
     since: (state, started) => refundsSince(state.orderPayments, state.payment.id, started.baseline ?? []),
-    plan: (state, row) => planRefund(state, row.amount),
-    send: async (_state, plan) => sent(await sendRefund(client, plan)),
+    doneBefore: (state, row, prior) => refundedBefore(state, row.amount, prior.made),
+    plan: (state, row, prior) => planRefund(state, row.amount, prior.unsettled),
+    send: async (_state, plan, identity) => sent(await sendRefund(client, plan, { identity })),
+    shows: describeRefunds,
     describeError,
   };
 }
@@ -114,7 +118,7 @@ function preauthAction(
         .map((p) => p.id),
       ...(name === 'capture' && row.amount !== undefined ? { asked: row.amount } : {}),
     }),
-    send: async (state, plan) =>
+    send: async (state, plan, identity) =>
       sent(
         await sendChecked(client, {
           orderId: plan.orderId,
@@ -127,10 +131,12 @@ function preauthAction(
                   amount: plan.asked,
                   expected: plan.amount,
                   ...currencyOf(state.payment),
+                  idempotencyKey: identity,
                 })
               : reversePayment(client, state.payment.id, {
                   expected: plan.amount,
                   ...currencyOf(state.payment),
+                  idempotencyKey: identity,
                 }),
         }),
       ),

@@ -39,6 +39,10 @@ export interface GlobalOptions {
   settleWindow?: string;
   /** --resend-in-doubt of a batch of messages: send again the ones that may have gone. */
   resendInDoubt?: boolean;
+  /** --again of a money batch: send rows the service shows done before by something else. */
+  again?: boolean;
+  /** --new-batch of a batch: a new batch of rows run before, on purpose (it implies --again). */
+  newBatch?: boolean;
 }
 
 export interface Streams {

@@ -503,12 +503,15 @@ describe('a journal belongs to one service', () => {
       await emulatorApi(fresh.url, 'POST', '/__emulator/reset', {});
       expect((await seedPayments(fresh.url, 1, { amount: '20.00' })).payments[0]).toBe(p);
       const stale = await run(args);
-      expect(stale.code).toBe(5);
+      // Issue 33 §2: a record journaled done that the service does not show is in doubt (exit
+      // 10), never failed, and no hint leads to --new-batch: a service may show it late.
+      expect(stale.code).toBe(10);
       expect(stale.stderr).toMatch(
         new RegExp(
-          `the journal shows the refund \\d+ of 1\\.00 on payment ${p}, 1\\.00, but the service has no such record; nothing was sent`,
+          `the journal shows the refund \\d+ of 1\\.00 on payment ${p}, 1\\.00, but the service does not show that record \\(yet\\); nothing was sent`,
         ),
       );
+      expect(stale.stderr).not.toContain('--new-batch');
       expect(stale.stderr).not.toContain('Already refunded');
       expect(refundsOf(fresh.emulator.state, p)).toEqual([]);
       expect((await run([...args, '--new-batch'])).code).toBe(0);

@@ -50,9 +50,16 @@ export interface ActionEntry {
   examples?: readonly string[];
 }
 
-const RESEND = {
+/** Every batch's (docs/at-most-once.md): a row whose outcome is unknown is sent again only when asked. */
+export const RESEND_IN_DOUBT = {
   flag: '--resend-in-doubt',
-  help: 'with several ids or --file: send again the links an earlier run may have sent (its answer was lost); without it they are not sent again',
+  help: 'send again, with their first Idempotency-Key, the rows an earlier run sent whose outcome is unknown and that the service does not show; without it they are never sent again (production: confirmed, rows listed)',
+} as const;
+
+/** A money batch's: rows the service shows done before (a refund of that amount this batch did not make) are sent. */
+export const AGAIN = {
+  flag: '--again',
+  help: "refund rows whose payment already shows a refund of that amount that this batch did not make (skipped as 'done before' without it)",
 } as const;
 
 export const ACTIONS = {
@@ -64,7 +71,6 @@ export const ACTIONS = {
     doneWhen: { answered: true },
     verb: 'send the payment link by e-mail to',
     result: 'recipient',
-    flags: [RESEND],
   },
   'sms-link': {
     command: 'links sms',
@@ -74,7 +80,6 @@ export const ACTIONS = {
     doneWhen: { answered: true },
     verb: 'send the payment link by SMS to',
     result: 'recipient',
-    flags: [RESEND],
   },
   pay: {
     command: 'orders pay',
@@ -135,6 +140,7 @@ export const ACTIONS = {
     doneWhen: { makes: ['refund'] },
     verb: 'refund',
     result: 'payment',
+    flags: [AGAIN],
   },
 } as const satisfies Record<string, ActionEntry>;
 
@@ -178,6 +184,7 @@ export function batchFlags(on: ActionEntry['on']) {
       help: "take the journal's lock even when it may be held from another host or container",
     },
     SETTLE_WINDOW,
+    RESEND_IN_DOUBT,
     {
       flag: '--concurrency <n>',
       help: 'rows in flight at once with several ids or --file (1 to 64)',

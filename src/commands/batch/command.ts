@@ -1,34 +1,16 @@
-// A batch command: the same action on many orders or payments, given as several ids, as
-// `--file FILE` (CSV or NDJSON, checked whole by ./input.ts) or as `--file -` (the NDJSON a
-// list prints, rows keyed by `id`). Through the batch engine: the journal bound to the rows,
-// its lock, the production confirmation with counts, `--dry-run` with counts, progress on a
-// terminal, one result per row in input order, exit 9 when a row failed, 10 when one is in doubt.
-// Without --journal the journal of `--file F` is F.journal; of ids or stdin, a file under
-// the state directory named by the action, the rows and the service (the same rows run again
-// on the same service find it).
+// A batch command's parts beside its pipeline (./pipeline.ts): its flags and description, and the
+// run and record steps — one result per row in input order, the summary, progress on a
+// terminal, exit 9 when a row failed, 10 when one is in doubt, 11 when a result could not be
+// written — through the batch engine (./engine.ts).
 
-import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import {
-  BatchFailedError,
-  type BillingError,
-  InterruptedError,
-  UnreportedError,
-  UsageError,
-} from '../../errors.js';
+import { BatchFailedError, type BillingError, InterruptedError, UnreportedError } from '../../errors.js';
 import { type ResourceName, writeList } from '../../format/index.js';
 import { outputError, outputFailure } from '../../format/sink.js';
 import { plural } from '../../format/text.js';
-import { positiveInt } from '../args.js';
-import { confirmInProduction } from '../confirm.js';
-import { isInvoiceText } from '../order-arg.js';
-import { previewBase, previewOf, writePreviews } from '../preview.js';
 import { startProgress } from '../progress.js';
 import type { Runtime } from '../runtime.js';
-import { type ActionEntry, type ActionName, actionOf } from './actions.js';
-import { stateDir } from './batches.js';
+import type { ActionEntry, ActionName } from './actions.js';
 import {
   type Action,
   type ActionPlan,
@@ -40,12 +22,8 @@ import {
   runBatch,
   statusWord,
 } from './engine.js';
-import { idCell, type Problem, readRawInput, refuse } from './input.js';
-import { readJournal } from './journal.js';
-import { journalPathOf, type OpenBatch, openBatch } from './open.js';
-import { type IdOf, idsRule } from './records.js';
-import { type BatchRow, digestOf, rowList } from './rows.js';
-import { serviceOf } from './service.js';
+import type { OpenBatch } from './open.js';
+import type { BatchRow } from './rows.js';
 
 export const MAX_CONCURRENCY = 64;
 
@@ -78,172 +56,10 @@ export function isBatch(args: string[], flags: BatchFlags): boolean {
   return args.length > 1 || flags.file !== undefined;
 }
 
-/** The rows: the ids of the command line, or of the file; refused whole on any problem. */
-export async function readBatchRows<R extends BatchRow>(
-  rt: Runtime,
-  args: string[],
-  flags: BatchFlags,
-  what: IdOf,
-  rowOf: (id: number, index: number, line: number) => R,
-  /** For a repeated id: how to act on one twice when that is meant (refunds: --new-batch). */
-  twice?: string,
-): Promise<{ rows: R[]; name: string }> {
-  const column = `${what}_id`;
-  const problems: Problem[] = [];
-  let cells: { line: number; value: unknown; column: string }[];
-  let name: string;
-  let rules: string;
-  if (flags.file !== undefined) {
-    if (args.length > 0) throw new UsageError(`give either ${what} ids or --file, not both`);
-    const input = await readRawInput(rt, flags.file, {
-      columns: ['id', column],
-      required: [['id', column]],
-      requiredKeys: [{ keys: ['id', column], missing: `no "id" or "${column}" key` }],
-      ignoreOthers: true,
-      takes: { what, column },
-      rules: `the header must have an id (or ${column}) column; other columns are ignored`,
-      ndjsonRules: `each line must be a JSON object with "id" (or "${column}"), like the lines of billing ${what}s list -o ndjson; other keys are ignored`,
-    });
-    problems.push(...input.problems);
-    name = input.name;
-    rules = input.whereIds
-      ? `${input.whereIds}; ${idsRule(what, input.ndjson)}`
-      : input.ndjson
-        ? 'each line needs "id"'
-        : 'the header needs an id column';
-    // The row's own id column wins: a payment's line has the id of its order as order_id.
-    cells = input.rows.map((r) => ({
-      line: r.line,
-      value: column in r.cells ? r.cells[column] : r.cells.id,
-      column: column in r.cells ? column : 'id',
-    }));
-  } else {
-    name = 'the command line';
-    rules = `give ${what} ids as positive whole numbers`;
-    cells = args.map((value, at) => ({ line: at + 1, value, column: `${what} id` }));
-  }
-  const seen = new Map<number, number>();
-  const repeats = new Set<number>();
-  const rows: R[] = [];
-  for (const cell of cells) {
-    const id = idCell(cell.value, cell.column);
-    if ('problem' in id) {
-      problems.push({ line: cell.line, what: id.problem });
-      continue;
-    }
-    const earlier = seen.get(id.id);
-    if (earlier !== undefined) {
-      const at = flags.file === undefined ? 'argument' : 'line';
-      problems.push({ line: cell.line, what: `the same ${what} as ${at} ${earlier}` });
-      repeats.add(cell.line);
-      continue;
-    }
-    seen.set(id.id, cell.line);
-    rows.push(rowOf(id.id, rows.length, cell.line));
-  }
-  // A repeated id is no badly written one: the hint says each is given once.
-  const once = `give each ${what} once${twice ? `; ${twice}` : ''}`;
-  if (problems.length > 0 && flags.file === undefined) {
-    const [first] = problems.sort((a, b) => a.line - b.line) as [Problem];
-    // An invoice id names one order alone (../order-arg.ts); among several, the ids are numbers.
-    const text = args[first.line - 1];
-    const invoice =
-      what === 'order' && isInvoiceText(text)
-        ? `an invoice id is taken alone; among several, give order ids (billing orders get ${text} shows its id)`
-        : undefined;
-    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, {
-      hint: repeats.has(first.line) ? once : (invoice ?? rules),
-    });
-  }
-  if (problems.length > 0) refuse(name, problems, repeats.size > 0 ? `${once}; ${rules}` : rules);
-  if (rows.length === 0) throw new UsageError(`${name} has no ${what}s; nothing was sent`);
-  return { rows, name };
-}
-
-/**
- * The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state
- * directory named after the rows and the service they move money on.
- */
-export async function journalFor(
-  rt: Runtime,
-  flags: BatchFlags,
-  action: string,
-  rows: readonly BatchRow[],
-): Promise<string> {
-  if (flags.journal !== undefined) return journalPathOf(flags.journal);
-  if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
-  const dir = join(stateDir(rt.env), 'journals');
-  const digest = createHash('sha256')
-    .update(`${await serviceOf(rt)}\n${digestOf(rowList(rows))}`)
-    .digest('hex');
-  if (!flags.dryRun) await mkdir(dir, { recursive: true, mode: 0o700 });
-  return join(dir, `${action}-${digest.slice(0, 16)}.journal`);
-}
-
-export async function runBatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
-  rt: Runtime,
-  args: string[],
-  flags: BatchFlags,
-  command: BatchCommand<R, S, P, T>,
-): Promise<void> {
-  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
-  const concurrency = positiveInt('--concurrency', flags.concurrency ?? '4');
-  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
-  const entry = actionOf(command.action);
-  const { rows, name } = await readBatchRows(rt, args, flags, entry.on, command.rowOf);
-  const client = flags.dryRun ? undefined : await rt.client();
-  // The action's name (and done word) without a client, for the journal and the dry run.
-  const action = command.makeAction(client as ApiClient, rt);
-  const journalPath = await journalFor(rt, flags, action.name, rows);
-  const many = (n: number) => plural(n, entry.on);
-  if (flags.dryRun) {
-    const journal = await readJournal(journalPath);
-    const planned = rows.filter((row) => journal.history.get(row.key)?.last.state !== action.done);
-    const base = await previewBase(rt);
-    const previews = planned.map((row) => previewOf(base, command.action, action.idOf(row), row.amount));
-    await writePreviews(rt, previews, false);
-    const skipped = rows.length - planned.length;
-    rt.info(
-      `Dry run: would ${entry.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
-    );
-    return;
-  }
-  const opened = await openBatch(rt, {
-    action: action.name,
-    done: action.done,
-    what: entry.on,
-    rows,
-    input: flags.file === undefined ? 'the command line' : flags.file === '-' ? 'stdin' : resolve(flags.file),
-    journalPath,
-    amend: flags.amend,
-    newBatch: flags.newBatch,
-    breakLock: flags.breakLock,
-    confirm: async (isDone) => {
-      const planned = rows.filter((row) => !isDone(row.key)).length;
-      const skipped = rows.length - planned;
-      await confirmInProduction(
-        rt,
-        `${entry.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}`,
-      );
-    },
-  });
-  await executeBatch(rt, {
-    opened,
-    action,
-    rows,
-    concurrency,
-    laneOf: () => undefined,
-    resource: 'batch_result',
-    results: (outcomes) => results(outcomes, action, entry),
-    words: {
-      head: name,
-      rows: many(rows.length),
-      done: entry.done,
-      what: entry.on,
-      inFlight: 'rows',
-      failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
-    },
-  });
+/** The production confirmation's words for --resend-in-doubt: each row it sends again. */
+export function resendLine(rt: Runtime, inDoubt: readonly string[]): string {
+  if (!rt.flags.resendInDoubt || inDoubt.length === 0) return '';
+  return `, sending again ${plural(inDoubt.length, 'row')} in doubt (--resend-in-doubt): ${inDoubt.join('; ')}`;
 }
 
 /** What a run's summary and progress say: "Refunds from refunds.csv: 3 refunded, …, of 4 rows". */
@@ -320,6 +136,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         laneOf: o.laneOf,
         settleMs: (await rt.client()).settleMs,
         resendInDoubt: rt.flags.resendInDoubt,
+        again: rt.flags.again || rt.flags.newBatch,
         onOutcome: (outcome) => {
           outcomes.push(outcome);
           counts[outcome.status] += 1;
@@ -415,7 +232,7 @@ function unreported<R extends BatchRow, T extends BatchRecord>(
   );
 }
 
-async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+export async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   outcomes: AsyncGenerator<Outcome<R, T>>,
   action: Action<R, S, P, T>,
   entry: ActionEntry,

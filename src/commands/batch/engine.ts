@@ -12,12 +12,14 @@
 // order (a link sent, a pause, a resume, a cancel) whose "landed" check reads the order
 // (src/commands/actions.ts says what "done" means for each).
 
+import { randomUUID } from 'node:crypto';
 import { SETTLE_MS } from '../../api/client.js';
 import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/moves.js';
 import {
   MoveInDoubtError,
   mayHaveApplied,
+  monotonicMs,
   OutcomeUnknownError,
   pause,
   unexplainedMove,
@@ -30,6 +32,7 @@ import {
   type Journal,
   type JournalRecord,
   JournalWriteError,
+  type RowHistory,
   type RowState,
 } from './journal.js';
 import { type BatchRow, describeKey } from './rows.js';
@@ -90,10 +93,23 @@ export interface Action<
    * as the record shows it ("order 54 is paused already"); undefined: the action is planned.
    */
   nothingToDo?(state: S, row: R): string | undefined;
+  /**
+   * Before a row no run of this batch started: a record on the service that already does what
+   * the row asks and that this batch did not make (a refund of that amount on the payment,
+   * made by another file, folder, user or tool): the row is "done before", skipped and named,
+   * unless --again. `prior` is what this batch's journal holds for the same id.
+   */
+  doneBefore?(state: S, row: R, prior: Prior): T | undefined;
   /** What to send; throws a BillingError when the action cannot be made (the row fails). */
-  plan(state: S, row: R): P;
-  /** Sends the action (with the check before any retry): the record it made or changed, when the answer had one. */
-  send(state: S, plan: P): Promise<Sent<T>>;
+  plan(state: S, row: R, prior: Prior): P;
+  /**
+   * Sends the action (with the check before any retry): the record it made or changed, when
+   * the answer had one. `identity` is the row's Idempotency-Key, made before its first send and
+   * kept in its `started` record: the same on every resend of the row.
+   */
+  send(state: S, plan: P, identity: string): Promise<Sent<T>>;
+  /** What the service shows now for the row's id (its refunds, say), for the line of a row left in doubt. */
+  shows?(state: S): string;
   /** A row's error as the results show it ("unknown payment 12"). */
   describeError?(err: BillingError, row: R): string;
   /**
@@ -109,6 +125,14 @@ export interface Action<
   unseen?: string;
 }
 
+/** What this batch's journal holds for the id a row acts on (the payment), beside the row itself. */
+export interface Prior {
+  /** Ids of records this batch made on it (rows journaled done). */
+  made: Set<number>;
+  /** Amounts of other rows on it that were sent and are not settled (in doubt): counted as taken. */
+  unsettled: string[];
+}
+
 /** What a send answered: the record made or changed; recovered: an error answer hid an action that landed. */
 export interface Sent<T extends BatchRecord> {
   record?: T;
@@ -119,8 +143,10 @@ export interface Sent<T extends BatchRecord> {
 export interface SettleOptions {
   /** The settle window (ms): how long after a send its record is looked for before sending again. */
   settleMs: number;
-  /** Send again the rows of an `unseen` action that may have been sent (--resend-in-doubt). */
+  /** Send again the rows that may have been sent (--resend-in-doubt), with their first identity. */
   resendInDoubt?: boolean;
+  /** Send rows the service shows done before, by something this batch did not make (--again). */
+  again?: boolean;
   signal: AbortSignal;
 }
 
@@ -176,6 +202,7 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
   /** The settle window (default SETTLE_MS); tests and --settle-window make it shorter. */
   settleMs?: number;
   resendInDoubt?: boolean;
+  again?: boolean;
 }): BatchRun<R, T> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -193,6 +220,7 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
             const settling = {
               settleMs: o.settleMs ?? SETTLE_MS,
               resendInDoubt: o.resendInDoubt,
+              again: o.again,
               signal: stop.signal,
             };
             const outcome = await actOn(o.journal, o.action, row, settling, (err) => {
@@ -242,14 +270,17 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       const currency = history.started?.currency ?? null;
       const asked = `${action.kind} ${resultId} of ${amount ?? 'the full amount'} on ${describeKey(key)}`;
       if (record === undefined) {
-        throw new BillingError(
-          'not_found',
-          EXIT.notFound,
-          `the journal shows the ${asked}, but the service has no such record; nothing was sent`,
-          {
-            hint: `if the service's data was replaced (an emulator reset), run again with --new-batch to ${action.name} it now`,
-          },
-        );
+        // Recorded done but not (yet) shown: a service may show a record late. In doubt, never
+        // failed, and no hint leads to a new batch that would move it again.
+        const error = `the journal shows the ${asked}, but the service does not show that record (yet); nothing was sent`;
+        return {
+          ...skipped,
+          status: 'in_doubt',
+          error,
+          cause: new InDoubtError(error, {
+            hint: `run the same command again later: a service may show a record late; see "billing payments get ${resultId}"`,
+          }),
+        };
       }
       confirmed(record, action.kind, id, { ...history.last, amount: amount ?? '' }, currency);
       return {
@@ -288,6 +319,8 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
   let amount = row.amount;
   let currency: string | null = null;
   let sent = false;
+  // The row's identity: its first one when it is sent again on purpose, else a new one.
+  let identity: string = randomUUID();
   try {
     let state = await action.read(row);
     currency = action.currencyOf(state);
@@ -303,8 +336,10 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       if (unsettled && action.unseen !== undefined && !options.resendInDoubt) {
         throw new BillingError('gateway', EXIT.inDoubt, action.unseen);
       }
-      // An unsettled row is read until the settle window since its send has passed: a record may show late.
-      const deadline = unsettled ? (Date.parse(started.at) || 0) + options.settleMs : 0;
+      // An unsettled row is read for its record (a record may show late) until the settle
+      // window since its answer has passed, on this run's monotonic clock; a journal time in
+      // the future counts as now, and the wait is never longer than one window.
+      const deadline = unsettled ? monotonicMs() + readBound(history, options.settleMs) : 0;
       for (let read = 1; ; read++) {
         const found = action.landed(state, started);
         if (found) {
@@ -328,10 +363,45 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
         }
         const other = action.since?.(state, started)[0];
         if (other) throw unexplainedMove(other as unknown as Payment, other.order_id);
-        if (action.unseen !== undefined || Date.now() >= deadline) break;
+        if (action.unseen !== undefined || !unsettled || monotonicMs() >= deadline || options.signal.aborted)
+          break;
         await pause(250, read, options.signal, deadline);
+        if (options.signal.aborted) break;
         state = await action.read(row);
         currency = action.currencyOf(state);
+      }
+      // Sent by an earlier run, outcome unknown, and the record does not show it: never sent
+      // again unasked (docs/at-most-once.md). --resend-in-doubt sends it with its first identity.
+      if (unsettled && money !== undefined) {
+        if (!options.resendInDoubt) {
+          const now = action.shows?.(state);
+          throw new InDoubtError(
+            `sent by an earlier run (${started.at}), outcome unknown, and the service does not show it${now ? `; ${now}` : ''}; it was not sent again`,
+            {
+              hint: 'run the same command again later to look again; to send it again on purpose, run with --resend-in-doubt',
+            },
+          );
+        }
+      }
+      if (unsettled && typeof started.identity === 'string') identity = started.identity;
+    }
+    const prior = priorOf(journal, key, id);
+    if (!started && !options.again) {
+      const before = action.doneBefore?.(state, row, prior);
+      if (before) {
+        const when = typeof before.created_at === 'string' ? `, ${before.created_at}` : '';
+        const note = `done before: ${action.kind ?? 'record'} ${before.id}${typeof before.amount === 'string' ? ` of ${before.amount}` : ''}${when}, not made by this batch; --again ${action.name}s it again`;
+        return settle(
+          {
+            ...base,
+            status: 'already_done',
+            currency,
+            resultId: before.id,
+            note,
+            ...(amount ? { amount } : {}),
+          },
+          { state: 'nothing_to_do', note },
+        );
       }
     }
     const nothing = started ? undefined : action.nothingToDo?.(state, row);
@@ -341,7 +411,7 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
         { state: 'nothing_to_do', note: nothing },
       );
     }
-    const plan = action.plan(state, row);
+    const plan = action.plan(state, row, prior);
     amount = plan.amount;
     try {
       await journal.append({
@@ -352,6 +422,7 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
         ...(currency === null ? {} : { currency }),
         line: row.line,
         ...(plan.baseline === undefined ? {} : { baseline: plan.baseline }),
+        identity,
       });
     } catch (err) {
       if (!(err instanceof JournalWriteError)) throw err;
@@ -359,7 +430,7 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       return undefined;
     }
     sent = true;
-    const result = await action.send(state, plan);
+    const result = await action.send(state, plan, identity);
     const resultId = result.record?.id ?? null;
     return settle(
       {
@@ -395,13 +466,39 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       err instanceof OutcomeUnknownError ||
       err instanceof MoveInDoubtError ||
       mayHaveApplied(err);
-    const doubt = sent ? unconfirmed : isUnsettled(history) || err.exitCode === EXIT.inDoubt;
+    // An InDoubtError is in doubt wherever it came from (a message an earlier send left unsettled).
+    const doubt = sent
+      ? unconfirmed || err instanceof InDoubtError
+      : isUnsettled(history) || err.exitCode === EXIT.inDoubt;
     const status = doubt ? 'in_doubt' : 'failed';
     return settle(
       { ...base, status, error, currency, cause: err, ...(amount ? { amount } : {}) },
       { state: status, error, ...(amount ? { amount } : {}) },
     );
   }
+}
+
+/**
+ * How long a re-run reads for the record of a row in doubt: the rest of the settle window since
+ * its last answer (or its start), a time in the future counting as now, at most one window.
+ */
+function readBound(history: RowHistory | undefined, settleMs: number): number {
+  const at = Date.parse(history?.last.at ?? '');
+  const since = Number.isNaN(at) ? 0 : Math.max(0, Date.now() - at);
+  return Math.max(0, settleMs - since);
+}
+
+/** What this batch's journal holds for the id of the row `key` besides that row. */
+function priorOf(journal: Journal, key: string, id: number): Prior {
+  const prior: Prior = { made: new Set(), unsettled: [] };
+  for (const h of journal.histories()) {
+    if (h.last.id !== id) continue;
+    if (h.last.result_id !== undefined) prior.made.add(h.last.result_id);
+    if (h.last.key !== key && isUnsettled(h) && h.started?.amount !== undefined) {
+      prior.unsettled.push(h.started.amount);
+    }
+  }
+  return prior;
 }
 
 /** A landed record held to the rule of an answer's record: a pending or declined one leaves the row in doubt. */

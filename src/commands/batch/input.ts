@@ -11,8 +11,10 @@ import { BATCH_INPUT_BYTES, readBounded } from '../../api/bounded-read.js';
 import { JsonTextError, numberText, parseExactJson } from '../../domain/exact-json.js';
 import { UsageError } from '../../errors.js';
 import { plural, singleLine } from '../../format/text.js';
+import { isInvoiceText } from '../order-arg.js';
 import type { Runtime } from '../runtime.js';
-import { type IdOf, otherRecord, whereIdsAre } from './records.js';
+import { type IdOf, idsRule, otherRecord, whereIdsAre } from './records.js';
+import type { BatchRow } from './rows.js';
 
 export interface InputShape {
   /** The columns (CSV) and keys (NDJSON) a row may have. */
@@ -258,4 +260,86 @@ export function idCell(value: unknown, column: string): { id: number } | { probl
     return { problem: `invalid ${column} "${singleLine(text ?? JSON.stringify(value))}"` };
   }
   return { id };
+}
+
+/** The rows: the ids of the command line, or of the file; refused whole on any problem. */
+export async function readBatchRows<R extends BatchRow>(
+  rt: Runtime,
+  args: string[],
+  flags: { file?: string },
+  what: IdOf,
+  rowOf: (id: number, index: number, line: number) => R,
+  /** For a repeated id: how to act on one twice when that is meant (refunds: --new-batch). */
+  twice?: string,
+): Promise<{ rows: R[]; name: string }> {
+  const column = `${what}_id`;
+  const problems: Problem[] = [];
+  let cells: { line: number; value: unknown; column: string }[];
+  let name: string;
+  let rules: string;
+  if (flags.file !== undefined) {
+    if (args.length > 0) throw new UsageError(`give either ${what} ids or --file, not both`);
+    const input = await readRawInput(rt, flags.file, {
+      columns: ['id', column],
+      required: [['id', column]],
+      requiredKeys: [{ keys: ['id', column], missing: `no "id" or "${column}" key` }],
+      ignoreOthers: true,
+      takes: { what, column },
+      rules: `the header must have an id (or ${column}) column; other columns are ignored`,
+      ndjsonRules: `each line must be a JSON object with "id" (or "${column}"), like the lines of billing ${what}s list -o ndjson; other keys are ignored`,
+    });
+    problems.push(...input.problems);
+    name = input.name;
+    rules = input.whereIds
+      ? `${input.whereIds}; ${idsRule(what, input.ndjson)}`
+      : input.ndjson
+        ? 'each line needs "id"'
+        : 'the header needs an id column';
+    // The row's own id column wins: a payment's line has the id of its order as order_id.
+    cells = input.rows.map((r) => ({
+      line: r.line,
+      value: column in r.cells ? r.cells[column] : r.cells.id,
+      column: column in r.cells ? column : 'id',
+    }));
+  } else {
+    name = 'the command line';
+    rules = `give ${what} ids as positive whole numbers`;
+    cells = args.map((value, at) => ({ line: at + 1, value, column: `${what} id` }));
+  }
+  const seen = new Map<number, number>();
+  const repeats = new Set<number>();
+  const rows: R[] = [];
+  for (const cell of cells) {
+    const id = idCell(cell.value, cell.column);
+    if ('problem' in id) {
+      problems.push({ line: cell.line, what: id.problem });
+      continue;
+    }
+    const earlier = seen.get(id.id);
+    if (earlier !== undefined) {
+      const at = flags.file === undefined ? 'argument' : 'line';
+      problems.push({ line: cell.line, what: `the same ${what} as ${at} ${earlier}` });
+      repeats.add(cell.line);
+      continue;
+    }
+    seen.set(id.id, cell.line);
+    rows.push(rowOf(id.id, rows.length, cell.line));
+  }
+  // A repeated id is no badly written one: the hint says each is given once.
+  const once = `give each ${what} once${twice ? `; ${twice}` : ''}`;
+  if (problems.length > 0 && flags.file === undefined) {
+    const [first] = problems.sort((a, b) => a.line - b.line) as [Problem];
+    // An invoice id names one order alone (../order-arg.ts); among several, the ids are numbers.
+    const text = args[first.line - 1];
+    const invoice =
+      what === 'order' && isInvoiceText(text)
+        ? `an invoice id is taken alone; among several, give order ids (billing orders get ${text} shows its id)`
+        : undefined;
+    throw new UsageError(`argument ${first.line}: ${first.what}; nothing was sent`, {
+      hint: repeats.has(first.line) ? once : (invoice ?? rules),
+    });
+  }
+  if (problems.length > 0) refuse(name, problems, repeats.size > 0 ? `${once}; ${rules}` : rules);
+  if (rows.length === 0) throw new UsageError(`${name} has no ${what}s; nothing was sent`);
+  return { rows, name };
 }

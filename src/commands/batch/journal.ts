@@ -68,6 +68,8 @@ export interface JournalRecord {
   line?: number;
   /** started: ids of the records of this kind before sending (the order's payments). */
   baseline?: number[];
+  /** started: the row's identity, sent as Idempotency-Key; the same on every resend of the row. */
+  identity?: string;
   /** done: the id of the record the action made or changed (the refund, the capture, the order). */
   result_id?: number;
   error?: string;
@@ -407,6 +409,19 @@ export async function openJournalFile(path: string): Promise<JournalFile> {
     }
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new UsageError(`cannot keep the journal ${path}: its directory does not exist; nothing was sent`);
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      // A journal another user's run wrote (root's, say): its rows are that user's to settle.
+      const owner = await stat(path).then(
+        (info) => (info.uid === 0 ? 'root' : `the user of uid ${info.uid}`),
+        () => 'another user',
+      );
+      throw new SystemError(
+        `the journal ${path} belongs to ${owner}, and this user may not write it; nothing was sent`,
+        {
+          hint: `run the batch again as ${owner === 'another user' ? 'the user who ran it' : owner} (it holds what that run sent); or give another --journal: rows the service shows refunded already are skipped as done before, never sent twice`,
+        },
+      );
     }
     throw new SystemError(`cannot open the journal ${path}: ${(err as Error).message}; nothing was sent`);
   }

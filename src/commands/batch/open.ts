@@ -8,13 +8,14 @@
 // earlier journal shows done is named before anything is sent.
 
 import { randomBytes } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { lstat, mkdir, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime.js';
-import { type BatchEntry, batchesWith, claimIndex, remember, stateDir } from './batches.js';
+import { type BatchEntry, batchesWith, claimIndex, remember } from './batches.js';
 import {
   isUnsettled,
   Journal,
@@ -24,7 +25,7 @@ import {
   type RowState,
   readJournal,
 } from './journal.js';
-import { JournalLock } from './lock.js';
+import { JournalLock, refuseForeign } from './lock.js';
 import {
   type BatchRow,
   changedRows,
@@ -55,7 +56,7 @@ export interface BatchSpec {
    * Asked once the journal is read and found to be this input's, before it is written to
    * (the production confirmation); throwing leaves the journal as it was.
    */
-  confirm?(isDone: (key: string) => boolean): Promise<void>;
+  confirm?(isDone: (key: string) => boolean, inDoubt: string[]): Promise<void>;
 }
 
 export interface OpenBatch {
@@ -71,18 +72,19 @@ export interface OpenBatch {
 }
 
 /**
- * The journal's path: its folder's real path and its own name. The name itself is never
- * resolved: a journal that is a symlink is refused when opened (journal.ts, openJournalFile).
+ * The lock of a journal's file, whatever its name and whatever the state folder of the run
+ * (issue 33 §3): TMP/billing-locks-UID/DEV-INO, a folder of this user's alone. Two hard links
+ * of one journal run with different state folders exclude each other.
  */
-export async function journalPathOf(given: string): Promise<string> {
-  const path = resolve(given);
-  const folder = await realpath(dirname(path)).catch(() => dirname(path));
-  return join(folder, basename(path));
-}
-
-/** The lock of a journal's file, whatever its name: STATE/locks/DEV-INO. */
-function fileLockDir(rt: Runtime, file: { dev: number; ino: number }): string {
-  return join(stateDir(rt.env), 'locks', `${file.dev}-${file.ino}`);
+async function fileLockDir(file: { dev: number; ino: number }): Promise<string> {
+  const uid = process.getuid?.() ?? 'user';
+  const parent = join(tmpdir(), `billing-locks-${uid}`);
+  await mkdir(parent, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  // A folder another user planted there could hold or fake the lock.
+  refuseForeign(parent, await lstat(parent), 'directory');
+  return join(parent, `${file.dev}-${file.ino}`);
 }
 
 const WAYS_ON =
@@ -96,7 +98,6 @@ const WAYS_ON =
  * other. Only then is it read.
  */
 export async function lockJournal(
-  rt: Runtime,
   path: string,
   o: { breakLock?: boolean } = {},
 ): Promise<{ journal: Journal; release(): Promise<void> }> {
@@ -107,7 +108,7 @@ export async function lockJournal(
   };
   try {
     locks.push(await JournalLock.take(path, o));
-    locks.push(await JournalLock.take(path, { ...o, dir: fileLockDir(rt, file) }));
+    locks.push(await JournalLock.take(path, { ...o, dir: await fileLockDir(file) }));
     return { journal: await Journal.load(file), release };
   } catch (err) {
     await file.file.close().catch(() => {});
@@ -116,8 +117,26 @@ export async function lockJournal(
   }
 }
 
+/**
+ * A journal that is the input itself (the same file, by any name) is refused before it is
+ * opened: nothing the tool refuses is ever written to.
+ */
+async function refuseInputAsJournal(spec: BatchSpec): Promise<void> {
+  if (!isAbsolute(spec.input)) return;
+  const [input, journal] = await Promise.all([
+    stat(spec.input).catch(() => undefined),
+    stat(spec.journalPath).catch(() => undefined),
+  ]);
+  if (input && journal && input.dev === journal.dev && input.ino === journal.ino) {
+    throw new UsageError(`the journal ${spec.journalPath} is the input ${spec.input}; nothing was sent`, {
+      hint: 'give --journal a file of its own (the default is the input’s name with .journal added)',
+    });
+  }
+}
+
 export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
-  const locked = await lockJournal(rt, spec.journalPath, { breakLock: spec.breakLock });
+  await refuseInputAsJournal(spec);
+  const locked = await lockJournal(spec.journalPath, { breakLock: spec.breakLock });
   let journal: Journal | undefined = locked.journal;
   try {
     journal = await bind(rt, spec, journal);
@@ -157,7 +176,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
   if (spec.newBatch && hasContent) {
     refuseUnsettled(spec, journal, '--new-batch');
     // A new batch: nothing of the old journal counts as done.
-    await spec.confirm?.(() => false);
+    await spec.confirm?.(() => false, []);
     await journal.close();
     const aside = await moveAside(path);
     nameDone(rt, spec, journal, `the earlier batch (its journal is now ${aside})`);
@@ -183,7 +202,8 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       );
     }
     if (header.digest === digest || sameMoves(header.rows, rows)) {
-      if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
+      if (!(spec.newBatch && hasContent))
+        await spec.confirm?.(doneIn(journal, spec.done), rowsInDoubt(journal, spec));
       return journal;
     }
     const changes = changedRows(header.rows, rows);
@@ -197,7 +217,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
     }
     nameDone(rt, spec, journal, 'the journal');
     refuseUnsettled(spec, journal, '--amend', rows);
-    await spec.confirm?.(doneIn(journal, spec.done));
+    await spec.confirm?.(doneIn(journal, spec.done), rowsInDoubt(journal, spec));
     await journal.writeHeader({ ...strip(header), service, rows, digest, amended: true });
     await index(rt, spec, journal.fileId, service, digest, header.batch, header.created);
     return journal;
@@ -213,7 +233,7 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       );
     }
     nameDone(rt, spec, journal, 'the journal');
-    await spec.confirm?.(doneIn(journal, spec.done));
+    await spec.confirm?.(doneIn(journal, spec.done), rowsInDoubt(journal, spec));
     return start(rt, spec, journal, service, rows, digest);
   }
   // A new batch: have these rows been run before, under another journal? Asked and answered
@@ -231,7 +251,8 @@ async function bind(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Jou
       if (content && !isLost(content)) nameDone(rt, spec, content, source);
       else rt.info(`note: the journal of ${source} is gone: what it ${spec.done} cannot be named`);
     }
-    if (!(spec.newBatch && hasContent)) await spec.confirm?.(doneIn(journal, spec.done));
+    if (!(spec.newBatch && hasContent))
+      await spec.confirm?.(doneIn(journal, spec.done), rowsInDoubt(journal, spec));
     return await start(rt, spec, journal, service, rows, digest);
   } finally {
     if (typeof claim !== 'string') await claim.release();
@@ -306,6 +327,17 @@ function amountsToSend(spec: BatchSpec, journal: Journal): Map<string, string> {
     toSend.set(row.key, fromMinor(wanted - already));
   }
   return toSend;
+}
+
+/** The rows an earlier run sent whose outcome is unknown: what --resend-in-doubt would send again ("line 3, payment 12, 5.00"). */
+function rowsInDoubt(journal: Journal, spec: BatchSpec): string[] {
+  const asked = new Set(spec.rows.map((r) => r.key));
+  return [...journal.histories()]
+    .filter((h) => isUnsettled(h) && asked.has(h.last.key))
+    .map(
+      (h) =>
+        `line ${h.started?.line ?? '?'}, ${spec.what} ${h.last.id}${h.started?.amount ? `, ${h.started.amount}` : ''}`,
+    );
 }
 
 function doneIn(journal: Journal, done: RowState): (key: string) => boolean {

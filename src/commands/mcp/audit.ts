@@ -7,7 +7,7 @@ import type { Column } from '../../format/columns.js';
 import { write } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import { type JournalContent, readJournal } from '../batch/journal.js';
-import { journalPathOf } from '../batch/open.js';
+import { journalPathOf } from '../batch/name.js';
 import type { Runtime } from '../runtime.js';
 import { periodStart } from './guards.js';
 import { type CallEntry, callsOf, SESSION_ACTION, sessionJournals, sessionsDir } from './session.js';

@@ -16,9 +16,10 @@ import { stateDir } from '../batch/batches.js';
 import { type Action, type ActionPlan, type BatchRecord, type Outcome, runBatch } from '../batch/engine.js';
 import { type Journal, type JournalRecord, type RowHistory, readJournal } from '../batch/journal.js';
 import { JournalLock } from '../batch/lock.js';
-import { journalPathOf, lockJournal } from '../batch/open.js';
+import { journalPathOf } from '../batch/name.js';
+import { lockJournal } from '../batch/open.js';
 import { type BatchRow, digestOf } from '../batch/rows.js';
-import { serviceOf } from '../batch/service.js';
+import { canonicalService, serviceOf } from '../batch/service.js';
 import type { Runtime } from '../runtime.js';
 import { periodStart } from './guards.js';
 import type { ToolAnswer, ToolSpec } from './tool.js';
@@ -92,7 +93,7 @@ export class Session {
     } else {
       path = await journalPathOf(given);
     }
-    const locked = await lockJournal(rt, path);
+    const locked = await lockJournal(path);
     const lock = { release: locked.release };
     const journal: Journal | undefined = locked.journal;
     try {
@@ -279,7 +280,9 @@ async function refundedElsewhere(
   for (const path of await sessionJournals(dir)) {
     if (path === own) continue;
     const content = await readJournal(path).catch(() => undefined);
-    if (content?.header?.action !== SESSION_ACTION || content.header.service !== service) continue;
+    const theirs = content?.header?.service;
+    if (content?.header?.action !== SESSION_ACTION || theirs === undefined) continue;
+    if (canonicalService(theirs) !== canonicalService(service)) continue;
     const currencies = new Set(
       [...content.history.values()].flatMap((h) => (h.started?.currency ? [h.started.currency] : [])),
     );

@@ -60,8 +60,8 @@ function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchReco
 ): Action<R, S, P, T> {
   return {
     ...action,
-    plan: (state, row) => {
-      const plan = action.plan(state, row);
+    plan: (state, row, prior) => {
+      const plan = action.plan(state, row, prior);
       const currency = action.currencyOf(state);
       const refusal = refundRefusal(ctx.guards, {
         amount: plan.amount ?? '0',

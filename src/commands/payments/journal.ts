@@ -1,6 +1,6 @@
 // The journal flags of a money move and their help (src/commands/batch/open.ts says what each does).
 
-import { SETTLE_WINDOW } from '../batch/actions.js';
+import { RESEND_IN_DOUBT, SETTLE_WINDOW } from '../batch/actions.js';
 
 /** --journal's help says what the journal of this command keeps. */
 export function journalFlags(journal: string) {
@@ -12,6 +12,7 @@ export function journalFlags(journal: string) {
     },
     { flag: '--new-batch', help: 'move the journal aside and start a new batch, even of rows run before' },
     SETTLE_WINDOW,
+    RESEND_IN_DOUBT,
     {
       flag: '--break-lock',
       help: "take the journal's lock even when it may be held from another host or container",

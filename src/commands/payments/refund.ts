@@ -1,5 +1,6 @@
 // billing payments refund: its description; its code is ./run.ts and src/commands/refunds/.
 
+import { AGAIN } from '../batch/actions.js';
 import { PRODUCTION_GUARD } from '../help-text.js';
 import { verb } from '../verb.js';
 import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
@@ -22,6 +23,7 @@ export const refundVerb = verb({
     },
     { flag: '--concurrency <n>', help: 'refunds in flight at once with --file (1 to 64)', default: '4' },
     DRY_RUN,
+    AGAIN,
     ...journalFlags(
       'journal of the run (with --file: default <file>.journal, needed with --file -; with one id: a retry refunds nothing twice)',
     ),

@@ -269,7 +269,7 @@ async function moveOne<S, P extends MovePlan>(
       import('../moves.js'),
       import('../batch/open.js'),
       import('../batch/engine.js'),
-      import('../batch/command.js'),
+      import('../batch/name.js'),
       import('../batch/journal.js'),
     ]);
   const row = commandRow(paymentId, amount);
@@ -294,7 +294,7 @@ async function moveOne<S, P extends MovePlan>(
       await confirmMoneyMove(rt, {
         action: action.name,
         paymentId,
-        amount: started?.amount ?? action.plan(state, row).amount,
+        amount: started?.amount ?? action.plan(state, row, { made: new Set(), unsettled: [] }).amount,
         currency: action.currencyOf(state) ?? undefined,
       });
     },
@@ -311,6 +311,8 @@ async function moveOne<S, P extends MovePlan>(
       signal: rt.signal,
       laneOf: () => undefined,
       settleMs: (await rt.client()).settleMs,
+      resendInDoubt: rt.flags.resendInDoubt,
+      again: rt.flags.again || rt.flags.newBatch,
     });
     for await (const o of run.outcomes) outcome = o;
     stopped = run.stopped;

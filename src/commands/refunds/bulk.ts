@@ -10,10 +10,12 @@ import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../args.js';
 import { ACTIONS } from '../batch/actions.js';
-import { executeBatch, journalFor, readBatchRows } from '../batch/command.js';
+import { executeBatch, resendLine } from '../batch/command.js';
 import { type Outcome, statusWord } from '../batch/engine.js';
+import { readBatchRows } from '../batch/input.js';
 import { readJournal } from '../batch/journal.js';
-import { journalPathOf, openBatch } from '../batch/open.js';
+import { journalFor, journalPathOf } from '../batch/name.js';
+import { openBatch } from '../batch/open.js';
 import { confirmMoneyMove } from '../confirm.js';
 import { commandRow, type PaymentRow, refundAction } from '../moves.js';
 import { previewBase, previewOf, type RefundFlags, writePreviews } from '../preview.js';
@@ -106,7 +108,7 @@ async function refundRows(
     amend: flags.amend,
     newBatch: flags.newBatch,
     breakLock: flags.breakLock,
-    confirm: async (isDone) => {
+    confirm: async (isDone, inDoubt) => {
       const ctx = await rt.context();
       if (ctx.kind !== 'production' || rt.flags.yes) return;
       const planned = input.rows.filter((row) => !isDone(row.key));
@@ -116,7 +118,7 @@ async function refundRows(
         action: 'refund',
         subject:
           `${plural(input.rows.length, 'row')} of ${input.name} (${describeTotals(planned, currencies)}` +
-          `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})`,
+          `${skipped > 0 ? `; ${skipped} refunded by an earlier run, skipped` : ''})${resendLine(rt, inDoubt)}`,
       });
     },
   });

@@ -20,6 +20,7 @@ import type { ApiAnswer, Runtime } from '../model/runtime.js';
 import { handleAdmin } from './admin.js';
 import { AnswerCache, JsonText, MAX_BODY_BYTES, readBody, sendJson } from './body.js';
 import { handleBrowser, isBrowserPath } from './browser.js';
+import { withIdempotencyKey } from './idempotency.js';
 import { matchRoute, V1_ROUTES, V2_ROUTES } from './routes.js';
 
 export const INJECTED_FAULT_MESSAGE = 'payment gateway unavailable (injected fault)';
@@ -283,7 +284,9 @@ async function handleApi(
   }
   checkBody(match.route, rawBody);
   return withFaults(runtime, method, rest, () =>
-    match.handler({ runtime, state, profileId, params: match.params, query, rawBody }),
+    withIdempotencyKey(state, profileId, method, rest, rawBody, req.headers['idempotency-key'], () =>
+      match.handler({ runtime, state, profileId, params: match.params, query, rawBody }),
+    ),
   );
 }
 
