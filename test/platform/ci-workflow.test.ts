@@ -40,7 +40,7 @@ describe('.github/workflows/ci.yml', () => {
     expect(matrix.os).toEqual(['ubuntu-latest', 'macos-latest', 'windows-latest']);
     expect(matrix.node).toEqual(['20', '22', '24']);
     expect(failFast).toBe(false);
-    expect(workflow.jobs.test['runs-on']).toBe('${{ matrix.os }}');
+    expect(workflow.jobs.test['runs-on']).toBe(['$', '{{ matrix.os }}'].join(''));
     const run = workflow.jobs.test.steps.map((s: Any) => s.run).filter(Boolean);
     expect(run).toContain('npm test');
   });
