@@ -9,10 +9,10 @@
 // Node start) and BILLING_* variables are cleared (bench/harness.mjs). Output goes to /dev/null.
 //
 //   npm run bench              everything; rewrites the generated part of bench/RESULTS.md
-//   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks, find)
+//   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks, find, lists)
 //
-// refunds, webhooks and find are their own scripts (bench/refunds.mjs, bench/webhooks.mjs,
-// bench/find.mjs), run on
+// refunds, webhooks, find and lists are their own scripts (bench/refunds.mjs, bench/webhooks.mjs,
+// bench/find.mjs, bench/lists.mjs: long lists at 100,000 orders, issue 36 §2), run on
 // the machine's Node; each writes its section to bench/results-<name>.md, folded in here.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -303,10 +303,10 @@ try {
   if (emulator) await stopEmulator(emulator);
 }
 
-for (const name of ['refunds', 'webhooks', 'find', 'emulator']) {
+for (const name of ['refunds', 'webhooks', 'find', 'emulator', 'lists']) {
   if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
 }
-const sections = ['refunds', 'webhooks', 'find', 'emulator']
+const sections = ['refunds', 'webhooks', 'find', 'emulator', 'lists']
   .map((name) => {
     try {
       return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();

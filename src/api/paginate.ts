@@ -2,6 +2,7 @@
 // the interface document does not show, and reading every page in order.
 
 import { setMaxListeners } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT } from '../errors.js';
 import { AbortError } from './errors.js';
@@ -188,7 +189,12 @@ export async function* paginate<T>(
         }
         const page = open(result.page);
         const more = take(page, pageNo);
-        if (!enough()) fill();
+        if (!enough()) {
+          fill();
+          // The new requests leave only when the event loop gets a turn: without one they waited
+          // for the page's records to be written (bench/RESULTS.md, "Long lists").
+          await nextTurn();
+        }
         yield* more;
         if (isLast(page, pageNo, o.itemsPerPage, totalPages) || enough()) return;
       }

@@ -106,7 +106,8 @@ export class Runtime {
       color: this.color,
       stdout: this.io.stdout,
       tty: this.stdoutIsTTY,
-      width: this.stdoutIsTTY ? this.io.stdout.columns : undefined,
+      // A terminal that reports no width (0 columns: a serial console) is taken as 80, as help is.
+      width: this.stdoutIsTTY ? this.io.stdout.columns || 80 : undefined,
       csvRaw: this.flags.csvRaw === true,
       query: this.flags.query,
       queryMaxBytes: parseQueryMax(this.flags.queryMaxMb),

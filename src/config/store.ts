@@ -7,7 +7,7 @@
 
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, win32 } from 'node:path';
 import { distrustAtSync } from '../domain/trust.js';
 import { ConfigError, SystemError, UsageError } from '../errors.js';
 import { BUILTIN_NAMES, builtinEnvironment, isBuiltin } from './builtins.js';
@@ -70,7 +70,9 @@ export function defaultConfigDir(
   const dir = variable(env, 'BILLING_CONFIG_DIR');
   if (dir !== undefined) return resolve(dir);
   if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'billing');
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'billing', 'Config');
+  // win32.join: the same as join on Windows, and the Windows path a test on Linux asks for.
+  if (platform === 'win32')
+    return win32.join(env.APPDATA || win32.join(home, 'AppData', 'Roaming'), 'billing', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'billing');
 }
 

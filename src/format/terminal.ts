@@ -91,5 +91,7 @@ function redactJson(json: string): string {
     const written = JSON.stringify(secret).slice(1, -1);
     if (out.includes(written)) out = out.split(written).join('***');
   }
-  return out.includes('@') ? out.replace(JSON_URL_CREDENTIALS, '$1***@') : out;
+  // Both tests first: a list of orders has an email in every record but rarely a URL, and the
+  // expression alone costs ~0.3 s over 100,000 orders.
+  return out.includes('@') && out.includes('://') ? out.replace(JSON_URL_CREDENTIALS, '$1***@') : out;
 }

@@ -47,8 +47,17 @@ function columnsOf(resource: Columns): readonly Column[] {
 
 async function writeData(out: Output, data: Data): Promise<number> {
   if (out.query !== undefined) return (await import('./query.js')).writeQueried(data, out, writeData);
-  const strategy = STRATEGIES[out.format];
   const sink = new Sink(out.stdout);
+  try {
+    return await writeWith(data, out, sink);
+  } finally {
+    // What the sink gathered goes out before anything else is written (an error's message too).
+    await sink.flush();
+  }
+}
+
+async function writeWith(data: Data, out: Output, sink: Sink): Promise<number> {
+  const strategy = STRATEGIES[out.format];
   let count = 0;
   if ('list' in data) {
     count = await strategy.list(data.list, columnsOf(data.columns), data.columns, out, sink, data.total);
@@ -67,6 +76,7 @@ async function writeData(out: Output, data: Data): Promise<number> {
     await strategy.answer(all, out, sink, false);
     count = all.length;
   }
+  await sink.flush();
   sink.check();
   return count;
 }

@@ -66,8 +66,9 @@ describe('ConfigStore reading', () => {
     expect(defaultConfigDir({}, 'linux', '/home/a')).toBe('/home/a/.config/billing');
     expect(defaultConfigDir({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/a')).toBe('/xdg/billing');
     expect(defaultConfigDir({}, 'darwin', '/Users/a')).toBe('/Users/a/Library/Preferences/billing');
+    // Windows' own separators, on any platform (test/platform/windows-shaped.test.ts).
     expect(defaultConfigDir({ APPDATA: 'C:/AppData' }, 'win32', 'C:/Users/a')).toBe(
-      join('C:/AppData', 'billing', 'Config'),
+      'C:\\AppData\\billing\\Config',
     );
   });
 });

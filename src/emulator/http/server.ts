@@ -236,7 +236,12 @@ async function withLatency(
   }
   const due = performance.now() + latencyMs;
   const settled = await answer().then(
-    (reply) => ({ reply: reply.body === undefined ? reply : { ...reply, body: JsonText.of(reply.body) } }),
+    (reply) => ({
+      reply:
+        reply.body === undefined || reply.body instanceof JsonText
+          ? reply
+          : { ...reply, body: JsonText.of(reply.body) },
+    }),
     (error: unknown) => ({ error }),
   );
   await delay(Math.max(0, due - performance.now()));

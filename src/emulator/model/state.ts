@@ -97,8 +97,12 @@ export class EmulatorState {
     return id;
   }
 
+  /** Counts markChanged(): a text made of the state at one count is the state's while it holds. */
+  generation = 0;
+
   /** Tells the listeners (the data file writer) that something changed. */
   markChanged(): void {
+    this.generation += 1;
     for (const listener of this.listeners) listener();
   }
 
