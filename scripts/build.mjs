@@ -21,6 +21,7 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
+import { makeManifest } from './manifest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -160,6 +161,10 @@ try {
   const id = hash.digest('hex').slice(0, 16);
   const identity = { type: 'commonjs', private: true, version: pkg.version, billingBuild: id, code };
   await writeFile(join(dist, 'package.json'), `${JSON.stringify(identity, null, 2)}\n`);
+  // Then (dist/ is CommonJS now) the manifest of the commands (scripts/manifest.mjs), for help without the bundle.
+  const manifest = await makeManifest(join(dist, 'cli.js'));
+  await writeFile(join(dist, 'manifest.json'), JSON.stringify(manifest));
+
   if (process.env.BILLING_BUILD_VERBOSE) console.log(`dist/: ${out.length} files, build ${id}`);
 } finally {
   await rm(esm, { recursive: true, force: true });
