@@ -147,9 +147,10 @@ try {
     logLevel: 'warning',
   });
 
-  // The build's identity, and each file's: hashes of the bytes of the code, made once here so
-  // that bin/billing keys its code cache by the code without hashing it on every start. The
-  // version lets bin/billing answer --version without loading the bundle.
+  // The build's identity (dist/package.json), and each file's (dist/code-hashes.json): hashes
+  // of the bytes of the code, made once here so that bin/billing keys its code cache by the
+  // code without hashing it on every start. The version lets bin/billing answer --version
+  // without loading the bundle.
   const hash = createHash('sha256');
   const code = {};
   for (const f of out) {
@@ -159,8 +160,10 @@ try {
     code[name] = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
   }
   const id = hash.digest('hex').slice(0, 16);
-  const identity = { type: 'commonjs', private: true, version: pkg.version, billingBuild: id, code };
+  const identity = { type: 'commonjs', private: true, version: pkg.version, billingBuild: id };
   await writeFile(join(dist, 'package.json'), `${JSON.stringify(identity, null, 2)}\n`);
+  // Apart from package.json, which every start reads: only a run that loads the bundle needs it.
+  await writeFile(join(dist, 'code-hashes.json'), JSON.stringify(code));
   // Then (dist/ is CommonJS now) the manifest of the commands (scripts/manifest.mjs), for help without the bundle.
   const manifest = await makeManifest(join(dist, 'cli.js'));
   await writeFile(join(dist, 'manifest.json'), JSON.stringify(manifest));

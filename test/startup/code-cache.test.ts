@@ -99,12 +99,12 @@ describe('the code cache is keyed by the code', () => {
     const { node, bin } = runnableByOthers();
     const home = tempDir('billing-cache-');
     expect(billing(node, bin, TOPIC, home).code).toBe(0);
-    const identity = JSON.parse(readFileSync(join(dirname(bin), '..', 'dist', 'package.json'), 'utf8'));
+    const code = JSON.parse(readFileSync(join(dirname(bin), '..', 'dist', 'code-hashes.json'), 'utf8'));
     const root = join(home, 'billing', 'v8');
     const [dir] = readdirSync(root);
     const names = readdirSync(join(root, dir as string));
-    expect(names).toContain(`cli.js-${identity.code['cli.js']}.cache`);
+    expect(names).toContain(`cli.js-${code['cli.js']}.cache`);
     const cli = readFileSync(join(dirname(bin), '..', 'dist', 'cli.js'));
-    expect(identity.code['cli.js']).toBe(createHash('sha256').update(cli).digest('hex').slice(0, 32));
+    expect(code['cli.js']).toBe(createHash('sha256').update(cli).digest('hex').slice(0, 32));
   });
 });

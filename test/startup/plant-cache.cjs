@@ -24,6 +24,9 @@ script.runInThisContext()({}, require, {}, filename, dist);
 process.exit = exit;
 const dir = path.join(root, `${identity.billingBuild}-${process.versions.v8}-${process.arch}`);
 fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-const file = path.join(dir, `cli.js-${identity.code['cli.js']}.cache`);
+const file = path.join(
+  dir,
+  `cli.js-${JSON.parse(fs.readFileSync(path.join(dist, 'code-hashes.json'), 'utf8'))['cli.js']}.cache`,
+);
 fs.writeFileSync(file, script.createCachedData(), { mode: 0o644 });
 process.stdout.write(`${file}\n`);
