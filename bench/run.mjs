@@ -11,8 +11,8 @@
 //   npm run bench              everything; rewrites the generated part of bench/RESULTS.md
 //   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks, find)
 //
-// refunds, webhooks and find are their own scripts (bench/refunds.mjs, bench/webhooks.mjs,
-// bench/find.mjs), run on
+// startup (issue 36 §1's floors), refunds, webhooks and find are their own scripts
+// (bench/startup.mjs, bench/refunds.mjs, bench/webhooks.mjs, bench/find.mjs), run on
 // the machine's Node; each writes its section to bench/results-<name>.md, folded in here.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -303,10 +303,10 @@ try {
   if (emulator) await stopEmulator(emulator);
 }
 
-for (const name of ['refunds', 'webhooks', 'find', 'emulator']) {
+for (const name of ['startup', 'refunds', 'webhooks', 'find', 'emulator']) {
   if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
 }
-const sections = ['refunds', 'webhooks', 'find', 'emulator']
+const sections = ['startup', 'refunds', 'webhooks', 'find', 'emulator']
   .map((name) => {
     try {
       return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();
