@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runOnPty } from '../helpers/pty.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const HOOK = join(ROOT, 'bench', 'startup-loads.cjs');
@@ -65,6 +66,16 @@ describe('help and the version in a pipe load nothing of the bundle', () => {
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+/);
     expect(r.files).toEqual(['package.json']);
     expect(r.builtins).toEqual([]);
+  });
+
+  it("at a terminal, help is the bundle's, at the terminal's width (the manifest holds 80 columns)", async () => {
+    const wide = await runOnPty(['--help'], { cols: 140 }).exited;
+    expect(wide.code).toBe(0);
+    const lines = wide.text.split(/\r?\n/);
+    expect(Math.max(...lines.map((l) => l.length))).toBeGreaterThan(80);
+    expect(
+      Math.max(...(manifest.commands['']?.help ?? '').split('\n').map((l) => l.length)),
+    ).toBeLessThanOrEqual(80);
   });
 
   it('what the manifest does not know (a help topic) is answered by the bundle', async () => {
