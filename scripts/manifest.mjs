@@ -35,6 +35,23 @@ async function printed(main, argv) {
   return out;
 }
 
+/**
+ * The examples of a help text (src/cli/shared.ts's block: "Examples:", then "  $ " lines),
+ * with the lines help wrapped at 80 columns (" \\" and an indented continuation) joined again.
+ */
+function examplesOf(help) {
+  const block = help.split('\nExamples:\n')[1];
+  if (!block) return [];
+  const out = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('  $ ')) out.push(line.slice(4));
+    else if (/^\s{4,}\S/.test(line) && out.length > 0 && out[out.length - 1].endsWith(' \\'))
+      out[out.length - 1] = `${out[out.length - 1].slice(0, -1)}${line.trim()}`;
+    else break;
+  }
+  return out;
+}
+
 /** dist/manifest.json's content, from the built dist/cli.js. */
 export async function makeManifest(cliFile) {
   const require = createRequire(import.meta.url);
@@ -58,6 +75,7 @@ export async function makeManifest(cliFile) {
         ...(o.hidden ? { hidden: true } : {}),
       })),
       commands: cmd.commands.map((c) => c.name()),
+      examples: examplesOf(help),
       help,
       // `billing help WORDS` prints the same as `billing WORDS --help`, unless it does not.
       ...(helpWord === help ? {} : { helpWord }),

@@ -15,7 +15,7 @@ import { runOnPty } from '../helpers/pty.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const HOOK = join(ROOT, 'bench', 'startup-loads.cjs');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8')) as {
-  commands: Record<string, { help: string; helpWord?: string; commands: string[] }>;
+  commands: Record<string, { help: string; helpWord?: string; commands: string[]; examples: string[] }>;
 };
 
 /** Runs node ARGS as a process that does not block this one (the emulator runs here). */
@@ -66,6 +66,16 @@ describe('help and the version in a pipe load nothing of the bundle', () => {
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+/);
     expect(r.files).toEqual(['package.json']);
     expect(r.builtins).toEqual([]);
+  });
+
+  it("the manifest's examples are the help's, whole (a wrapped line joined again)", () => {
+    const examples = Object.values(manifest.commands).flatMap((c) => c.examples);
+    expect(examples.length).toBeGreaterThan(50);
+    expect(examples.some((e) => e.length > 80)).toBe(true);
+    expect(examples.every((e) => !e.includes('\n') && !e.endsWith('\\'))).toBe(true);
+    expect(manifest.commands['orders get']?.examples.every((e) => e.includes('billing orders get'))).toBe(
+      true,
+    );
   });
 
   it("at a terminal, help is the bundle's, at the terminal's width (the manifest holds 80 columns)", async () => {
