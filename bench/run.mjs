@@ -11,8 +11,9 @@
 //   npm run bench              everything; rewrites the generated part of bench/RESULTS.md
 //   npm run bench -- startup   only the named groups (startup, list, sea, refunds, webhooks, find, lists)
 //
-// refunds, webhooks, find and lists are their own scripts (bench/refunds.mjs, bench/webhooks.mjs,
-// bench/find.mjs, bench/lists.mjs: long lists at 100,000 orders, issue 36 §2), run on
+// startup (issue 36 §1's floors), refunds, webhooks, find and lists are their own scripts
+// (bench/startup.mjs, bench/refunds.mjs, bench/webhooks.mjs, bench/find.mjs, bench/lists.mjs:
+// long lists at 100,000 orders, issue 36 §2), run on
 // the machine's Node; each writes its section to bench/results-<name>.md, folded in here.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -303,10 +304,10 @@ try {
   if (emulator) await stopEmulator(emulator);
 }
 
-for (const name of ['refunds', 'webhooks', 'find', 'emulator', 'lists']) {
+for (const name of ['startup', 'refunds', 'webhooks', 'find', 'emulator', 'lists']) {
   if (wanted(name)) execFileSync('node', [join(root, 'bench', `${name}.mjs`)], { env, stdio: 'inherit' });
 }
-const sections = ['refunds', 'webhooks', 'find', 'emulator', 'lists']
+const sections = ['startup', 'refunds', 'webhooks', 'find', 'emulator', 'lists']
   .map((name) => {
     try {
       return readFileSync(join(root, 'bench', `results-${name}.md`), 'utf8').trim();

@@ -9,8 +9,11 @@
 //    through, so dist/*.map still point into src/.
 //
 // Two dependency files are loaded lazily rather than at start (scripts/deferred-plugin.mjs).
-// dist/package.json marks the directory as CommonJS and names the build, so that a code
-// cache written for one build is never used by another.
+// dist/package.json marks the directory as CommonJS and names the build (and its version,
+// for bin/billing's --version), so that a code cache written for one build is never used by
+// another; dist/code-hashes.json holds the hash of each file's code (the code cache's key),
+// dist/trust.js the trust rule bin/billing checks the cache with, and dist/manifest.json the
+// commands and their help (scripts/manifest.mjs), which bin/billing answers help from.
 
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -21,6 +24,7 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
+import { makeManifest } from './manifest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -58,6 +62,20 @@ async function buildProgramEntry() {
     );
   }
   await writeFile(join(dist, 'emulator.d.ts'), dts.outputText);
+}
+
+/** An esbuild plugin: the builtins `filter` matches are required on first property access. */
+function lazyBuiltin(filter) {
+  return {
+    name: 'lazy-builtin',
+    setup(b) {
+      b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-builtin' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+        contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= require(${JSON.stringify(args.path)}))[key] });\n`,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
@@ -133,14 +151,49 @@ try {
       );
   }
 
-  // The build's identity: a hash of every file it wrote, for the code cache of bin/billing.
+  // The rule of src/domain/trust.ts, for bin/billing's code cache (which runs before the bundle).
+  // Its node:fs/promises (for the asynchronous check, which bin/billing does not use) is
+  // required on first use: loading it brings node:readline too, ~1 ms on every start.
+  await build({
+    entryPoints: { trust: 'src/domain/trust.ts' },
+    plugins: [lazyBuiltin(/^(node:)?fs\/promises$/)],
+    absWorkingDir: root,
+    outdir: dist,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
+  // The build's identity (dist/package.json), and each file's (dist/code-hashes.json): hashes
+  // of the bytes of the code, made once here so that bin/billing keys its code cache by the
+  // code without hashing it on every start. The version lets bin/billing answer --version
+  // without loading the bundle.
   const hash = createHash('sha256');
-  for (const f of out) hash.update(`${f.split(sep).join('/')}\0`).update(await readFile(join(dist, f)));
+  const code = {};
+  for (const f of out) {
+    const bytes = await readFile(join(dist, f));
+    const name = f.split(sep).join('/');
+    hash.update(`${name}\0`).update(bytes);
+    code[name] = createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+  }
   const id = hash.digest('hex').slice(0, 16);
-  await writeFile(
-    join(dist, 'package.json'),
-    `${JSON.stringify({ type: 'commonjs', private: true, billingBuild: id }, null, 2)}\n`,
-  );
+  const identity = { type: 'commonjs', private: true, version: pkg.version, billingBuild: id };
+  await writeFile(join(dist, 'package.json'), `${JSON.stringify(identity, null, 2)}\n`);
+  // Apart from package.json, which every start reads: only a run that loads the bundle needs it.
+  await writeFile(join(dist, 'code-hashes.json'), JSON.stringify(code));
+  // Then (dist/ is CommonJS now) the manifest of the commands (scripts/manifest.mjs), for help without the bundle.
+  // A build whose manifest fails leaves no stamp, so that it is not taken for a fresh one.
+  const manifest = await makeManifest(join(dist, 'cli.js')).catch(async (error) => {
+    await rm(join(dist, 'package.json'), { force: true });
+    throw error;
+  });
+  await writeFile(join(dist, 'manifest.json'), JSON.stringify(manifest));
+  // dist/package.json is the build's stamp (test/setup/fresh-build.ts): written last of all.
+  await writeFile(join(dist, 'package.json'), `${JSON.stringify(identity, null, 2)}\n`);
+
   if (process.env.BILLING_BUILD_VERBOSE) console.log(`dist/: ${out.length} files, build ${id}`);
 } finally {
   await rm(esm, { recursive: true, force: true });

@@ -99,6 +99,15 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   return program;
 }
 
+/**
+ * Every command, declared as for a run, for the build's manifest (scripts/manifest.mjs): it
+ * reads names, summaries, arguments and flags from it, and each command's help from main().
+ */
+export function commandTree(): Promise<Command> {
+  const session: Session = { io: defaultStreams(), env: {}, controller: new AbortController() };
+  return buildProgram(session, [], true);
+}
+
 function defaultStreams(): Streams {
   return {
     stdout: process.stdout,

@@ -1,0 +1,25 @@
+// A --require hook that lists what a billing process loaded, printed as JSON on stderr at exit
+// (one line, prefixed "loads: "): the files of dist/ that bin/billing read (its own loader reads
+// them with fs.readFileSync, not through Node's module loader) and the node: builtins
+// (process.moduleLoadList). Used by bench/startup.mjs and test/startup/loads.test.ts.
+//
+//   node --require bench/startup-loads.cjs bin/billing orders get 1 2> loads
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const dist = `${path.join(__dirname, '..', 'dist')}${path.sep}`;
+const before = new Set(process.moduleLoadList);
+const files = [];
+const read = fs.readFileSync;
+fs.readFileSync = function readFileSync(file, ...rest) {
+  if (typeof file === 'string' && file.startsWith(dist))
+    files.push(file.slice(dist.length).split(path.sep).join('/'));
+  return read.call(this, file, ...rest);
+};
+process.on('exit', () => {
+  const builtins = process.moduleLoadList
+    .filter((m) => !before.has(m) && m.startsWith('NativeModule '))
+    .map((m) => m.slice('NativeModule '.length));
+  process.stderr.write(`loads: ${JSON.stringify({ files, builtins })}\n`);
+});
