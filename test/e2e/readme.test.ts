@@ -93,10 +93,6 @@ describe('the repo stands alone', () => {
     readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
     );
-  // Written by other branches of issues 33, 34 and 36, linked from the guides before they land:
-  // a link to one of these may be missing until then, and is checked as any other once it is there.
-  const LANDING = new Set(['at-most-once.md', 'trust.md', 'safety.md', 'testing-library.md', 'platforms.md']);
-
   it('README, docs and code point to nothing outside the repo', () => {
     for (const file of ['README.md', ...files('docs'), ...files('src')]) {
       const text = readFileSync(join(ROOT, file), 'utf8');
@@ -123,9 +119,6 @@ describe('the repo stands alone', () => {
       for (const [, target = '', anchor] of text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)) {
         if (/^[a-z]+:/.test(target)) continue;
         const path = target === '' ? join(ROOT, file) : resolve(dirname(join(ROOT, file)), target);
-        const landing =
-          dirname(path) === join(ROOT, 'docs') && LANDING.has(relative(join(ROOT, 'docs'), path));
-        if (landing && !existsSync(path)) continue;
         expect(existsSync(path), `${file} → ${relative(ROOT, path)}`).toBe(true);
         if (anchor && path.endsWith('.md'))
           expect(anchorsOf(path), `${file} → ${relative(ROOT, path)}#${anchor}`).toContain(anchor);
