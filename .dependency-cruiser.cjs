@@ -12,7 +12,7 @@ const EMULATOR_SUBSYSTEM = '^src/emulator/(?!http/|model/|index\\.ts$|program\\.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    // ---- the CLI side: cli.ts, cli/ -> commands/ -> webhooks/ -> config/, format/ -> api/ -> domain/
+    // ---- the CLI side: cli.ts, cli/ -> commands/ -> mcp/ -> cli/kit/ -> ops/ -> webhooks/ -> config/, format/ -> api/ -> domain/
     {
       name: 'domain-is-the-ground',
       comment: 'src/domain (money, order statuses, the local emulator address) imports nothing else of src.',
@@ -27,30 +27,84 @@ module.exports = {
         'format, config, webhooks or the emulator.',
       severity: 'error',
       from: { path: '^src/api/' },
-      to: { path: '^src/(cli\\.ts$|cli/|commands/|format/|config/|webhooks/|emulator/)' },
+      to: { path: '^src/(cli\\.ts$|cli/|commands/|mcp/|ops/|format/|config/|webhooks/|emulator/)' },
     },
     {
       name: 'config-and-format-below-commands',
       comment:
-        'src/config and src/format serve the commands; they never import them, the CLI, webhooks or the emulator.',
+        'src/config and src/format serve the commands; they never import them, the CLI, the operations, webhooks or the emulator.',
       severity: 'error',
       from: { path: '^src/(config|format)/' },
-      to: { path: '^src/(cli\\.ts$|cli/|commands/|webhooks/|emulator/)' },
+      to: { path: '^src/(cli\\.ts$|cli/|commands/|mcp/|ops/|webhooks/|emulator/)' },
     },
     {
       name: 'webhooks-below-commands',
       comment:
-        'src/webhooks (events, signatures, the receiver) never imports the commands, the CLI or the emulator.',
+        'src/webhooks (events, signatures, the receiver) never imports the commands, the CLI, the operations or the emulator.',
       severity: 'error',
       from: { path: '^src/webhooks/' },
-      to: { path: '^src/(cli\\.ts$|cli/|commands/|emulator/)' },
+      to: { path: '^src/(cli\\.ts$|cli/|commands/|mcp/|ops/|emulator/)' },
+    },
+    {
+      name: 'ops-below-the-commands',
+      comment:
+        'src/ops (the operations the CLI and the MCP server both call, and the Runtime they are handed) never ' +
+        'imports a command, the CLI, its kit or the MCP server.',
+      severity: 'error',
+      from: { path: '^src/ops/' },
+      to: { path: '^src/(cli\\.ts$|cli/|commands/|mcp/)' },
+    },
+    {
+      name: 'kit-below-the-commands',
+      comment:
+        'src/cli/kit (what every command uses: the description, results, prompts, lists) never imports a command, ' +
+        'the program or help of src/cli, or the MCP server.',
+      severity: 'error',
+      from: { path: '^src/cli/kit/' },
+      to: { path: '^src/(cli\\.ts$|cli/(?!kit/)|commands/|mcp/)' },
+    },
+    {
+      name: 'mcp-below-the-cli',
+      comment:
+        'The MCP server (src/mcp) never imports the program or help of src/cli; of the CLI it uses the kit alone.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/(cli\\.ts$|cli/(?!kit/))' },
+    },
+    {
+      name: 'mcp-calls-operations',
+      comment:
+        'An MCP tool calls operations (src/ops), never a command: of src/commands it reads descriptions (its input ' +
+        "is made from its command's flags), never their code (index.ts, run.ts, <verb>.run.ts). The one exception: " +
+        'src/mcp/reads.ts, whose read tools run their command and take its -o json (docs/tree.md).',
+      severity: 'error',
+      from: { path: '^src/mcp/', pathNot: '^src/mcp/reads\\.ts$' },
+      to: { path: '^src/commands/(index|.*/index|.*[/.]run)\\.ts$' },
+    },
+    {
+      name: 'mcp-has-one-entry',
+      comment:
+        'The MCP server is entered through src/mcp/index.ts (`billing mcp`, which src/commands/index.ts loads); ' +
+        'nothing outside src/mcp imports its tools, session or transport.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/mcp/' },
+      to: { path: '^src/mcp/', pathNot: '^src/mcp/index\\.ts$' },
+    },
+    {
+      name: 'mcp-sdk-only-in-mcp',
+      comment:
+        '@modelcontextprotocol/sdk and zod are loaded by `billing mcp` alone: only src/mcp imports them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/mcp/' },
+      to: { path: 'node_modules/(@modelcontextprotocol/sdk|zod)/' },
     },
     {
       name: 'commands-below-the-cli',
-      comment: 'src/commands run what src/cli.ts and src/cli/ declare; they never import the declarations.',
+      comment:
+        'src/commands declare and parse the commands src/cli.ts and src/cli/ build; of src/cli they import the kit alone.',
       severity: 'error',
       from: { path: '^src/commands/' },
-      to: { path: '^src/(cli\\.ts$|cli/)' },
+      to: { path: '^src/(cli\\.ts$|cli/(?!kit/))' },
     },
     {
       name: 'cli-never-imports-the-emulator',
@@ -114,9 +168,10 @@ module.exports = {
     {
       name: 'shared-errors-below-the-api',
       comment:
-        'cli.ts, cli/ and config/ take the shared errors from src/errors.ts; they never import src/api.',
+        'cli.ts, cli/ (but its kit, which commands use to read and write records) and config/ take the shared ' +
+        'errors from src/errors.ts; they never import src/api.',
       severity: 'error',
-      from: { path: '^src/(cli\\.ts$|cli/|config/)' },
+      from: { path: '^src/(cli\\.ts$|cli/(?!kit/)|config/)' },
       to: { path: '^src/api/' },
     },
     {

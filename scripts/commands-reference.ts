@@ -1,13 +1,13 @@
-// Every command the descriptions declare (src/commands/groups.ts GROUPS, each group's verbs and
+// Every command the descriptions declare (src/commands/index.ts GROUPS, each group's verbs and
 // the commands the table of actions declares), and docs/commands.md made from them.
 // scripts/commands-doc.mjs writes the file (`npm run docs:commands`);
 // test/e2e/commands-doc.test.ts fails when the file is not what `commandsDoc()` makes now, and
 // test/e2e/descriptions.test.ts and README's table of commands walk the same list.
 
-import { entriesOf } from '../src/commands/action-verbs.js';
-import { actionOf } from '../src/commands/batch/actions.js';
-import { GROUPS } from '../src/commands/groups.js';
-import { type FlagSpec, flagsOf, type Group, isRunnable, type VerbSpec } from '../src/commands/verb.js';
+import { entriesOf } from '../src/cli/kit/action-commands.js';
+import { type FlagSpec, flagsOf, type Group, isRunnable, type VerbSpec } from '../src/cli/kit/verb.js';
+import { GROUPS } from '../src/commands/index.js';
+import { actionOf } from '../src/ops/batch/action-table.js';
 
 /** A group with its words on the command line (billing emulator webhooks: ['emulator', 'webhooks']). */
 export interface DescribedGroup {
@@ -99,7 +99,7 @@ function commandSection(command: DescribedCommand, level: string): string[] {
   const batch = verb.batch
     ? [
         `Takes a batch: several ${actionOf(verb.batch).on} ids or \`--file\`, each acted on at most once, ` +
-          `by the action \`${verb.batch}\` (src/commands/batch/actions.ts); its batch flags are in the table above.`,
+          `by the action \`${verb.batch}\` (src/ops/batch/action-table.ts); its batch flags are in the table above.`,
         '',
       ]
     : [];

@@ -3,12 +3,6 @@
 
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { defineGroup } from './cli/build.js';
-import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
-import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
-import { examples, type Run } from './cli/shared.js';
-import { TOPICS } from './cli/topic-names.js';
-import { GROUPS } from './commands/groups.js';
 import {
   action,
   exitCodeOf,
@@ -16,12 +10,18 @@ import {
   isPromptInterrupt,
   type Session,
   settleOutput,
-} from './commands/run.js';
-import type { Streams } from './commands/runtime.js';
+} from './cli/action.js';
+import { defineGroup } from './cli/build.js';
+import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
+import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
+import { examples, type Run } from './cli/shared.js';
+import { TOPICS } from './cli/topic-names.js';
+import { GROUPS } from './commands/index.js';
 import { ENVIRONMENT } from './config/variables.js';
 import { EXIT, EXIT_CODES, InterruptedError } from './errors.js';
 import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
 import { flushed, watchOutput } from './format/sink.js';
+import type { Streams } from './ops/runtime/runtime.js';
 import { version } from './version.js';
 
 /** Columns for help: the terminal's, 80 in a pipe (as commander does). */
@@ -93,7 +93,7 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
-  // Every group and top-level command, in the order of GROUPS (src/commands/groups.ts).
+  // Every group and top-level command, in the order of GROUPS (src/commands/index.ts).
   for (const group of Object.values(GROUPS)) await defineGroup(program, group, run, full(group.name));
   defineHelp(program, (text) => session.io.stdout.write(text));
   return program;
@@ -137,7 +137,7 @@ export async function main(
   if (aliased.note) io.stderr.write(`${aliased.note}\n`);
   const program = await buildProgram(session, argv);
   if (argv[0] === '__complete') {
-    const { completions } = await import('./commands/completion.js');
+    const { completions } = await import('./commands/completion/run.js');
     io.stdout.write(
       completions(program, argv.slice(1), env)
         .map((word) => `${word}\n`)

@@ -1,5 +1,5 @@
 // Errors are values with a kind and an exit code. Everything below the CLI throws them (the
-// config, the format layer, the API core); one place (src/commands/run.ts) turns them into a
+// config, the format layer, the API core); one place (src/cli/action.ts) turns them into a
 // message on stderr and an exit code. The errors of talking to the service are in src/api/errors.ts.
 
 export type ErrorKind =

@@ -36,7 +36,7 @@ export interface ClientOptions {
   settleMs?: number;
   /**
    * Called before every request that is not a read (not GET, HEAD or OPTIONS) is sent, once per
-   * request: it may throw to stop it (the production guard and --dry-run, src/commands/write-guard.ts).
+   * request: it may throw to stop it (the production guard and --dry-run, src/cli/kit/write-guard.ts).
    */
   beforeWrite?: (request: { method: string; path: string; body?: string }) => Promise<void>;
 }

@@ -5,7 +5,7 @@
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { ApiError, lostAnswerReason, UnconfirmedMoveError } from './errors.js';
-import { confirmMove, type MoveAsked, type MoveKind } from './moves.js';
+import { confirmMove, type MoveAsked, type MoveKind } from './move-proof.js';
 import { listOrderPayments } from './orders.js';
 import { checkedOptional, checkedRecord, recordId } from './records.js';
 import { type Route, routes } from './routes.js';
@@ -21,7 +21,7 @@ interface MoveOptions {
   /** Decimal string; omitted for the full amount. */
   amount?: string;
   /**
-   * The amount the answer's record must show (src/api/moves.ts): `amount`, or for a full move
+   * The amount the answer's record must show (src/api/move-proof.ts): `amount`, or for a full move
    * all there was (the pre-authorisation's amount, what was left to refund).
    */
   expected: string;
@@ -127,7 +127,7 @@ export interface CheckedSend {
   send(): Promise<PaymentActionResult>;
   /**
    * The move asked, when it is a refund, capture or reversal: a record found after a failure
-   * counts only when it shows that move (src/api/moves.ts), as an answer's record does.
+   * counts only when it shows that move (src/api/move-proof.ts), as an answer's record does.
    */
   asked?: MoveAsked;
   /** Sends in all when a request never reached the service (connection refused). Default 3. */

@@ -8,7 +8,7 @@ import { fromMinor, isAmount, toMinor } from '../domain/money.js';
 import { REFUNDABLE_KINDS } from '../domain/payments.js';
 import { BillingError, EXIT } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { minorAmount as minor } from './moves.js';
+import { minorAmount as minor } from './move-proof.js';
 import { listOrderPayments } from './orders.js';
 import { type CheckedResult, getPayment, refundPayment, sendChecked } from './payments.js';
 import type { Payment } from './types.js';
@@ -181,7 +181,7 @@ export function refundsSince(
 
 /**
  * Sends the planned refund with the check-before-retry of sendChecked. It resolves only when
- * the record shows this refund done (src/api/moves.ts); else UnconfirmedMoveError, exit 8.
+ * the record shows this refund done (src/api/move-proof.ts); else UnconfirmedMoveError, exit 8.
  */
 export function sendRefund(
   c: ApiClient,

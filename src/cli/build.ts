@@ -1,10 +1,10 @@
 // One function makes commander's declaration of a command from its description
-// (src/commands/verb.ts): arguments, flags with their parser and default, the help after the
+// (src/cli/kit/verb.ts): arguments, flags with their parser and default, the help after the
 // options (examples, the description's text, a batch's), the batch flags, the lazy action.
 
 import { type Command, Option } from 'commander';
-import { entriesOf } from '../commands/action-verbs.js';
-import { batchHelpOf } from '../commands/batch/actions.js';
+import { batchHelpOf } from '../ops/batch/action-table.js';
+import { entriesOf } from './kit/action-commands.js';
 import {
   flagsOf,
   type Group,
@@ -13,7 +13,7 @@ import {
   setValues,
   setWords,
   type VerbSpec,
-} from '../commands/verb.js';
+} from './kit/verb.js';
 import { examples, type Run } from './shared.js';
 
 /**

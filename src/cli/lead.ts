@@ -4,9 +4,9 @@
 // the command that does it. Loaded only for `billing help WORD` and an unknown command.
 
 import type { Command } from 'commander';
-import { wordsOf } from '../commands/verb.js';
 import { UsageError } from '../errors.js';
 import { wrapWords } from './help-layout.js';
+import { wordsOf } from './kit/verb.js';
 
 /**
  * What people say → the words of the commands that do it, the likeliest first ("a b": the

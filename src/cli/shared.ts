@@ -1,7 +1,7 @@
 // What declaring the program needs beside the descriptions: the lazy-action wrapper's type and
 // the examples block of help.
 
-import type { Runnable } from '../commands/verb.js';
+import type { Runnable } from './kit/verb.js';
 
 export type Run = (runnable: Runnable) => (...params: unknown[]) => Promise<void>;
 

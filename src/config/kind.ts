@@ -1,4 +1,4 @@
-// What an environment is, for the production guard (src/commands/confirm.ts). A kind given on
+// What an environment is, for the production guard (src/ops/runtime/confirm.ts). A kind given on
 // purpose (a built-in's, `login --kind`, `config set kind`) holds only for the addresses it was
 // given with: `local` means "this machine", so a local environment whose addresses leave this
 // machine is guarded like production; and a sandbox whose address is overridden (a flag or a

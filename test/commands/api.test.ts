@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nest, parseField, resolveUrl } from '../../src/commands/api.js';
+import { nest, parseField, resolveUrl } from '../../src/commands/api/run.js';
 import { exactNumber, stringifyExactJson } from '../../src/domain/exact-json.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { baseEnv, type CliResult, runCli, tempDir } from '../helpers/cli.js';

@@ -1,11 +1,11 @@
-// Issue 29 §2: one table of actions (src/commands/batch/actions.ts). Every entry is checked
+// Issue 29 §2: one table of actions (src/ops/batch/action-table.ts). Every entry is checked
 // against the built billing: its command's --dry-run prints the action's own request (not a
 // second table of routes), its --help has the flags of batchFlagsOf and the batch help with its
 // done word. A new entry is covered without editing a list here.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIONS, type ActionName, batchFlagsOf } from '../../src/commands/batch/actions.js';
 import { routes } from '../../src/domain/routes.js';
+import { ACTIONS, type ActionName, batchFlagsOf } from '../../src/ops/batch/action-table.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 

@@ -18,7 +18,7 @@ import {
   describedGroups,
   usageOf,
 } from '../../scripts/commands-reference.js';
-import { flagsOf } from '../../src/commands/verb.js';
+import { flagsOf } from '../../src/cli/kit/verb.js';
 import { repoFile } from '../helpers/markdown.js';
 
 /** The section of a command or group: from its heading to the next heading of its level or above. */

@@ -1,13 +1,13 @@
-// Issue 29: a command is declared once, by its description (src/commands/verb.ts); the built
+// Issue 29: a command is declared once, by its description (src/cli/kit/verb.ts); the built
 // CLI's help, `billing help WORD` and completion are made from it. Every command the
 // descriptions declare is checked here, so a new one is covered without editing a list.
 
 import { describe, expect, it } from 'vitest';
 import { describedCommands, describedGroups, usageOf } from '../../scripts/commands-reference.js';
+import { entriesOf } from '../../src/cli/kit/action-commands.js';
+import { flagsOf, isRunnable } from '../../src/cli/kit/verb.js';
 import { POINTERS, SYNONYMS } from '../../src/cli/lead.js';
-import { entriesOf } from '../../src/commands/action-verbs.js';
-import { GROUPS } from '../../src/commands/groups.js';
-import { flagsOf, isRunnable } from '../../src/commands/verb.js';
+import { GROUPS } from '../../src/commands/index.js';
 import { runCli } from '../helpers/cli.js';
 
 describe('every described command', () => {

@@ -11,7 +11,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describedCommands } from '../../scripts/commands-reference.js';
-import type { VerbSpec } from '../../src/commands/verb.js';
+import type { VerbSpec } from '../../src/cli/kit/verb.js';
 import { createCustomer, createProduct } from '../emulator/helpers.js';
 import { localEnv, parseNdjson, runCli } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -5,14 +5,14 @@
 // added to its table is in every one of them or a test fails. (The guide's table of formats is
 // checked in every-format.test.ts.)
 // README's table of commands is checked entry by entry against the commands' descriptions
-// (src/commands/groups.ts GROUPS and each group's verbs): a command added, renamed or
+// (src/commands/index.ts GROUPS and each group's verbs): a command added, renamed or
 // re-described fails, naming it, until its row says so.
 
 import { describe, expect, it } from 'vitest';
 import { plain } from '../../src/cli/help-layout.js';
-import { entriesOf } from '../../src/commands/action-verbs.js';
-import { GROUPS } from '../../src/commands/groups.js';
-import { isRunnable } from '../../src/commands/verb.js';
+import { entriesOf } from '../../src/cli/kit/action-commands.js';
+import { isRunnable } from '../../src/cli/kit/verb.js';
+import { GROUPS } from '../../src/commands/index.js';
 import { ENVIRONMENT } from '../../src/config/variables.js';
 import { CUSTOMER_FIELDS, flagOf } from '../../src/domain/customers.js';
 import { EXIT_CODES } from '../../src/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageFooter } from '../../src/commands/list.js';
+import { pageFooter } from '../../src/cli/kit/run-list.js';
 import { textColumn } from '../../src/format/columns.js';
 import { renderList, wrapText } from '../../src/format/table.js';
 import { displayWidth, formatTimestamp } from '../../src/format/text.js';

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { describedCommands } from '../../scripts/commands-reference.js';
-import type { Moves } from '../../src/commands/verb.js';
+import type { Moves } from '../../src/cli/kit/verb.js';
 import { repoFile } from '../helpers/markdown.js';
 
 const GUARDED: Exclude<Moves, 'none'>[] = ['money', 'message', 'data'];

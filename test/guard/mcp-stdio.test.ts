@@ -5,7 +5,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STDIO_LIMITS } from '../../src/commands/mcp/stdio.js';
+import { STDIO_LIMITS } from '../../src/mcp/stdio.js';
 import { BIN } from '../helpers/cli.js';
 import { useEmulator } from '../helpers/suite.js';
 

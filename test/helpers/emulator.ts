@@ -60,7 +60,7 @@ export async function emulatorApi(
   return { status: res.status, body: parsed };
 }
 
-/** The credential of this user's emulator at `origin`, read from its file: the test's own emulator, no proof asked (the CLI asks one, src/commands/emulator-admin.ts). */
+/** The credential of this user's emulator at `origin`, read from its file: the test's own emulator, no proof asked (the CLI asks one, src/ops/emulator-control/admin.ts). */
 export function ownKeyHeader(origin: string): Record<string, string> {
   const key = readEmulatorKey(origin);
   return key ? { [EMULATOR_KEY_HEADER]: key } : {};

@@ -7,8 +7,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describedCommands } from '../../scripts/commands-reference.js';
-import { argKey, flagKey } from '../../src/commands/mcp/flags.js';
-import { flagsOf, type VerbSpec } from '../../src/commands/verb.js';
+import { flagsOf, type VerbSpec } from '../../src/cli/kit/verb.js';
+import { argKey, flagKey } from '../../src/mcp/flags.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startMcp } from '../helpers/mcp.js';

@@ -2,8 +2,8 @@
 
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { digestOf, type RowList } from '../../src/commands/batch/rows.js';
 import type { EmulatorState } from '../../src/emulator/index.js';
+import { digestOf, type RowList } from '../../src/ops/batch/rows.js';
 import { runCli } from '../helpers/cli.js';
 import { emulatorApi, type TestEmulator } from '../helpers/emulator.js';
 

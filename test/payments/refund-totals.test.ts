@@ -2,8 +2,8 @@
 // units, one part per currency, full refunds counted apart.
 
 import { describe, expect, it } from 'vitest';
-import type { RefundRow } from '../../src/commands/refunds/input.js';
-import { describeTotals } from '../../src/commands/refunds/totals.js';
+import type { RefundRow } from '../../src/ops/refunds/input.js';
+import { describeTotals } from '../../src/ops/refunds/totals.js';
 
 function rows(...asks: [number, string | undefined][]): RefundRow[] {
   return asks.map(([paymentId, amount], index) => ({

@@ -4,9 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/commands/batch/journal.js';
-import { JournalLock } from '../../src/commands/batch/lock.js';
-import { runInOrder } from '../../src/commands/batch/runner.js';
+import { Journal } from '../../src/ops/batch/journal.js';
+import { JournalLock } from '../../src/ops/batch/lock.js';
+import { runInOrder } from '../../src/ops/batch/runner.js';
 import { tempDir } from '../helpers/cli.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
 import {
   currency,
   dayOrTime,
@@ -9,8 +10,7 @@ import {
   recordId,
   startDate,
   url,
-} from '../../src/commands/args.js';
-import { UsageError } from '../../src/errors.js';
+} from '../../src/ops/runtime/args.js';
 
 describe('command-line values', () => {
   it('parses product specs', () => {

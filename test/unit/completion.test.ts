@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { completions } from '../../src/commands/completion.js';
+import { completions } from '../../src/commands/completion/run.js';
 
 function program(): Command {
   const root = new Command('billing').option('--env <name>').option('--json');

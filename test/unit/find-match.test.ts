@@ -2,7 +2,8 @@
 // flags read into criteria, search grading and ranking, and mapOrdered's order.
 
 import { describe, expect, it } from 'vitest';
-import { dateRange } from '../../src/commands/find/filters.js';
+import { matchesOrder, orderCriteria } from '../../src/commands/orders/filters.js';
+import { dateRange } from '../../src/ops/find/filters.js';
 import {
   type Hit,
   invoicePattern,
@@ -10,9 +11,8 @@ import {
   matchesCustomer,
   matchOrder,
   rankHits,
-} from '../../src/commands/find/match.js';
-import { mapOrdered } from '../../src/commands/find/scan.js';
-import { matchesOrder, orderCriteria } from '../../src/commands/orders/filters.js';
+} from '../../src/ops/find/match.js';
+import { mapOrdered } from '../../src/ops/find/scan.js';
 
 const order = (over: Record<string, unknown> = {}) => ({
   id: 42,

@@ -1,9 +1,9 @@
-// The guards of billing mcp (src/commands/mcp/guards.ts): pure, so every rule is checked here;
+// The guards of billing mcp (src/mcp/guards.ts): pure, so every rule is checked here;
 // test/mcp/mcp.test.ts checks them end to end against the emulator.
 
 import { describe, expect, it } from 'vitest';
-import { customerRefusal, parseCaps, parseGuards, refundRefusal } from '../../src/commands/mcp/guards.js';
 import { UsageError } from '../../src/errors.js';
+import { customerRefusal, parseCaps, parseGuards, refundRefusal } from '../../src/mcp/guards.js';
 
 const guards = parseGuards({ allow: ['refunds'], maxRefund: '10.00,EUR:50', maxTotal: 'EUR:60.00,USD:20' });
 

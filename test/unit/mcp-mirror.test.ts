@@ -1,16 +1,16 @@
-// Issue 29: an MCP tool's input is made from its command's description (src/commands/mcp/flags.ts
+// Issue 29: an MCP tool's input is made from its command's description (src/mcp/flags.ts
 // `mirror`): the argument, the flags picked by option name (a name the command lacks does not
 // compile: tsc checks this file in `npm run check`), and back to the command's arguments and
 // options as commander would give them. The tools over stdio: test/mcp/inputs.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { getVerb as customerVerb } from '../../src/commands/customers/get.js';
-import { mirror } from '../../src/commands/mcp/flags.js';
 import { getVerb as orderVerb } from '../../src/commands/orders/get.js';
 import { listVerb as paymentsVerb } from '../../src/commands/payments/list.js';
 import { refundVerb } from '../../src/commands/payments/refund.js';
 import { EXPANSIONS } from '../../src/domain/expand.js';
 import { PAYMENT_STATUSES } from '../../src/domain/payments.js';
+import { mirror } from '../../src/mcp/flags.js';
 
 describe('mirror: a tool made from a command', () => {
   it("a record's id is a whole number named <record>_id; text keeps its key", () => {

@@ -31,7 +31,7 @@ describe('docs/tree.md', () => {
     const text = readFileSync('docs/tree.md', 'utf8');
     for (const recipe of ['- **A command**:', '- **A flag**:', '- **A filter of `orders list`**:'])
       expect(text).toContain(recipe);
-    for (const path of ['src/commands/verb.ts', 'src/commands/groups.ts', 'src/commands/orders/filters.ts'])
+    for (const path of ['src/cli/kit/verb.ts', 'src/commands/index.ts', 'src/commands/orders/filters.ts'])
       expect(existsSync(path), path).toBe(true);
   });
 });

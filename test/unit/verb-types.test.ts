@@ -1,15 +1,15 @@
-// Issue 29: a command's options are typed from its description (src/commands/verb.ts). tsc
+// Issue 29: a command's options are typed from its description (src/cli/kit/verb.ts). tsc
 // checks this file (`npm run check`): a renamed or removed flag is a compile error where the
 // code reads it, which the @ts-expect-error lines below prove.
 
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { collect, flagsOf, type OptionsOf, verb } from '../../src/cli/kit/verb.js';
 import { emailVerb } from '../../src/commands/links/email.js';
 import type { createVerb } from '../../src/commands/orders/create.js';
 import { listVerb } from '../../src/commands/orders/list.js';
 import { pauseVerb } from '../../src/commands/orders/pause.js';
 import type { payVerb } from '../../src/commands/orders/pay.js';
 import type { watchVerb } from '../../src/commands/orders/watch.js';
-import { collect, flagsOf, type OptionsOf, verb } from '../../src/commands/verb.js';
 import type { replayVerb } from '../../src/commands/webhooks/replay.js';
 
 describe('OptionsOf: the options a description declares', () => {

@@ -1,6 +1,6 @@
 // The verbs of `billing checkout`, in the order of its help; their code is ./run.ts, loaded on use.
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { openVerb } from './open.js';
 import { renewVerb } from './renew.js';
 import { snippetVerb } from './snippet.js';

@@ -4,18 +4,18 @@
 import { ApiError } from '../../api/errors.js';
 import { getCheckout, getOrder, renewCheckout } from '../../api/orders.js';
 import type { Checkout } from '../../api/types.js';
+import { writeRecord } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { namesThisMachine } from '../../domain/hosts.js';
 import { orderStatus } from '../../domain/orders.js';
 import { BillingError, ConfigError, EXIT, UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
 import { safeText } from '../../format/terminal.js';
 import { formatTimestamp } from '../../format/text.js';
-import * as parse from '../args.js';
-import { orderIdOf } from '../order-arg.js';
-import { writeRecord } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import { checkedLink, webLink } from '../service-links.js';
-import type { OptionsOf } from '../verb.js';
+import { checkedLink, webLink } from '../../ops/links/service.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { openVerb } from './open.js';
 import type { snippetVerb } from './snippet.js';
 

@@ -1,7 +1,7 @@
 // billing checkout snippet: its description; its code is ./run.ts.
 
-import { ORDER_ARG } from '../help-text.js';
-import { verb } from '../verb.js';
+import { ORDER_ARG } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 import { BRANDS } from './brands.js';
 
 export const snippetVerb = verb({

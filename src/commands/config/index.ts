@@ -1,6 +1,6 @@
 // The verbs of `billing config`, in the order of its help; their code is ./run.ts, loaded on use.
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { getVerb } from './get.js';
 import { listVerb } from './list.js';
 import { pathVerb } from './path.js';

@@ -1,12 +1,12 @@
 // billing config list | get | set | unset | use | path
 
+import { readSecretFile, secretAsFlagValue } from '../../cli/kit/secret-file.js';
 import { environmentKind, type Kind, storedAddresses } from '../../config/kind.js';
 import { canonicalEnvName, maskToken, storedEnvironment } from '../../config/resolve.js';
 import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../../config/store.js';
 import { BillingError, EXIT, UsageError } from '../../errors.js';
 import { write, writeList } from '../../format/index.js';
-import type { Runtime } from '../runtime.js';
-import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 const SECRET_KEYS = new Set(['token', 'webhook_secret']);
 
@@ -87,7 +87,7 @@ export async function set(
 
 /**
  * The value to set. A secret never comes on the command line (ps shows it to every user): "-"
- * reads stdin and --secret-file a file or pipe of the user's own (src/commands/secret-file.ts);
+ * reads stdin and --secret-file a file or pipe of the user's own (src/cli/kit/secret-file.ts);
  * the literal "-" is never saved.
  */
 async function settingValue(

@@ -1,7 +1,7 @@
 // billing config set: its description; its code is ./run.ts.
 
+import { verb } from '../../cli/kit/verb.js';
 import { SETTABLE_KEYS } from '../../config/store.js';
-import { verb } from '../verb.js';
 
 const KEYS = SETTABLE_KEYS;
 

@@ -1,7 +1,7 @@
 // billing customers create: its description; its code is ./run.ts.
 
+import { verb } from '../../cli/kit/verb.js';
 import { CUSTOMER_FLAGS } from '../../domain/customers.js';
-import { verb } from '../verb.js';
 
 export const createVerb = verb({
   name: 'create',

@@ -1,7 +1,7 @@
 // billing customers list: its description; its code is ./run.ts.
 
-import { limitFlag, PAGE_FLAGS } from '../paging.js';
-import { verb } from '../verb.js';
+import { limitFlag, PAGE_FLAGS } from '../../cli/kit/page-flags.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const listVerb = verb({
   name: 'list',

@@ -8,20 +8,20 @@ import {
   listCustomersPage,
 } from '../../api/customers.js';
 import type { Customer } from '../../api/types.js';
+import { createRecord } from '../../cli/kit/create-record.js';
+import { deleteRecord } from '../../cli/kit/delete-record.js';
+import { flagOrAsk } from '../../cli/kit/prompt.js';
+import { writeSection } from '../../cli/kit/result.js';
+import { runList } from '../../cli/kit/run-list.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { CUSTOMER_FIELDS, camel } from '../../domain/customers.js';
 import { parseDate } from '../../domain/dates.js';
 import { write, writeOne } from '../../format/index.js';
 import { wrapText } from '../../format/table.js';
 import { safeLine } from '../../format/terminal.js';
-import * as parse from '../args.js';
-import { createRecord } from '../create.js';
-import { deleteRecord } from '../delete.js';
-import { matchesCustomer } from '../find/match.js';
-import { runList } from '../list.js';
-import { flagOrAsk } from '../prompt.js';
-import { writeSection } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
+import { matchesCustomer } from '../../ops/find/match.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { createVerb } from './create.js';
 import type { getVerb } from './get.js';
 import type { listVerb } from './list.js';
@@ -51,7 +51,7 @@ export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof
  */
 export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof getVerb>): Promise<void> {
   const customerId = parse.recordId('customer', id ?? '');
-  const view = await import('../order-view.js');
+  const view = await import('../../ops/orders/view.js');
   const expand = view.expansions('customer', flags.expand);
   const client = await rt.client();
   const customer = await getCustomer(client, customerId, { signal: rt.signal });

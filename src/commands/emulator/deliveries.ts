@@ -1,6 +1,6 @@
-// billing emulator deliveries: its description; its code is src/commands/webhooks/emulator.ts.
+// billing emulator deliveries: its description; its code is src/commands/emulator/deliveries.run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 import { LIMIT_FLAG, PORT_FLAG } from './flags.js';
 
 export const deliveriesVerb = verb({

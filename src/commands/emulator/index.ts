@@ -1,7 +1,7 @@
 // The verbs of `billing emulator`, in the order of its help, each with the lazy import of its
 // code; its group `webhooks` (the running emulator's endpoints) last.
 
-import { command, type Group, type Runnable } from '../verb.js';
+import { command, type Group, type Runnable } from '../../cli/kit/verb.js';
 import { applyVerb } from './apply.js';
 import { clockVerb } from './clock.js';
 import { deliveriesVerb } from './deliveries.js';
@@ -13,7 +13,7 @@ import { statusVerb } from './status.js';
 import { stopVerb } from './stop.js';
 
 const run = () => import('./run.js');
-const webhooks = () => import('../webhooks/emulator.js');
+const webhooks = () => import('./deliveries.run.js');
 
 export const VERBS: readonly (Runnable | Group)[] = [
   command(startVerb, async () => (await run()).start),
@@ -21,7 +21,7 @@ export const VERBS: readonly (Runnable | Group)[] = [
   command(statusVerb, async () => (await run()).status),
   command(resetVerb, async () => (await run()).reset),
   command(applyVerb, async () => (await run()).apply),
-  command(outboxVerb, async () => (await import('../links.js')).outbox),
+  command(outboxVerb, async () => (await import('../links/run.js')).outbox),
   command(clockVerb, async () => (await run()).clock),
   command(deliveriesVerb, async () => (await webhooks()).deliveries),
   command(sendTestEventVerb, async () => (await webhooks()).sendTestEvent),

@@ -1,6 +1,6 @@
-// billing emulator outbox: its description; its code is src/commands/links.ts.
+// billing emulator outbox: its description; its code is src/commands/links/run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 import { LIMIT_FLAG, PORT_FLAG } from './flags.js';
 
 export const outboxVerb = verb({

@@ -1,6 +1,6 @@
 // billing emulator reset: its description; its code is ./run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 import { PORT_FLAG } from './flags.js';
 
 export const resetVerb = verb({

@@ -7,18 +7,18 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../api/errors.js';
+import { readSecretFile, secretAsFlagValue } from '../../cli/kit/secret-file.js';
 import { emulatorKeyFolder } from '../../domain/emulator-key.js';
 import { urlHost } from '../../domain/hosts.js';
-import { emulatorStartCommand, LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
+import { emulatorStartCommand, LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT, SystemError, UsageError } from '../../errors.js';
 import { safeLine } from '../../format/terminal.js';
-import * as parse from '../args.js';
-import { adminCall } from '../emulator-admin.js';
-import { emulatorAnswers as answers } from '../emulator-advice.js';
-import { confirmTouchingEmulator, emulatorWideBindingWarning } from '../emulator-owner.js';
-import { FIXTURE_REFUSED, readFixtureFile } from '../fixture-file.js';
-import type { Runtime } from '../runtime.js';
-import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
+import { adminCall, emulatorOrigin, localEnvOrigin } from '../../ops/emulator-control/admin.js';
+import { FIXTURE_REFUSED, readFixtureFile } from '../../ops/emulator-control/fixture-file.js';
+import { confirmTouchingEmulator, emulatorWideBindingWarning } from '../../ops/emulator-control/owner.js';
+import * as parse from '../../ops/runtime/args.js';
+import { emulatorAnswers as answers } from '../../ops/runtime/emulator-advice.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 /** Where the emulator's key will be kept, said when it is not the usual folder (another user took it). */
 function keyFolderNote(rt: Runtime): void {
@@ -42,7 +42,7 @@ interface StartFlags {
   detach?: boolean;
   readyFd3?: boolean;
   webhookUrl: string[];
-  /** Refused: a secret is never a flag value (src/commands/secret-file.ts). */
+  /** Refused: a secret is never a flag value (src/cli/kit/secret-file.ts). */
   webhookSecret?: string;
   webhookSecretFile?: string;
   fault: string[];
@@ -299,7 +299,7 @@ async function useAdvice(
 ): Promise<string> {
   const preset = `profile ${LOCAL_EMULATOR.profileId} and the development token ${LOCAL_EMULATOR.token} are pre-set`;
   if (envName !== undefined) {
-    const { saveEmulatorEnvironment } = await import('../auth.js');
+    const { saveEmulatorEnvironment } = await import('../login/run.js');
     await saveEmulatorEnvironment(rt, envName, origin, { webhookSecret });
     return `Environment ${envName} now uses it (${preset}): billing config use ${envName}, or --env ${envName}.`;
   }
@@ -335,24 +335,6 @@ async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
   return name;
 }
 
-/**
- * The emulator a command acts on: --port, else the selected environment's when it is an
- * emulator's (kind local, as `emulator start --env NAME` and `login --emulator` make), else
- * the `local` environment's, else the default port.
- */
-export async function emulatorOrigin(rt: Runtime, flags: { port?: string }): Promise<string> {
-  if (flags.port !== undefined) return localBaseUrls(parse.port(flags.port)).origin;
-  const ctx = await rt.context();
-  if (ctx.kind === 'local' && ctx.baseUrl) return new URL(ctx.baseUrl).origin;
-  return localEnvOrigin(rt);
-}
-
-/** The `local` environment's emulator: its saved address, else the default port. */
-async function localEnvOrigin(rt: Runtime): Promise<string> {
-  const local = (await rt.config()).read().environments.local;
-  return local?.base_url ? new URL(local.base_url).origin : localBaseUrls().origin;
-}
-
 export async function stop(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
   const origin = await emulatorOrigin(rt, flags);
   await confirmTouchingEmulator(rt, origin, 'stop');
@@ -367,7 +349,7 @@ export async function stop(rt: Runtime, _args: string[], flags: { port?: string 
 async function output() {
   const [format, result, text] = await Promise.all([
     import('../../format/index.js'),
-    import('../result.js'),
+    import('../../cli/kit/result.js'),
     import('../../format/text.js'),
   ]);
   return {

@@ -1,6 +1,6 @@
-// billing emulator send-test-event: its description; its code is src/commands/webhooks/emulator.ts.
+// billing emulator send-test-event: its description; its code is src/commands/emulator/deliveries.run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 import { PORT_FLAG } from './flags.js';
 
 export const sendTestEventVerb = verb({

@@ -1,6 +1,6 @@
 // billing emulator start: its description; its code is ./run.ts.
 
-import { collect, verb } from '../verb.js';
+import { collect, verb } from '../../cli/kit/verb.js';
 
 export const startVerb = verb({
   name: 'start',

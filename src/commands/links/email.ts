@@ -1,7 +1,7 @@
 // billing links email: its description; its code is ../links.ts.
 
-import { ORDERS_ARG } from '../help-text.js';
-import { verb } from '../verb.js';
+import { ORDERS_ARG } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 import { LINK_DONE } from './send.js';
 
 export const emailVerb = verb({

@@ -1,5 +1,5 @@
 // What `links email` and `links sms` share: the help of a link sent (their batch flags,
-// --resend-in-doubt among them, are their action's: src/commands/batch/actions.ts).
+// --resend-in-doubt among them, are their action's: src/ops/batch/action-table.ts).
 
 export const LINK_DONE =
   'A link is done once the service answered the send: a re-run never sends it\n' +

@@ -1,7 +1,7 @@
 // billing links url: its description; its code is ../links.ts.
 
-import { ORDER_ARG } from '../help-text.js';
-import { verb } from '../verb.js';
+import { ORDER_ARG } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const urlVerb = verb({
   name: 'url',

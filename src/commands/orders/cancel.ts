@@ -1,7 +1,7 @@
 // billing orders cancel: its description; its code is ./cancel.run.ts.
 
-import { assumedPath, ORDERS_ARG, PRODUCTION_GUARD } from '../help-text.js';
-import { verb } from '../verb.js';
+import { assumedPath, ORDERS_ARG, PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const cancelVerb = verb({
   name: 'cancel',

@@ -2,14 +2,14 @@
 
 import { createOrderOnce } from '../../api/orders.js';
 import type { OrderInput } from '../../api/types.js';
+import { readBodyFile } from '../../cli/kit/body.js';
+import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from '../../cli/kit/prompt.js';
+import { writeRecord } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { orderStatus } from '../../domain/orders.js';
-import * as parse from '../args.js';
-import { readBodyFile } from '../body.js';
-import { ask, CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from '../prompt.js';
-import { writeRecord } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import { checkOrderLinks } from '../service-links.js';
-import type { OptionsOf } from '../verb.js';
+import { checkOrderLinks } from '../../ops/links/service.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { createVerb } from './create.js';
 
 type CreateFlags = OptionsOf<typeof createVerb>;

@@ -1,6 +1,6 @@
 // billing orders create: its description; its code is ./create.run.ts.
 
-import { collect, verb } from '../verb.js';
+import { collect, verb } from '../../cli/kit/verb.js';
 
 export const createVerb = verb({
   name: 'create',

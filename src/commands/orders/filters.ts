@@ -1,15 +1,16 @@
 // The filters of `orders list`, declared once, each whole: its flags, how their values are read
 // into its criterion (checked before anything is sent), and its matcher (a pure function of the
 // criterion and an order). `orders list` and `billing search` take them, `payments list` takes
-// some of them (src/commands/find/payments.ts), and the MCP tool `list_orders` is made from
-// their flags (src/commands/mcp/reads.ts). A new filter is one entry here.
+// some of them (src/commands/payments/across-orders.run.ts), and the MCP tool `list_orders` is made from
+// their flags (src/mcp/reads.ts). A new filter is one entry here.
 
+import { DATE_FORMS } from '../../cli/kit/help-text.js';
+import { type FlagSpec, type FlagsOf, gather } from '../../cli/kit/verb.js';
 import { personName } from '../../domain/customers.js';
 import { ORDER_STATUSES, ORDER_TYPES, orderStatus } from '../../domain/orders.js';
 import { codeOf } from '../../domain/records.js';
 import { UsageError } from '../../errors.js';
-import * as parse from '../args.js';
-import { dateCriterion, minorRange, orderTypes, statuses } from '../find/filters.js';
+import { dateCriterion, minorRange, orderTypes, statuses } from '../../ops/find/filters.js';
 import {
   amountOf,
   customerOf,
@@ -20,9 +21,8 @@ import {
   sameEmail,
   str,
   timeOf,
-} from '../find/match.js';
-import { DATE_FORMS } from '../help-text.js';
-import { type FlagSpec, type FlagsOf, gather } from '../verb.js';
+} from '../../ops/find/match.js';
+import * as parse from '../../ops/runtime/args.js';
 
 /** A filter: its flags, their values read into a criterion (undefined: not asked), its matcher. */
 interface OrderFilter<F extends readonly FlagSpec[], C> {

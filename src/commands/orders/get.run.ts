@@ -1,13 +1,13 @@
 // billing orders get: its code; its description is ./get.ts.
 
 import { getOrder } from '../../api/orders.js';
+import { writeSection } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { EXPANSIONS } from '../../domain/expand.js';
 import { write, writeOne } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
-import { orderIdOf } from '../order-arg.js';
-import { writeSection } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { getVerb } from './get.js';
 
 /**
@@ -16,7 +16,7 @@ import type { getVerb } from './get.js';
  * error. The view for people shows the payments (refunds, what is left) and the next payment.
  */
 export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof getVerb>): Promise<void> {
-  const view = flags.expand === undefined ? undefined : await import('../order-view.js');
+  const view = flags.expand === undefined ? undefined : await import('../../ops/orders/view.js');
   const wanted = view?.expansions('order', flags.expand);
   // Anything but a number is an invoice id (INV-7001, or INV-70* for those starting so).
   const orderId = await orderIdOf(rt, id);
@@ -27,7 +27,7 @@ export async function get(rt: Runtime, [id]: string[], flags: OptionsOf<typeof g
     return { one: { ...order, ...details }, columns: 'order' as const };
   };
   const screen = async () => {
-    const { chargeSentence, orderDetails } = await import('../order-view.js');
+    const { chargeSentence, orderDetails } = await import('../../ops/orders/view.js');
     const details = await orderDetails(rt, client, order, new Set(EXPANSIONS.order), true);
     await writeOne(order, 'order', rt.output);
     if (details.payments) {

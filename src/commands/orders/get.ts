@@ -1,8 +1,8 @@
 // billing orders get: its description; its code is ./get.run.ts.
 
+import { EXPANSION_NAMES } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 import { EXPANSIONS } from '../../domain/expand.js';
-import { EXPANSION_NAMES } from '../help-text.js';
-import { verb } from '../verb.js';
 
 export const getVerb = verb({
   name: 'get',

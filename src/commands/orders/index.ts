@@ -1,7 +1,7 @@
 // The verbs of `billing orders`, in the order of its help, each with the lazy import of its code.
-// Loaded only when the command line names the group (src/commands/groups.ts).
+// Loaded only when the command line names the group (src/commands/index.ts).
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { cancelVerb } from './cancel.js';
 import { createVerb } from './create.js';
 import { getVerb } from './get.js';
@@ -21,7 +21,7 @@ const payments = () => import('../payments/run.js');
 export const VERBS = [
   command(listVerb, async () => (await import('./list.run.js')).list),
   command(getVerb, async () => (await import('./get.run.js')).get),
-  command(timelineVerb, async () => (await import('../timeline.js')).timeline),
+  command(timelineVerb, async () => (await import('./timeline.run.js')).timeline),
   command(createVerb, async () => (await import('./create.run.js')).create),
   command(subscribeVerb, async () => (await import('./subscribe.run.js')).subscribe),
   command(paymentsVerb, async () => (await payments()).orderPayments),

@@ -3,6 +3,8 @@
 
 import { cancelOrder, getOrder, listScheduledPayments, pauseOrder, resumeOrder } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
+import { writeRecord } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import {
   FINAL_STATUSES,
   isOrderStatus,
@@ -14,13 +16,11 @@ import { BillingError, EXIT, UsageError } from '../../errors.js';
 import { textColumn, write } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import { formatTimestamp } from '../../format/text.js';
-import * as parse from '../args.js';
-import { confirmInProduction, confirmMoneyMove } from '../confirm.js';
-import { orderIdOf } from '../order-arg.js';
-import { writeRecord } from '../result.js';
-import type { Runtime } from '../runtime.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import * as parse from '../../ops/runtime/args.js';
+import { confirmInProduction, confirmMoneyMove } from '../../ops/runtime/confirm.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { writeSchedule } from '../schedule/run.js';
-import type { OptionsOf } from '../verb.js';
 import type { cancelVerb } from './cancel.js';
 import type { pauseVerb } from './pause.js';
 import type { resumeVerb } from './resume.js';
@@ -75,7 +75,7 @@ async function report(
 }
 
 export async function pause(rt: Runtime, args: string[], flags: OptionsOf<typeof pauseVerb>): Promise<void> {
-  if (await (await import('../many.js')).batchOf(rt, 'pause', args, flags)) return;
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'pause', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   await confirmInProduction(rt, `pause order ${orderId}`);
@@ -95,7 +95,7 @@ export async function resume(
   args: string[],
   flags: OptionsOf<typeof resumeVerb>,
 ): Promise<void> {
-  const batch = await import('../many.js');
+  const batch = await import('../../cli/kit/many.js');
   if (await batch.batchOf(rt, 'resume', args, flags, { '--restart-date': flags.restartDate })) return;
   const [id] = args;
   const restartDate =
@@ -122,7 +122,7 @@ export async function cancel(
   args: string[],
   flags: OptionsOf<typeof cancelVerb>,
 ): Promise<void> {
-  if (await (await import('../many.js')).batchOf(rt, 'cancel', args, flags)) return;
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'cancel', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   await confirmMoneyMove(rt, { action: 'cancel', subject: `order ${orderId}` });

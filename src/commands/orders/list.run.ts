@@ -2,16 +2,16 @@
 
 import { iterateOrders, listOrdersPage, listScheduledPayments } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
+import { type ListTotals, runList } from '../../cli/kit/run-list.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { cycleMonths, nextCharge } from '../../domain/next-charge.js';
 import { orderStatus } from '../../domain/orders.js';
 import { OrderTally } from '../../domain/totals.js';
 import { orderTotalLines } from '../../format/totals.js';
-import { runInOrder } from '../batch/runner.js';
-import { datesNote } from '../find/filters.js';
-import { type ListTotals, runList } from '../list.js';
-import { isSubscription } from '../order-view.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
+import { runInOrder } from '../../ops/batch/runner.js';
+import { datesNote } from '../../ops/find/filters.js';
+import { isSubscription } from '../../ops/orders/view.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { matchesOrder, orderCriteria } from './filters.js';
 import type { listVerb } from './list.js';
 

@@ -1,7 +1,7 @@
 // billing orders list: its description; its code is ./list.run.ts.
 
-import { limitFlag, PAGE_FLAGS, totalFlag } from '../paging.js';
-import { verb } from '../verb.js';
+import { limitFlag, PAGE_FLAGS, totalFlag } from '../../cli/kit/page-flags.js';
+import { verb } from '../../cli/kit/verb.js';
 import { ORDER_FILTER_FLAGS } from './filters.js';
 
 export const listVerb = verb({

@@ -1,7 +1,7 @@
 // billing orders pay: its description; its code is ./pay.run.ts.
 
-import { PRODUCTION_GUARD } from '../help-text.js';
-import { verb } from '../verb.js';
+import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const payVerb = verb({
   name: 'pay',

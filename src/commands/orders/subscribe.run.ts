@@ -2,16 +2,16 @@
 
 import { createSubscriptionOrder, getOrder, listScheduledPayments } from '../../api/orders.js';
 import type { Order, SubscriptionOrderInput } from '../../api/types.js';
+import { CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from '../../cli/kit/prompt.js';
+import { writeRecord } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { orderStatus } from '../../domain/orders.js';
 import { formatAmount, textColumn, writeOne } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import { formatTimestamp } from '../../format/text.js';
-import * as parse from '../args.js';
-import { CURRENCY_QUESTION, CUSTOMER_QUESTION, flagOrAsk } from '../prompt.js';
-import { writeRecord } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import { checkOrderLinks } from '../service-links.js';
-import type { OptionsOf } from '../verb.js';
+import { checkOrderLinks } from '../../ops/links/service.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { subscribeVerb } from './subscribe.js';
 
 export async function subscribe(

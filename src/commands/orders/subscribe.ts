@@ -1,6 +1,6 @@
 // billing orders subscribe: its description; its code is ./subscribe.run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const subscribeVerb = verb({
   name: 'subscribe',

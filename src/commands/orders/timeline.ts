@@ -1,7 +1,7 @@
 // billing orders timeline: its description; its code is ./timeline.run.ts.
 
-import { ORDER_ARG } from '../help-text.js';
-import { verb } from '../verb.js';
+import { ORDER_ARG } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const timelineVerb = verb({
   name: 'timeline',

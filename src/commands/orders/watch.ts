@@ -1,8 +1,8 @@
 // billing orders watch: its description; its code is ./watch.run.ts.
 
+import { ORDER_ARG } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 import { ORDER_STATUSES } from '../../domain/orders.js';
-import { ORDER_ARG } from '../help-text.js';
-import { verb } from '../verb.js';
 
 export const watchVerb = verb({
   name: 'watch',

@@ -1,6 +1,6 @@
 // billing payments get: its description; its code is ./run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const getVerb = verb({
   name: 'get',

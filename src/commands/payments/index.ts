@@ -1,6 +1,6 @@
 // The verbs of `billing payments`, in the order of its help; their code is ./run.ts, loaded on use.
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { captureVerb } from './capture.js';
 import { getVerb } from './get.js';
 import { listVerb } from './list.js';

@@ -1,6 +1,6 @@
-// The journal flags of a money move and their help (src/commands/batch/open.ts says what each does).
+// The journal flags of a money move and their help (src/ops/batch/open.ts says what each does).
 
-import { RESEND_IN_DOUBT, SETTLE_WINDOW } from '../batch/actions.js';
+import { RESEND_IN_DOUBT, SETTLE_WINDOW } from '../../ops/batch/action-table.js';
 
 /** --journal's help says what the journal of this command keeps. */
 export function journalFlags(journal: string) {

@@ -1,9 +1,9 @@
-// billing payments list: its description; its code is ./run.ts and src/commands/find/payments.ts.
+// billing payments list: its description; its code is ./run.ts and src/commands/payments/across-orders.run.ts.
 
+import { DATE_FORMS } from '../../cli/kit/help-text.js';
+import { totalFlag } from '../../cli/kit/page-flags.js';
+import { gather, verb } from '../../cli/kit/verb.js';
 import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../domain/payments.js';
-import { DATE_FORMS } from '../help-text.js';
-import { totalFlag } from '../paging.js';
-import { gather, verb } from '../verb.js';
 
 export const listVerb = verb({
   name: 'list',

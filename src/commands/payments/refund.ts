@@ -1,8 +1,8 @@
-// billing payments refund: its description; its code is ./run.ts and src/commands/refunds/.
+// billing payments refund: its description; its code is ./run.ts and src/ops/refunds/.
 
-import { AGAIN } from '../batch/actions.js';
-import { PRODUCTION_GUARD } from '../help-text.js';
-import { verb } from '../verb.js';
+import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
+import { AGAIN } from '../../ops/batch/action-table.js';
 import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
 
 export const refundVerb = verb({

@@ -1,7 +1,7 @@
 // billing payments reverse: its description; its code is ./run.ts.
 
-import { PRODUCTION_GUARD } from '../help-text.js';
-import { verb } from '../verb.js';
+import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
 
 export const reverseVerb = verb({

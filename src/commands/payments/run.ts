@@ -10,23 +10,23 @@ import { getOrder, listOrderPayments } from '../../api/orders.js';
 import { type CheckedResult, getPayment, payOrderWithCard, sendChecked } from '../../api/payments.js';
 import { notRefundable, planRefund, readRefundState } from '../../api/refunds.js';
 import type { Payment } from '../../api/types.js';
+import { writeRecord, writeResult } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { fromMinor } from '../../domain/money.js';
 import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
 import { COLUMNS, type Column, write, writeList, writeOne } from '../../format/index.js';
 import { singleLine } from '../../format/text.js';
-import * as parse from '../args.js';
-import type { ActionName } from '../batch/actions.js';
-import type { BatchFlags } from '../batch/command.js';
-import type { Action, MovePlan, Outcome } from '../batch/engine.js';
-import { confirmMoneyMove } from '../confirm.js';
-import type { AcrossFlags } from '../find/payments.js';
-import type { PaymentRow } from '../moves.js';
-import { orderIdOf } from '../order-arg.js';
+import type { ActionName } from '../../ops/batch/action-table.js';
+import type { BatchFlags } from '../../ops/batch/command.js';
+import type { Action, MovePlan, Outcome } from '../../ops/batch/engine.js';
+import type { PaymentRow } from '../../ops/batch/on-payments.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import * as parse from '../../ops/runtime/args.js';
+import { confirmMoneyMove } from '../../ops/runtime/confirm.js';
+import { type JournalFlags, previewBase, previewOf, writePreviews } from '../../ops/runtime/preview.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { payVerb } from '../orders/pay.js';
-import { type JournalFlags, previewBase, previewOf, writePreviews } from '../preview.js';
-import { writeRecord, writeResult } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
+import type { AcrossFlags } from './across-orders.run.js';
 import type { captureVerb } from './capture.js';
 import type { listVerb } from './list.js';
 import type { refundVerb } from './refund.js';
@@ -37,14 +37,18 @@ export async function capture(
   args: string[],
   flags: OptionsOf<typeof captureVerb>,
 ): Promise<void> {
-  if (await (await import('../many.js')).batchOf(rt, 'capture', args, flags, { '--amount': flags.amount }))
+  if (
+    await (await import('../../cli/kit/many.js')).batchOf(rt, 'capture', args, flags, {
+      '--amount': flags.amount,
+    })
+  )
     return;
   const paymentId = parse.recordId('payment', args[0] ?? '');
   const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, 'capture', paymentId, amount)], true);
   }
-  const { captureAction } = await import('../moves.js');
+  const { captureAction } = await import('../../ops/batch/on-payments.js');
   return moveOne(
     rt,
     captureAction(await rt.client()),
@@ -60,12 +64,12 @@ export async function reverse(
   args: string[],
   flags: OptionsOf<typeof reverseVerb>,
 ): Promise<void> {
-  if (await (await import('../many.js')).batchOf(rt, 'reverse', args, flags)) return;
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'reverse', args, flags)) return;
   const paymentId = parse.recordId('payment', args[0] ?? '');
   if (flags.dryRun) {
     return writePreviews(rt, [await preview(rt, 'reverse', paymentId, undefined)], true);
   }
-  const { reverseAction } = await import('../moves.js');
+  const { reverseAction } = await import('../../ops/batch/on-payments.js');
   return moveOne(
     rt,
     reverseAction(await rt.client()),
@@ -83,11 +87,11 @@ export async function refund(
 ): Promise<void> {
   if (flags.file !== undefined) {
     if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
-    const { bulkRefund } = await import('../refunds/bulk.js');
+    const { bulkRefund } = await import('../../ops/refunds/bulk.js');
     return bulkRefund(rt, flags);
   }
   if (args.length > 1) {
-    const { bulkRefund } = await import('../refunds/bulk.js');
+    const { bulkRefund } = await import('../../ops/refunds/bulk.js');
     return bulkRefund(rt, flags, args);
   }
   if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
@@ -101,7 +105,7 @@ export async function refund(
       rt.info('A full refund is sent with the amount left, read just before sending.');
     return;
   }
-  const { refundAction } = await import('../moves.js');
+  const { refundAction } = await import('../../ops/batch/on-payments.js');
   return moveOne(
     rt,
     refundAction(await rt.client()),
@@ -178,7 +182,7 @@ export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof
     }
   }
   if (flags.order === undefined) {
-    const { listAcrossOrders } = await import('../find/payments.js');
+    const { listAcrossOrders } = await import('./across-orders.run.js');
     return listAcrossOrders(rt, flags);
   }
   return orderPayments(rt, [flags.order]);
@@ -191,7 +195,7 @@ export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> 
 }
 
 export async function pay(rt: Runtime, args: string[], flags: OptionsOf<typeof payVerb>): Promise<void> {
-  if (await (await import('../many.js')).batchOf(rt, 'pay', args, flags)) return;
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'pay', args, flags)) return;
   const [id] = args;
   const orderId = await orderIdOf(rt, id);
   if (flags.dryRun) {
@@ -266,11 +270,11 @@ async function moveOne<S, P extends MovePlan>(
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
   const [{ commandRow }, { openBatch }, { runBatch, describeDoubt }, { journalFor }, { readJournal }] =
     await Promise.all([
-      import('../moves.js'),
-      import('../batch/open.js'),
-      import('../batch/engine.js'),
-      import('../batch/name.js'),
-      import('../batch/journal.js'),
+      import('../../ops/batch/on-payments.js'),
+      import('../../ops/batch/open.js'),
+      import('../../ops/batch/engine.js'),
+      import('../../ops/batch/name.js'),
+      import('../../ops/batch/journal.js'),
     ]);
   const row = commandRow(paymentId, amount);
   const journalPath = await journalFor(rt, flags, action.name, [row]);

@@ -1,6 +1,6 @@
 // billing products create: its description; its code is ./run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 
 /** The types of a product the service takes. */
 export const PRODUCT_TYPES = ['single', 'subscription'] as const;

@@ -1,7 +1,7 @@
 // billing products delete: its description; its code is ./run.ts.
 
-import { PRODUCTION_GUARD } from '../help-text.js';
-import { verb } from '../verb.js';
+import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const deleteVerb = verb({
   name: 'delete',

@@ -1,6 +1,6 @@
 // The verbs of `billing products`, in the order of its help; their code is ./run.ts, loaded on use.
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { createVerb } from './create.js';
 import { deleteVerb } from './delete.js';
 import { getVerb } from './get.js';

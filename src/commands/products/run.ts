@@ -7,14 +7,14 @@ import {
   iterateProducts,
   listProductsPage,
 } from '../../api/products.js';
+import { createRecord } from '../../cli/kit/create-record.js';
+import { deleteRecord } from '../../cli/kit/delete-record.js';
+import { CURRENCY_QUESTION, flagOrAsk } from '../../cli/kit/prompt.js';
+import { runList } from '../../cli/kit/run-list.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { writeOne } from '../../format/index.js';
-import * as parse from '../args.js';
-import { createRecord } from '../create.js';
-import { deleteRecord } from '../delete.js';
-import { runList } from '../list.js';
-import { CURRENCY_QUESTION, flagOrAsk } from '../prompt.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { type createVerb, PRODUCT_TYPES } from './create.js';
 import type { listVerb } from './list.js';
 

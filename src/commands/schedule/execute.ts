@@ -1,6 +1,6 @@
 // billing schedule execute: its description; its code is ./run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const executeVerb = verb({
   name: 'execute',

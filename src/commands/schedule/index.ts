@@ -1,6 +1,6 @@
 // The verbs of `billing schedule`, in the order of its help; their code is ./run.ts, loaded on use.
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { executeVerb } from './execute.js';
 import { mergeVerb } from './merge.js';
 import { rescheduleVerb } from './reschedule.js';

@@ -1,6 +1,6 @@
 // billing schedule reschedule: its description; its code is ./run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const rescheduleVerb = verb({
   name: 'reschedule',

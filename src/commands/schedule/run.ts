@@ -11,19 +11,19 @@ import {
   updateScheduledPayments,
 } from '../../api/schedule.js';
 import type { Order, ScheduledPayment } from '../../api/types.js';
+import { writeRecord } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { afterMove, intervalOf, type NextCharge, nextCharge } from '../../domain/next-charge.js';
 import { orderStatus } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import { moneyColumns } from '../../format/columns.js';
 import { type Column, formatAmount, statusStyle, write, writeList } from '../../format/index.js';
 import { formatTimestamp, singleLine } from '../../format/text.js';
-import * as parse from '../args.js';
-import { confirmMoneyMove } from '../confirm.js';
-import { orderIdOf } from '../order-arg.js';
-import { addition, chargeOf, chargeSentence } from '../order-view.js';
-import { writeRecord } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import { addition, chargeOf, chargeSentence } from '../../ops/orders/view.js';
+import * as parse from '../../ops/runtime/args.js';
+import { confirmMoneyMove } from '../../ops/runtime/confirm.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { executeVerb } from './execute.js';
 import type { updateVerb } from './update.js';
 

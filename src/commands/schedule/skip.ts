@@ -1,6 +1,6 @@
 // billing schedule skip: its description; its code is ./run.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 
 export const skipVerb = verb({
   name: 'skip',

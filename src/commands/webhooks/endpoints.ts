@@ -1,14 +1,13 @@
 // billing emulator webhooks add|list|remove: the running emulator's webhook endpoints, and
 // what `webhooks listen` uses to join an emulator by itself.
 
+import { writeListOrNote, writeRows } from '../../cli/kit/result.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
-import * as parse from '../args.js';
-import { emulatorOrigin } from '../emulator/run.js';
-import { adminCall } from '../emulator-admin.js';
-import { writeListOrNote, writeRows } from '../result.js';
-import type { Runtime } from '../runtime.js';
+import { adminCall, emulatorOrigin } from '../../ops/emulator-control/admin.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export interface EndpointInfo {
   url: string;

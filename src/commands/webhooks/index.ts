@@ -1,6 +1,6 @@
 // The verbs of `billing webhooks`, in the order of its help, each with the lazy import of its code.
 
-import { command } from '../verb.js';
+import { command } from '../../cli/kit/verb.js';
 import { listenVerb } from './listen.js';
 import { replayVerb } from './replay.js';
 import { signVerb } from './sign.js';

@@ -4,8 +4,8 @@
 // A real service never gets admin calls.
 
 import { isLoopbackHost } from '../../domain/hosts.js';
-import { adminCall, NotYourEmulatorError } from '../emulator-admin.js';
-import type { Runtime } from '../runtime.js';
+import { adminCall, NotYourEmulatorError } from '../../ops/emulator-control/admin.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { endpointsOf } from './endpoints.js';
 
 export interface JoinedEmulator {

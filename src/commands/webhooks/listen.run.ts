@@ -1,10 +1,13 @@
 // billing webhooks listen: receive, verify, show and forward deliveries until Ctrl-C.
 
 import { ApiError } from '../../api/errors.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { urlHost, wideBindingWarning } from '../../domain/hosts.js';
 import { ORDER_EVENTS } from '../../domain/orders.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { OUTPUT_FORMATS, traitsOf } from '../../format/formats.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
 import type { Inspector, ReplayRequest } from '../../webhooks/inspector.js';
 import {
@@ -19,9 +22,6 @@ import { type EventFormat, Renderer } from '../../webhooks/render.js';
 import { Sender } from '../../webhooks/sender.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
 import type { Tunnel } from '../../webhooks/tunnel.js';
-import * as parse from '../args.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
 import { registerEndpoint, unregisterEndpoint } from './endpoints.js';
 import { findEmulator, type JoinedEmulator } from './join.js';
 import type { listenVerb } from './listen.js';

@@ -1,7 +1,7 @@
 // billing webhooks listen: its description; its code is ./listen.run.ts.
 
+import { collect, verb } from '../../cli/kit/verb.js';
 import { DEFAULT_WEBHOOK_PATH } from '../../domain/local.js';
-import { collect, verb } from '../verb.js';
 import { SECRET_FLAGS } from './secret-flags.js';
 
 export const listenVerb = verb({

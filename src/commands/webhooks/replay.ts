@@ -1,6 +1,6 @@
 // billing webhooks replay: its description; its code is ./send.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 import { SECRET_FLAGS } from './secret-flags.js';
 
 export const replayVerb = verb({

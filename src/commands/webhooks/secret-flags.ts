@@ -1,7 +1,7 @@
 // The flags by which every webhook command is given its signing secret (data only, for the
 // descriptions of src/commands/webhooks/). The secret never comes as a flag value (ps shows it
 // to every user): --secret is declared, hidden, only to be refused with the ways to give it
-// (src/commands/secret-file.ts).
+// (src/cli/kit/secret-file.ts).
 
 export const SECRET_FLAGS = [
   { flag: '--secret <secret>', help: '', hidden: true },

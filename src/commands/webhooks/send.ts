@@ -2,10 +2,14 @@
 
 import { ApiError, classifyStatus } from '../../api/errors.js';
 import { getOrder } from '../../api/orders.js';
+import { writeRows } from '../../cli/kit/result.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { LOCAL_EMULATOR, localBaseUrls } from '../../domain/local.js';
 import { isOrderStatus, orderStatus } from '../../domain/orders.js';
 import { BatchFailedError, EXIT, UsageError } from '../../errors.js';
 import { textColumn as column } from '../../format/index.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { version } from '../../version.js';
 import { describeEvent, isKnownEvent } from '../../webhooks/describe.js';
 import {
@@ -27,10 +31,6 @@ import { replayHeaders, UNVERIFIED_HEADER } from '../../webhooks/replay.js';
 import { type HeaderList, Sender, type SendResult } from '../../webhooks/sender.js';
 import { signatureHeader } from '../../webhooks/signature.js';
 import { expandLocalUrl } from '../../webhooks/target.js';
-import * as parse from '../args.js';
-import { writeRows } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
 import { findEmulator } from './join.js';
 import type { replayVerb } from './replay.js';
 import { givenSecret, requireSecret } from './shared.js';
@@ -77,7 +77,7 @@ export async function trigger(
     return triggerOnEmulator(rt, emulator.origin, event, eventStatus, flags.order, flags.customer);
   }
   if (emulator && event === 'order.test' && flags.order === undefined) {
-    const { testEventOn } = await import('./emulator.js');
+    const { testEventOn } = await import('../emulator/deliveries.run.js');
     return testEventOn(rt, emulator.origin, LOCAL_EMULATOR.profileId, true);
   }
   const urls = emulator

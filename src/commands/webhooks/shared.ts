@@ -1,10 +1,10 @@
 // What the webhook commands share: the signing secret and bodies read as exact bytes.
 
 import { readFile } from 'node:fs/promises';
+import { readSecretFile, secretAsFlagValue } from '../../cli/kit/secret-file.js';
 import { maskToken as maskSecret } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
-import type { Runtime } from '../runtime.js';
-import { readSecretFile, secretAsFlagValue } from '../secret-file.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export interface Secret {
   value: string;

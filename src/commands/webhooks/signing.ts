@@ -1,11 +1,11 @@
 // billing webhooks sign | verify: produce or check an X-Service-Signature, for debugging.
 
+import type { OptionsOf } from '../../cli/kit/verb.js';
 import { UsageError } from '../../errors.js';
 import { write } from '../../format/index.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { DEFAULT_TOLERANCE_S, signatureHeader, unixNow, verifySignature } from '../../webhooks/signature.js';
-import * as parse from '../args.js';
-import type { Runtime } from '../runtime.js';
-import type { OptionsOf } from '../verb.js';
 import { readBytes, requireSecret, type Secret, type SecretFlags } from './shared.js';
 import type { signVerb } from './sign.js';
 import type { verifyVerb } from './verify.js';

@@ -8,14 +8,14 @@
 import { createCustomer, getCustomer } from '../../api/customers.js';
 import { createOrder, createSubscriptionOrder, getOrder } from '../../api/orders.js';
 import { createProduct } from '../../api/products.js';
+import { writeRows } from '../../cli/kit/result.js';
 import { toDayFirst } from '../../domain/dates.js';
 import { type OrderStatus, orderStatus } from '../../domain/orders.js';
 import { UsageError } from '../../errors.js';
-import * as parse from '../args.js';
-import { adminCall } from '../emulator-admin.js';
-import { writeRows } from '../result.js';
-import type { Runtime } from '../runtime.js';
-import { DELIVERY_COLUMNS, type Delivery } from './emulator.js';
+import { adminCall } from '../../ops/emulator-control/admin.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { DELIVERY_COLUMNS, type Delivery } from '../emulator/deliveries.run.js';
 
 /** Statuses only an order with a payment schedule reaches (pause, suspension, an overpaid payment, the last instalment): a new one is a subscription. */
 const NEEDS_SCHEDULE: readonly OrderStatus[] = ['paused', 'suspended', 'review', 'complete'];

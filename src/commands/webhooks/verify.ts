@@ -1,6 +1,6 @@
 // billing webhooks verify: its description; its code is ./signing.ts.
 
-import { verb } from '../verb.js';
+import { verb } from '../../cli/kit/verb.js';
 import { SECRET_FLAGS } from './secret-flags.js';
 
 export const verifyVerb = verb({

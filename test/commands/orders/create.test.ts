@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nestingDepth } from '../../../src/commands/body.js';
+import { nestingDepth } from '../../../src/cli/kit/body.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
 import { useEmulator } from '../../helpers/suite.js';

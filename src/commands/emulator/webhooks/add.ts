@@ -1,6 +1,6 @@
 // billing emulator webhooks add: its description; its code is src/commands/webhooks/endpoints.ts.
 
-import { collect, verb } from '../../verb.js';
+import { collect, verb } from '../../../cli/kit/verb.js';
 import { PORT_FLAG } from '../flags.js';
 
 export const addVerb = verb({

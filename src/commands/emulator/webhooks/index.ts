@@ -1,7 +1,7 @@
 // The verbs of `billing emulator webhooks`, the running emulator's endpoints; their code is
 // src/commands/webhooks/endpoints.ts, loaded on use.
 
-import { command } from '../../verb.js';
+import { command } from '../../../cli/kit/verb.js';
 import { addVerb } from './add.js';
 import { listVerb } from './list.js';
 import { removeVerb } from './remove.js';

@@ -1,6 +1,6 @@
 // billing emulator webhooks list: its description; its code is src/commands/webhooks/endpoints.ts.
 
-import { verb } from '../../verb.js';
+import { verb } from '../../../cli/kit/verb.js';
 import { PORT_FLAG } from '../flags.js';
 
 export const listVerb = verb({

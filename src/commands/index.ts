@@ -1,0 +1,146 @@
+// The command groups declared by descriptions (src/cli/kit/verb.ts): each group's name and
+// line, for `billing --help`, and the lazy import of its verbs, built only when the command
+// line names the group (or for completion and `billing help WORD`, every group).
+
+import { command, type Group } from '../cli/kit/verb.js';
+import { apiVerb } from './api/api.js';
+import { completionVerb } from './completion/completion.js';
+import { loginVerb } from './login/login.js';
+import { logoutVerb } from './logout/logout.js';
+import { mcpVerb } from './mcp/mcp.js';
+import { SEARCH_SUMMARY } from './search/line.js';
+import { statusVerb } from './status/status.js';
+
+export const GROUPS = {
+  login: {
+    name: loginVerb.name,
+    summary: loginVerb.summary,
+    command: command(loginVerb, async () => (await import('./login/run.js')).login),
+  },
+  logout: {
+    name: logoutVerb.name,
+    summary: logoutVerb.summary,
+    command: command(logoutVerb, async () => (await import('./login/run.js')).logout),
+  },
+  status: {
+    name: statusVerb.name,
+    summary: statusVerb.summary,
+    command: command(statusVerb, async () => (await import('./login/run.js')).status),
+  },
+  search: {
+    name: 'search',
+    summary: SEARCH_SUMMARY,
+    verb: async () =>
+      command(
+        (await import('./search/search.js')).searchVerb,
+        async () => (await import('./search/run.js')).search,
+      ),
+  },
+  config: {
+    name: 'config',
+    summary: 'read and change the config',
+    examples: [
+      'billing config list',
+      'billing config set base_url https://api.example/api/v2 --env sandbox',
+      'billing config use local',
+      'billing config get profile_id',
+    ],
+    verbs: async () => (await import('./config/index.js')).VERBS,
+  },
+  orders: {
+    name: 'orders',
+    summary: 'list, inspect and create orders',
+    verbs: async () => (await import('./orders/index.js')).VERBS,
+  },
+  customers: {
+    name: 'customers',
+    summary: 'list, inspect and create customers',
+    verbs: async () => (await import('./customers/index.js')).VERBS,
+  },
+  products: {
+    name: 'products',
+    summary: 'list, inspect and create products',
+    verbs: async () => (await import('./products/index.js')).VERBS,
+  },
+  payments: {
+    name: 'payments',
+    summary: 'look up, capture, reverse and refund payments (one, or many from a file)',
+    verbs: async () => (await import('./payments/index.js')).VERBS,
+  },
+  schedule: {
+    name: 'schedule',
+    summary: 'act on scheduled payments: execute, skip, reschedule, merge, update (see orders schedule ID)',
+    examples: [
+      'billing orders schedule 1042',
+      'billing schedule execute 311',
+      'billing schedule reschedule 312 2027-03-15',
+      'billing schedule update 1042 --amount 29.90 --interval QUARTER',
+    ],
+    help:
+      '\nThe interface document does not show these paths or payloads; the tool assumes them\n' +
+      '(POST /scheduled_payments/{id}/execute|skip|reschedule, POST /orders/{id}/scheduled_payments/merge,\n' +
+      'PATCH /orders/{id}/scheduled_payments): see src/domain/routes.ts. A payment or an order in the wrong\n' +
+      'state is answered 422 with the reason (exit 7).\n',
+    verbs: async () => (await import('./schedule/index.js')).VERBS,
+  },
+  checkout: {
+    name: 'checkout',
+    summary: "an order's checkout: the payment form for the merchant's own site",
+    examples: [
+      'billing orders create --customer 3 --product 7 --currency EUR --invoice-id INV-1 --checkout',
+      'billing checkout open 1042',
+      'billing checkout snippet 1042 --renew > payment-form.html',
+    ],
+    verbs: async () => (await import('./checkout/index.js')).VERBS,
+  },
+  links: {
+    name: 'links',
+    summary: 'payment links: send one by email or SMS, or show it (as a QR code too)',
+    examples: [
+      'billing links email 1042',
+      'billing links url 1042 --qr',
+      'billing links url 1042 --png pay.png',
+    ],
+    help:
+      '\nA link moves a draft order to pending. It opens the order portal: the order, the amount\n' +
+      'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
+      'outbox: billing emulator outbox.\n',
+    verbs: async () => (await import('./links/index.js')).VERBS,
+  },
+  webhooks: {
+    name: 'webhooks',
+    summary: 'receive, forward, send and check order-event webhooks',
+    examples: [
+      'billing --env local webhooks listen --forward-to http://localhost:3000/webhooks',
+      'billing --env local webhooks trigger order.active',
+      'billing webhooks verify --secret-file secret.txt --header "t=…,v1=…" --file body.json',
+    ],
+    verbs: async () => (await import('./webhooks/index.js')).VERBS,
+  },
+  emulator: {
+    name: 'emulator',
+    summary: 'run the Merchant Billing Service locally, offline',
+    examples: [
+      'billing emulator start --seed demo            # in the foreground; Ctrl-C stops it',
+      'billing emulator start --seed demo --detach   # in the background',
+      'billing --env local orders list',
+      'billing emulator stop',
+    ],
+    verbs: async () => (await import('./emulator/index.js')).VERBS,
+  },
+  mcp: {
+    name: mcpVerb.name,
+    summary: mcpVerb.summary,
+    verb: async () => command(mcpVerb, async () => (await import('../mcp/index.js')).mcp),
+  },
+  api: {
+    name: apiVerb.name,
+    summary: apiVerb.summary,
+    command: command(apiVerb, async () => (await import('./api/run.js')).api),
+  },
+  completion: {
+    name: completionVerb.name,
+    summary: completionVerb.summary,
+    command: command(completionVerb, async () => (await import('./completion/run.js')).script),
+  },
+} as const satisfies Record<string, Group>;

@@ -1,0 +1,326 @@
+// The journal of one `billing mcp` session: one file, locked while the server runs, whose
+// header says it is a session (action "mcp"), and whose rows are the write calls, each keyed
+// by what it asks for (callKey). Every write goes through the batch engine over this journal,
+// one at a time, so a call repeated with the same arguments — a retry after a lost answer, in
+// this session or in a server restarted on the same journal (--journal) — finds its row done
+// (nothing sent) or started (its order's payments are checked before anything is sent again).
+// What the session has refunded, per currency, is summed from the journal: a restarted
+// session keeps its --max-total.
+
+import { randomBytes } from 'node:crypto';
+import { appendFile, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { toMinor } from '../domain/money.js';
+import { InUseError, UsageError } from '../errors.js';
+import { stateDir } from '../ops/batch/batches.js';
+import {
+  type Action,
+  type ActionPlan,
+  type BatchRecord,
+  type Outcome,
+  runBatch,
+} from '../ops/batch/engine.js';
+import { type Journal, type JournalRecord, type RowHistory, readJournal } from '../ops/batch/journal.js';
+import { JournalLock } from '../ops/batch/lock.js';
+import { journalPathOf } from '../ops/batch/name.js';
+import { lockJournal } from '../ops/batch/open.js';
+import { type BatchRow, digestOf } from '../ops/batch/rows.js';
+import { canonicalService, serviceOf } from '../ops/batch/service.js';
+import type { Runtime } from '../ops/runtime/runtime.js';
+import { periodStart } from './guards.js';
+import type { ToolAnswer, ToolSpec } from './tool.js';
+
+export const SESSION_ACTION = 'mcp';
+
+/** Where sessions keep their journals when --journal is not given. */
+export function sessionsDir(env: Record<string, string | undefined>): string {
+  return join(stateDir(env), 'mcp');
+}
+
+/**
+ * The row key of a call: the tool, what it acts on, what else names the move (the amount or
+ * "full" of a refund or capture, the channel of a link) and the caller's request_id when
+ * given. The same key is the same call: done at most once a session.
+ */
+export function callKey(tool: string, id: number, detail?: string, requestId?: string): string {
+  return `${tool}:${id}${detail === undefined ? '' : `|${detail}`}${requestId === undefined ? '' : `#${requestId}`}`;
+}
+
+/** The tool of a row key ("refund_payment:120|5.00" → "refund_payment"). */
+export function toolOfKey(key: string): string {
+  return key.slice(0, Math.max(key.indexOf(':'), 0));
+}
+
+/** States in which a refund counts against the session's total: made, or perhaps made. */
+const COUNTED = new Set(['refunded', 'started', 'in_doubt']);
+
+export class Session {
+  /** Writes run one at a time: the caps see every earlier refund, a retry sees its first call. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly journal: Journal,
+    private readonly lock: { release(): Promise<void> },
+    /** The journal was opened again (--journal of an earlier session). */
+    readonly resumed: boolean,
+    /** The environment and profile the session moves money on (batch/service.ts). */
+    private readonly service: string,
+    /** Where every session of this user keeps its journal: the cap of the day counts them all. */
+    private readonly dir: string,
+  ) {}
+
+  /** What the other sessions of this service refunded today, per currency (read under the cap's lock). */
+  private elsewhere = new Map<string, bigint>();
+
+  /**
+   * Runs a refund holding the cap's lock (STATE/mcp/cap.lock), with what every other session
+   * of this environment and profile refunded today read first: two servers, a restarted one
+   * or a client that reconnects, all count against one --max-total a day.
+   */
+  async withCap<T>(work: () => Promise<T>): Promise<T> {
+    const lock = await holdCap(this.dir);
+    try {
+      this.elsewhere = await refundedElsewhere(this.dir, this.journal.path, this.service, Date.now());
+      return await work();
+    } finally {
+      await lock.release();
+    }
+  }
+
+  static async open(rt: Runtime, given: string | undefined): Promise<Session> {
+    let path: string;
+    if (given === undefined) {
+      const dir = sessionsDir(rt.env);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      // To the millisecond: --audit lists the sessions by name, newest first, and a client
+      // restarted within a second must still sort after the session it replaced.
+      const stamp = new Date().toISOString().replace(/[-:]/g, '');
+      path = join(dir, `session-${stamp}-${randomBytes(3).toString('hex')}.journal`);
+    } else {
+      path = await journalPathOf(given);
+    }
+    const locked = await lockJournal(path);
+    const lock = { release: locked.release };
+    const journal: Journal | undefined = locked.journal;
+    try {
+      const header = journal.header;
+      if (journal.unreadable.length > 0) {
+        throw new UsageError(
+          `the journal ${path} has unreadable lines (line ${journal.unreadable.slice(0, 10).join(', ')}); the server did not start`,
+          { hint: 'restore the journal, or start a new session without --journal' },
+        );
+      }
+      if (header === undefined && (journal.legacy || [...journal.histories()].length > 0)) {
+        throw new UsageError(`${path} is not the journal of a billing mcp session; the server did not start`);
+      }
+      if (header !== undefined && header.action !== SESSION_ACTION) {
+        throw new UsageError(
+          `${path} is the journal of a ${header.action} batch, not of a billing mcp session; the server did not start`,
+          { hint: 'give the session its own --journal, or leave --journal out for a new one' },
+        );
+      }
+      const service = await serviceOf(rt);
+      if (header?.service !== undefined && header.service !== service) {
+        throw new UsageError(
+          `${path} is the journal of a session on ${header.service}, and this server is on ${service}; the server did not start`,
+          { hint: 'give the session its own --journal, or leave --journal out for a new one' },
+        );
+      }
+      if (header === undefined) {
+        await journal.writeHeader({
+          batch: `m_${randomBytes(8).toString('hex')}`,
+          action: SESSION_ACTION,
+          input: 'billing mcp',
+          service,
+          rows: [],
+          digest: digestOf([]),
+          created: new Date().toISOString(),
+        });
+      }
+      return new Session(journal, lock, header !== undefined, service, sessionsDir(rt.env));
+    } catch (err) {
+      await journal?.close();
+      await journal?.discardIfNew();
+      await lock.release();
+      throw err;
+    }
+  }
+
+  get path(): string {
+    return this.journal.path;
+  }
+
+  /**
+   * Minor units refunded today (UTC; or perhaps refunded: started, in doubt) in `currency`, by
+   * this session but for the row `except`, and by every other session of this service.
+   */
+  refunded(currency: string, except?: string): bigint {
+    const own = sumRefunds(this.journal.histories(), currency, periodStart(Date.now()), except);
+    return own + (this.elsewhere.get(currency) ?? 0n);
+  }
+
+  /**
+   * Adds a call and its answer to the session's log (JOURNAL.calls, NDJSON, 0600): reads and
+   * answered repeats too, which the journal (one row a move) does not hold. --audit reads it.
+   */
+  async logCall(spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer): Promise<void> {
+    await appendFile(callsOf(this.journal.path), `${JSON.stringify(callEntry(spec, args, answer))}\n`, {
+      mode: 0o600,
+    });
+  }
+
+  /** Runs one row through the batch engine on this journal, after every earlier call. */
+  run<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+    action: Action<R, S, P, T>,
+    row: R,
+    signal: AbortSignal,
+  ): Promise<Outcome<R, T>> {
+    const next = this.queue.then(async () => {
+      const run = runBatch({
+        journal: this.journal,
+        action,
+        rows: [row],
+        concurrency: 1,
+        signal,
+        laneOf: () => undefined,
+      });
+      let outcome: Outcome<R, T> | undefined;
+      for await (const o of run.outcomes) outcome = o;
+      if (run.stopped) throw run.stopped;
+      if (!outcome) throw new UsageError('the call was stopped before it was sent; nothing was sent');
+      return outcome;
+    });
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.journal.close();
+    await this.lock.release();
+  }
+}
+
+/** One call as the log keeps it. */
+export interface CallEntry {
+  at: string;
+  tool: string;
+  /** What it acted on or read: "payment 120", "order 54", "search \"ada\"". */
+  target: string;
+  amount: string | null;
+  currency: string | null;
+  /** read, refunded, skipped, in_doubt, refused (a guard), failed… */
+  state: string;
+  /** Why a call was refused or failed: the message whole. */
+  why: string | null;
+}
+
+/** The log of a session's calls, beside its journal. */
+export function callsOf(journal: string): string {
+  return `${journal}.calls`;
+}
+
+function callEntry(spec: ToolSpec, args: Record<string, unknown>, answer: ToolAnswer): CallEntry {
+  const content = (answer.structuredContent ?? {}) as Record<string, unknown>;
+  const error = content.error as Record<string, unknown> | undefined;
+  const id = args.payment_id ?? args.order_id ?? args.order ?? args.payment ?? args.customer;
+  const noun =
+    args.payment_id !== undefined || args.payment !== undefined
+      ? 'payment'
+      : args.customer !== undefined
+        ? 'customer'
+        : 'order';
+  const target =
+    id !== undefined
+      ? `${noun} ${String(id)}`
+      : args.query !== undefined
+        ? `search ${JSON.stringify(args.query)}`
+        : '';
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const state = error
+    ? error.exit_class === 'policy'
+      ? 'refused'
+      : (text(error.status) ?? 'failed')
+    : spec.write
+      ? (text(content.status) ?? 'done')
+      : 'read';
+  return {
+    at: new Date().toISOString(),
+    tool: spec.name,
+    target,
+    amount: text(content.amount) ?? text(error?.amount) ?? text(args.amount),
+    currency: text(content.currency) ?? text(error?.currency),
+    state,
+    why: error ? text(error.message) : null,
+  };
+}
+
+/** What the rows refunded (or may have) in `currency` since `from`, but the row `except`. */
+function sumRefunds(
+  histories: Iterable<RowHistory>,
+  currency: string,
+  from: number,
+  except?: string,
+): bigint {
+  let total = 0n;
+  for (const h of histories) {
+    if (h.last.key === except) continue;
+    if (toolOfKey(h.last.key) !== 'refund_payment' || !COUNTED.has(h.last.state)) continue;
+    const started: JournalRecord | undefined = h.started;
+    if (started?.currency !== currency || started.amount === undefined) continue;
+    if (Date.parse(started.at) < from) continue;
+    total += toMinor(started.amount);
+  }
+  return total;
+}
+
+/** Every other session journal of `service` in `dir`: what each refunded today, per currency. */
+async function refundedElsewhere(
+  dir: string,
+  own: string,
+  service: string,
+  now: number,
+): Promise<Map<string, bigint>> {
+  const totals = new Map<string, bigint>();
+  const from = periodStart(now);
+  for (const path of await sessionJournals(dir)) {
+    if (path === own) continue;
+    const content = await readJournal(path).catch(() => undefined);
+    const theirs = content?.header?.service;
+    if (content?.header?.action !== SESSION_ACTION || theirs === undefined) continue;
+    if (canonicalService(theirs) !== canonicalService(service)) continue;
+    const currencies = new Set(
+      [...content.history.values()].flatMap((h) => (h.started?.currency ? [h.started.currency] : [])),
+    );
+    for (const currency of currencies) {
+      const sum = sumRefunds(content.history.values(), currency, from);
+      totals.set(currency, (totals.get(currency) ?? 0n) + sum);
+    }
+  }
+  return totals;
+}
+
+/** The session journals in the state directory, oldest first. */
+export async function sessionJournals(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((n) => /^session-.*\.journal$/.test(n))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+const CAP_WAIT_MS = 30_000;
+
+/** The lock of the day's cap: one refund at a time, across servers, from its check to its start. */
+async function holdCap(dir: string): Promise<{ release(): Promise<void> }> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + CAP_WAIT_MS;
+  for (;;) {
+    try {
+      return await JournalLock.take(join(dir, 'cap'));
+    } catch (err) {
+      if (!(err instanceof InUseError) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+    }
+  }
+}

@@ -1,0 +1,340 @@
+// The write tools, present only for the families --allow names: each is one row of the batch
+// engine on the session's journal (./session.ts), with the actions the commands use
+// (../moves.ts, ../actions.ts), so a call is made at most once however often it is repeated.
+// A refund is held to the caps (./guards.ts) in its plan, after its payment is read and
+// before anything is sent or journaled as started: a refund over a cap fails, nothing sent.
+
+import { z } from 'zod';
+import type { ApiClient } from '../api/client.js';
+import { getOrder } from '../api/orders.js';
+import type { Order } from '../api/types.js';
+import { emailVerb } from '../commands/links/email.js';
+import { cancelVerb } from '../commands/orders/cancel.js';
+import { pauseVerb } from '../commands/orders/pause.js';
+import { resumeVerb } from '../commands/orders/resume.js';
+import { captureVerb } from '../commands/payments/capture.js';
+import { refundVerb } from '../commands/payments/refund.js';
+import { reverseVerb } from '../commands/payments/reverse.js';
+import { UsageError } from '../errors.js';
+import {
+  type Action,
+  type ActionPlan,
+  type BatchRecord,
+  type Outcome,
+  statusWord,
+} from '../ops/batch/engine.js';
+import {
+  cancelAction,
+  emailLinkAction,
+  orderRow,
+  pauseAction,
+  resumeAction,
+  smsLinkAction,
+} from '../ops/batch/on-orders.js';
+import { captureAction, commandRow, refundAction, reverseAction } from '../ops/batch/on-payments.js';
+import type { BatchRow } from '../ops/batch/rows.js';
+import * as parse from '../ops/runtime/args.js';
+import { type Mirror, mirror } from './flags.js';
+import { customerRefusal, FAMILIES, type Family, type Guards, PolicyError, refundRefusal } from './guards.js';
+import { callKey, type Session } from './session.js';
+import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
+
+const AMOUNTS = 'Amounts are decimal strings with at most two decimals ("12.50"), never numbers.';
+const ONCE =
+  'Made at most once per session: a call repeated with the same arguments (a retry after a lost answer) returns the first result with status "skipped" and sends nothing; to make the same move again on purpose, give a new request_id.';
+
+const requestId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[\w.:-]+$/)
+  .describe(
+    'optional: your id for this call (letters, digits, . _ : -); the same call with a new request_id is a new move',
+  )
+  .optional();
+
+interface Context {
+  client: ApiClient;
+  session: Session;
+  guards: Guards;
+}
+
+/** Holds a refund's plan to the caps: throws (the row fails, nothing sent) when it is over one. */
+function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  action: Action<R, S, P, T>,
+  ctx: Context,
+): Action<R, S, P, T> {
+  return {
+    ...action,
+    plan: (state, row, prior) => {
+      const plan = action.plan(state, row, prior);
+      const currency = action.currencyOf(state);
+      const refusal = refundRefusal(ctx.guards, {
+        amount: plan.amount ?? '0',
+        currency,
+        spent: currency === null ? 0n : ctx.session.refunded(currency, row.key),
+      });
+      if (refusal) {
+        throw new PolicyError(`refused: ${refusal.reason}; nothing was sent`, refusal.left, {
+          hint: 'a person can make this refund with billing payments refund, or start the server with higher caps',
+        });
+      }
+      return plan;
+    },
+  };
+}
+
+/**
+ * With --customers: after the action's own reads, the order's customer is read (the order an
+ * order action read, or the order of the payment) and a customer not allowed fails the row
+ * before anything is sent.
+ */
+function forCustomers<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  action: Action<R, S, P, T>,
+  ctx: Context,
+  what: (row: R) => string,
+): Action<R, S, P, T> {
+  if (ctx.guards.customers === undefined) return action;
+  return {
+    ...action,
+    read: async (row) => {
+      const state = await action.read(row);
+      const known = state as { order?: Order; orderId?: number };
+      const order = known.order ?? (await getOrder(ctx.client, known.orderId ?? Number.NaN));
+      const refusal = customerRefusal(ctx.guards, what(row), order.customer_id);
+      if (refusal) throw new PolicyError(`refused: ${refusal}; nothing was sent`);
+      return state;
+    },
+  };
+}
+
+/** A row's outcome as the tool's result; a failed or in-doubt row is a tool error. */
+function result<R extends BatchRow, T extends BatchRecord>(
+  o: Outcome<R, T>,
+  ctx: Context,
+  what: Record<string, unknown>,
+  done: string,
+): ToolAnswer {
+  const base = {
+    ...what,
+    ...(o.amount === undefined ? {} : { amount: o.amount }),
+    ...(o.currency === null ? {} : { currency: o.currency }),
+    journal: ctx.session.path,
+  };
+  if (o.status === 'failed') {
+    // A guard's refusal is its own class, with what is left under the cap (issue 28).
+    const policy =
+      o.cause instanceof PolicyError
+        ? { exit_class: 'policy', ...(o.cause.left === undefined ? {} : { left: o.cause.left }) }
+        : {};
+    return toolError(o.cause ?? new UsageError(o.error ?? 'failed'), { ...base, ...policy });
+  }
+  if (o.status === 'in_doubt') {
+    return toolError(o.cause ?? new UsageError(o.error ?? 'in doubt'), {
+      ...base,
+      status: 'in_doubt',
+      next: 'sent, but the answer did not confirm it: call again with the same arguments; the order is checked before anything is sent again',
+    });
+  }
+  if (o.status === 'nothing_to_do') {
+    return answer({ ...base, status: 'nothing_to_do', note: `${o.note}; nothing was sent` });
+  }
+  if (o.status === 'already_done') {
+    return answer({
+      ...base,
+      status: statusWord(o.status, done),
+      note: `already ${done} by an earlier call of this session with the same arguments; nothing was sent`,
+      result_id: o.resultId,
+    });
+  }
+  return answer({
+    ...base,
+    status: statusWord(o.status, done),
+    result_id: o.resultId,
+    recovered: o.recovered === true,
+    ...(o.record === undefined ? {} : { record: o.record }),
+  });
+}
+
+function optionalAmount(value: unknown): string | undefined {
+  return value === undefined ? undefined : parse.amount('amount', String(value));
+}
+
+/** What a write tool runs: its command (by name and description: its input) and its action. */
+interface Runs {
+  name: string;
+  title: string;
+  description: string;
+  /** The command it mirrors, as `billing help` names it, and its input made from that command's description. */
+  command: string;
+  input: Mirror<object>;
+}
+
+/** The one record a call names: the command's positional argument, a whole number by the tool's schema. */
+const idOf = (input: Mirror<object>, a: Record<string, unknown>) => Number(input.argsOf(a)[0]);
+
+function paymentTool(
+  o: Runs & {
+    make(client: ApiClient): Action<ReturnType<typeof commandRow>, unknown, ActionPlan, BatchRecord>;
+    caps?: boolean;
+  },
+  ctx: Context,
+): ToolSpec {
+  const takesAmount = 'amount' in o.input.input;
+  return {
+    name: o.name,
+    title: o.title,
+    description: o.description,
+    commands: [o.command],
+    write: true,
+    input: { ...o.input.input, request_id: requestId },
+    act: async (a, signal) => {
+      const paymentId = idOf(o.input, a);
+      const value = optionalAmount((o.input.optionsOf(a) as { amount?: string }).amount);
+      const row = {
+        ...commandRow(paymentId, value),
+        key: callKey(o.name, paymentId, takesAmount ? (value ?? 'full') : undefined, a.request_id as string),
+      };
+      const action = forCustomers(o.make(ctx.client), ctx, () => `payment ${paymentId}`);
+      const outcome = o.caps
+        ? await ctx.session.withCap(() => ctx.session.run(capped(action, ctx), row, signal))
+        : await ctx.session.run(action, row, signal);
+      return result(outcome, ctx, { payment_id: paymentId }, action.done);
+    },
+  };
+}
+
+function orderTool(
+  o: Runs & {
+    /** More commands it runs (send_payment_link: links email and links sms). */
+    also?: readonly string[];
+    make(
+      client: ApiClient,
+      a: Record<string, unknown>,
+    ): Action<ReturnType<typeof orderRow>, unknown, ActionPlan, BatchRecord>;
+    detail?(a: Record<string, unknown>): string;
+    /** Its own arguments, beyond the command's. */
+    own?: ToolSpec['input'];
+  },
+  ctx: Context,
+): ToolSpec {
+  return {
+    name: o.name,
+    title: o.title,
+    description: o.description,
+    commands: [o.command, ...(o.also ?? [])],
+    write: true,
+    input: { ...o.input.input, ...o.own, request_id: requestId },
+    act: async (a, signal) => {
+      const orderId = idOf(o.input, a);
+      const row = {
+        ...orderRow(orderId, 0, 1),
+        key: callKey(o.name, orderId, o.detail?.(a), a.request_id as string),
+      };
+      const action = forCustomers(o.make(ctx.client, a), ctx, () => `order ${orderId}`);
+      const outcome = await ctx.session.run(action, row, signal);
+      return result(outcome, ctx, { order_id: orderId }, action.done);
+    },
+  };
+}
+
+type AnyAction = Action<never, unknown, ActionPlan, BatchRecord>;
+const loose = (make: (client: ApiClient) => unknown) => make as (client: ApiClient) => AnyAction;
+
+export function writeTools(ctx: Context): ToolSpec[] {
+  const tools: Record<Family, ToolSpec[]> = {
+    refunds: [
+      paymentTool(
+        {
+          name: 'refund_payment',
+          title: 'Refund a payment',
+          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (UTC, across every session of this environment and profile); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
+          command: 'payments refund',
+          input: mirror(refundVerb, ['amount']),
+          make: loose(refundAction),
+          caps: true,
+        },
+        ctx,
+      ),
+    ],
+    captures: [
+      paymentTool(
+        {
+          name: 'capture_payment',
+          title: 'Capture a pre-authorisation',
+          description: `Captures a successful pre-authorisation, in full or in part: the customer is charged. Reads the payment and its order's payments first (2-3 requests), then sends one capture. ${AMOUNTS} ${ONCE}`,
+          command: 'payments capture',
+          input: mirror(captureVerb, ['amount']),
+          make: loose(captureAction),
+        },
+        ctx,
+      ),
+      paymentTool(
+        {
+          name: 'reverse_payment',
+          title: 'Reverse a pre-authorisation',
+          description: `Reverses (releases) a pre-authorisation that was not captured: the hold on the customer's card is lifted and it can no longer be captured. Reads first (2-3 requests), then sends one reversal. ${ONCE}`,
+          command: 'payments reverse',
+          input: mirror(reverseVerb),
+          make: loose(reverseAction),
+        },
+        ctx,
+      ),
+    ],
+    links: [
+      orderTool(
+        {
+          name: 'send_payment_link',
+          title: 'Send a payment link',
+          description: `Sends the customer the order's payment link by e-mail or SMS, to the address on the order (refused for an order that is complete, cancelled or rejected). Reads the order (1 request), then sends one message. ${ONCE}`,
+          command: 'links email',
+          also: ['links sms'],
+          input: mirror(emailVerb),
+          own: { channel: z.enum(['email', 'sms']).describe('email or sms') },
+          detail: (a) => String(a.channel),
+          make: (client, a) => loose(a.channel === 'sms' ? smsLinkAction : emailLinkAction)(client),
+        },
+        ctx,
+      ),
+    ],
+    lifecycle: [
+      orderTool(
+        {
+          name: 'pause_order',
+          title: 'Pause a subscription',
+          description: `Pauses an order's recurring payments until it is resumed. Reads the order (1 request), then sends one pause. ${ONCE}`,
+          command: 'orders pause',
+          input: mirror(pauseVerb),
+          make: loose(pauseAction),
+        },
+        ctx,
+      ),
+      orderTool(
+        {
+          name: 'resume_order',
+          title: 'Resume a subscription',
+          description: `Resumes a paused order's recurring payments. Reads the order (1 request), then sends one resume. ${ONCE}`,
+          command: 'orders resume',
+          input: mirror(resumeVerb),
+          make: loose(resumeAction),
+        },
+        ctx,
+      ),
+      orderTool(
+        {
+          name: 'cancel_order',
+          title: 'Cancel an order',
+          description: `Cancels an order: no further payments are taken; it cannot be undone. Reads the order (1 request), then sends one cancel. ${ONCE}`,
+          command: 'orders cancel',
+          input: mirror(cancelVerb),
+          make: loose(cancelAction),
+        },
+        ctx,
+      ),
+    ],
+  };
+  const list = (Object.keys(FAMILIES) as Family[])
+    .filter((f) => ctx.guards.allowed.has(f))
+    .flatMap((f) => tools[f]);
+  return list;
+}

@@ -1,0 +1,41 @@
+// Naming a batch (a step of ./pipeline.ts): the journal's path — --journal, FILE.journal, or for
+// ids and stdin one in the state directory named by the action, the rows and the service —
+// with its folder's real path and its own name.
+
+import { createHash } from 'node:crypto';
+import { mkdir, realpath } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Runtime } from '../runtime/runtime.js';
+import { stateDir } from './batches.js';
+import { type BatchRow, digestOf, rowList } from './rows.js';
+import { serviceOf } from './service.js';
+
+/**
+ * The journal's path: its folder's real path and its own name. The name itself is never
+ * resolved: a journal that is a symlink is refused when opened (journal.ts, openJournalFile).
+ */
+export async function journalPathOf(given: string): Promise<string> {
+  const path = resolve(given);
+  const folder = await realpath(dirname(path)).catch(() => dirname(path));
+  return join(folder, basename(path));
+}
+
+/**
+ * The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state
+ * directory named after the rows and the service they move money on.
+ */
+export async function journalFor(
+  rt: Runtime,
+  flags: { file?: string; journal?: string; dryRun?: boolean },
+  action: string,
+  rows: readonly BatchRow[],
+): Promise<string> {
+  if (flags.journal !== undefined) return journalPathOf(flags.journal);
+  if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
+  const dir = join(stateDir(rt.env), 'journals');
+  const digest = createHash('sha256')
+    .update(`${await serviceOf(rt)}\n${digestOf(rowList(rows))}`)
+    .digest('hex');
+  if (!flags.dryRun) await mkdir(dir, { recursive: true, mode: 0o700 });
+  return join(dir, `${action}-${digest.slice(0, 16)}.journal`);
+}

@@ -1,0 +1,85 @@
+// A batch command opened in one pass (issue 35 §2): each step a function of its own module,
+// called once, in this order —
+//   read the input (./input.ts) → name the batch (./name.ts) → [--dry-run: preview, ./dry-run.ts]
+//   → check ownership, lock, load the journal, reconcile it with the input and the service
+//     (./open.ts) → run each row, reading the service's records first, and record it (./command.ts,
+//     executeBatch, through ./engine.ts).
+// docs/decisions.md ("At most once, unasked") names the step each rule lives in.
+
+import { resolve } from 'node:path';
+import type { ApiClient } from '../../api/client.js';
+import { UsageError } from '../../errors.js';
+import { plural } from '../../format/text.js';
+import { positiveInt } from '../runtime/args.js';
+import { confirmInProduction } from '../runtime/confirm.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { actionOf } from './action-table.js';
+import {
+  type BatchCommand,
+  type BatchFlags,
+  executeBatch,
+  MAX_CONCURRENCY,
+  resendLine,
+  results,
+} from './command.js';
+import { previewBatch } from './dry-run.js';
+import type { ActionPlan, BatchRecord } from './engine.js';
+import { readBatchRows } from './input.js';
+import { journalFor } from './name.js';
+import { openBatch } from './open.js';
+import type { BatchRow } from './rows.js';
+
+export async function runBatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
+  rt: Runtime,
+  args: string[],
+  flags: BatchFlags,
+  command: BatchCommand<R, S, P, T>,
+): Promise<void> {
+  if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
+  const concurrency = positiveInt('--concurrency', flags.concurrency ?? '4');
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}`);
+  const entry = actionOf(command.action);
+  const { rows, name } = await readBatchRows(rt, args, flags, entry.on, command.rowOf);
+  const client = flags.dryRun ? undefined : await rt.client();
+  // The action's name (and done word) without a client, for the journal and the dry run.
+  const action = command.makeAction(client as ApiClient, rt);
+  const journalPath = await journalFor(rt, flags, action.name, rows);
+  const many = (n: number) => plural(n, entry.on);
+  if (flags.dryRun) return previewBatch(rt, { command: command.action, action, rows, journalPath });
+  const opened = await openBatch(rt, {
+    action: action.name,
+    done: action.done,
+    what: entry.on,
+    rows,
+    input: flags.file === undefined ? 'the command line' : flags.file === '-' ? 'stdin' : resolve(flags.file),
+    journalPath,
+    amend: flags.amend,
+    newBatch: flags.newBatch,
+    breakLock: flags.breakLock,
+    confirm: async (isDone, inDoubt) => {
+      const planned = rows.filter((row) => !isDone(row.key)).length;
+      const skipped = rows.length - planned;
+      await confirmInProduction(
+        rt,
+        `${entry.verb} ${many(planned)} of ${name}${skipped > 0 ? ` (${skipped} ${action.done} by an earlier run, skipped)` : ''}${resendLine(rt, inDoubt)}`,
+      );
+    },
+  });
+  await executeBatch(rt, {
+    opened,
+    action,
+    rows,
+    concurrency,
+    laneOf: () => undefined,
+    resource: 'batch_result',
+    results: (outcomes) => results(outcomes, action, entry),
+    words: {
+      head: name,
+      rows: many(rows.length),
+      done: entry.done,
+      what: entry.on,
+      inFlight: 'rows',
+      failed: (n) => `${n} of ${many(rows.length)} failed (see the error column)`,
+    },
+  });
+}
