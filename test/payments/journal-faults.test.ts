@@ -108,7 +108,15 @@ describe('a journal that cannot be written stops the run: exit 10, the rows in d
         expectStoppedTruthfully(stopped, journal, asks, /no space left on device|ENOSPC/);
         disk.free();
         const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-        expect(rerun.code, rerun.stderr).toBe(0);
+        // A row whose 'started' was written but whose send the full disk cut short shows nothing
+        // on the service: the re-run leaves it in doubt (issue 33 §1), and only a person's
+        // --resend-in-doubt sends it, under its first key, so it is still once.
+        if (rerun.code === 10) {
+          expect(rerun.stderr).toMatch(/in doubt: line \d+, payment \d+.*it was not sent again/);
+          expect(rerun.stderr).toContain('--resend-in-doubt');
+          const resent = await runCli([...args, '--resend-in-doubt'], { env: emu.env(), timeoutMs: 60_000 });
+          expect(resent.code, resent.stderr).toBe(0);
+        } else expect(rerun.code, rerun.stderr).toBe(0);
         expectEachOnce(asks);
       } finally {
         await slowRefunds(0);
