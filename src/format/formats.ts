@@ -98,6 +98,11 @@ export interface Output {
   query?: string | undefined;
   /** --query-max-mb, in bytes: the bound of what the query makes (query.ts QUERY_LIMITS.bytes when unset). */
   queryMaxBytes?: number | undefined;
+  /**
+   * Each record handed to stdout as it comes, not gathered (sink.ts): a batch of money moves
+   * counts a result as reported once stdout took it, so nothing may wait in between.
+   */
+  eachAtOnce?: boolean;
 }
 
 /** A table for a person at a terminal; tab-separated lines for cut and awk otherwise. */

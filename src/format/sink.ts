@@ -86,7 +86,11 @@ export class Sink {
   private pendingChars = 0;
   private idle: NodeJS.Immediate | undefined;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    /** Hands each chunk on at once instead of gathering (Output.eachAtOnce). */
+    private readonly atOnce = false,
+  ) {
     this.state = stateOf(stream);
   }
 
@@ -100,7 +104,7 @@ export class Sink {
     if (this.closed) return false;
     this.pending.push(chunk);
     this.pendingChars += chunk.length;
-    if (this.pendingChars >= BATCH_CHARS) return this.flush();
+    if (this.atOnce || this.pendingChars >= BATCH_CHARS) return this.flush();
     this.idle ??= setImmediate(() => {
       this.idle = undefined;
       void this.flush();

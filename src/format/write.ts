@@ -47,7 +47,7 @@ function columnsOf(resource: Columns): readonly Column[] {
 
 async function writeData(out: Output, data: Data): Promise<number> {
   if (out.query !== undefined) return (await import('./query.js')).writeQueried(data, out, writeData);
-  const sink = new Sink(out.stdout);
+  const sink = new Sink(out.stdout, out.eachAtOnce);
   try {
     return await writeWith(data, out, sink);
   } finally {

@@ -107,8 +107,7 @@ describe('a journal that cannot be written stops the run: exit 10, the rows in d
         const stopped = await run.done;
         expectStoppedTruthfully(stopped, journal, asks, /no space left on device|ENOSPC/);
         disk.free();
-        const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-        expect(rerun.code, rerun.stderr).toBe(0);
+        await settle(args);
         expectEachOnce(asks);
       } finally {
         await slowRefunds(0);
@@ -133,8 +132,7 @@ describe('a journal that cannot be written stops the run: exit 10, the rows in d
         // The kernel answers the write EROFS, or the sync EIO when its journal aborted mid-commit.
         expectStoppedTruthfully(stopped, journal, asks, /read-only file system|EROFS|EIO/);
         disk.remount();
-        const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
-        expect(rerun.code, rerun.stderr).toBe(0);
+        await settle(args);
         expectEachOnce(asks);
       } finally {
         await slowRefunds(0);
@@ -368,3 +366,19 @@ describe('one run at a time', () => {
     }
   });
 });
+
+/**
+ * The re-run after a journal fault: exit 0, or exit 10 for a row whose 'started' was written but
+ * whose send the fault cut short, which the service does not show: the re-run leaves it in doubt
+ * (issue 33 §1), and only a person's --resend-in-doubt sends it, under its first key, so it is
+ * still once.
+ */
+async function settle(args: string[]): Promise<void> {
+  const rerun = await runCli(args, { env: emu.env(), timeoutMs: 60_000 });
+  if (rerun.code === 10) {
+    expect(rerun.stderr).toMatch(/in doubt: line \d+, payment \d+.*it was not sent again/);
+    expect(rerun.stderr).toContain('--resend-in-doubt');
+    const resent = await runCli([...args, '--resend-in-doubt'], { env: emu.env(), timeoutMs: 60_000 });
+    expect(resent.code, resent.stderr).toBe(0);
+  } else expect(rerun.code, rerun.stderr).toBe(0);
+}

@@ -55,7 +55,7 @@ function plantLock(journal: string, owner: Record<string, unknown>): void {
 }
 
 function sleeper() {
-  const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+  const child = spawn('sleep', ['60'], { stdio: 'ignore', timeout: 90_000 });
   return { pid: child.pid as number, stop: () => child.kill() };
 }
 

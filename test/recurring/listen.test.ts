@@ -39,10 +39,12 @@ it('raises order.active, order.failed, order.active, each once and verified, at 
   await listen.lines(3);
   const { code, stdout } = await listen.stop();
   expect(code).toBe(0);
-  const lines = stdout
+  const [ready, ...lines] = stdout
     .trimEnd()
     .split('\n')
     .map((line) => JSON.parse(line));
+  // listen's first line says it is ready (issue 37 §4); the deliveries follow.
+  expect(ready).toMatchObject({ ready: true });
   expect(
     lines.map((l) => [l.event, l.order_id, l.previous_status, l.status, l.verified, l.duplicate]),
   ).toEqual([

@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 function uidOf(name: string): number {
-  return Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+  return Number(execFileSync('id', ['-u', name], { encoding: 'utf8', timeout: 10_000 }).trim());
 }
 
 /** Another user's fake emulator on `port`: answers everything 200 with a secret of its choosing; prints each request's headers. */
@@ -43,6 +43,7 @@ async function fakeAsOtherUser(port: number): Promise<{ seen: () => string }> {
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: '/',
     detached: true,
+    timeout: 60_000,
   });
   started.push(child);
   let out = '';
@@ -140,8 +141,9 @@ describe.skipIf(users.skip)(`a squatted key folder${users.label}`, () => {
       chmodSync(tmp, 0o1777);
       const squat = join(tmp, `billing-${process.getuid!()}`);
       const other = otherUser();
-      if (shape === 'folder') execFileSync('runuser', ['-u', other, '--', 'mkdir', '-m', '0777', squat]);
-      else execFileSync('runuser', ['-u', other, '--', 'ln', '-s', '/tmp', squat]);
+      if (shape === 'folder')
+        execFileSync('runuser', ['-u', other, '--', 'mkdir', '-m', '0777', squat], { timeout: 10_000 });
+      else execFileSync('runuser', ['-u', other, '--', 'ln', '-s', '/tmp', squat], { timeout: 10_000 });
       const state = tempDir('billing-state-');
       const env = baseEnv({ TMPDIR: tmp, XDG_RUNTIME_DIR: undefined, BILLING_STATE_DIR: state });
       const own = await startOwn(env);
@@ -155,7 +157,9 @@ describe.skipIf(users.skip)(`a squatted key folder${users.label}`, () => {
   it('no private folder anywhere: the error says what to set (exit 12)', async () => {
     const tmp = tempDir('billing-tmp-');
     chmodSync(tmp, 0o1777);
-    execFileSync('runuser', ['-u', otherUser(), '--', 'mkdir', join(tmp, `billing-${process.getuid!()}`)]);
+    execFileSync('runuser', ['-u', otherUser(), '--', 'mkdir', join(tmp, `billing-${process.getuid!()}`)], {
+      timeout: 10_000,
+    });
     const notDir = join(tempDir(), 'a-file');
     writeFileSync(notDir, '');
     const env = baseEnv({ TMPDIR: tmp, XDG_RUNTIME_DIR: undefined, BILLING_STATE_DIR: notDir });
@@ -228,7 +232,7 @@ describe('secrets: files of the owner, pipes, never argv', () => {
         BIN,
         SECRET,
       ],
-      { env },
+      { env, timeout: 30_000 },
     );
     let out = '';
     let err = '';
@@ -252,6 +256,7 @@ describe('secrets: files of the owner, pipes, never argv', () => {
     const child = spawn(process.execPath, [BIN, 'config', 'set', 'webhook_secret', '-'], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 30_000,
     });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {

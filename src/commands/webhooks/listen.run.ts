@@ -267,7 +267,7 @@ export async function listen(
     }
 
     // --json: one first line that says listen is ready, where, and with which secret (issue 37 §4).
-    if (format === 'json') {
+    if (traitsOf(rt.format).shows === 'data') {
       rt.io.stdout.write(
         `${JSON.stringify({
           ready: true,

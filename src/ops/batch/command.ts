@@ -152,7 +152,7 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
         },
       });
       try {
-        await writeList(o.results(tracked(run.outcomes)), o.resource, rt.output);
+        await writeList(o.results(tracked(run.outcomes)), o.resource, { ...rt.output, eachAtOnce: true });
       } catch (err) {
         // Output that cannot be written does not hide the moves made: said below, exit 11.
         if (outputSound()) throw err;

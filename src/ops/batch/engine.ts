@@ -552,7 +552,7 @@ export function inDoubtError(o: {
   total: number;
 }): InDoubtError {
   const settle =
-    'run the same command again: it checks each row in doubt against the service’s records (the order, its payments) before anything is sent again';
+    'run the same command again: it reads each row in doubt on the service’s records (the order, its payments) and never sends it again on its own; a row the service still does not show is sent again only with --resend-in-doubt (under its first Idempotency-Key), once you know it was not applied';
   if (o.stopped) {
     return new InDoubtError(
       `stopped: ${o.stopped.message}; ${plural(o.doubtful, 'row')} in doubt, ${o.notStarted} not started`,

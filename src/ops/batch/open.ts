@@ -331,13 +331,14 @@ function amountsToSend(spec: BatchSpec, journal: Journal): Map<string, string> {
 
 /** The rows an earlier run sent whose outcome is unknown: what --resend-in-doubt would send again ("line 3, payment 12, 5.00"). */
 function rowsInDoubt(journal: Journal, spec: BatchSpec): string[] {
-  const asked = new Set(spec.rows.map((r) => r.key));
-  return [...journal.histories()]
-    .filter((h) => isUnsettled(h) && asked.has(h.last.key))
-    .map(
-      (h) =>
-        `line ${h.started?.line ?? '?'}, ${spec.what} ${h.last.id}${h.started?.amount ? `, ${h.started.amount}` : ''}`,
-    );
+  // In the input's order, whatever order the rows were sent and journaled in.
+  return spec.rows.flatMap((row) => {
+    const h = journal.get(row.key);
+    if (!h || !isUnsettled(h)) return [];
+    return [
+      `line ${h.started?.line ?? '?'}, ${spec.what} ${h.last.id}${h.started?.amount ? `, ${h.started.amount}` : ''}`,
+    ];
+  });
 }
 
 function doneIn(journal: Journal, done: RowState): (key: string) => boolean {

@@ -607,8 +607,14 @@ describe('payments refund --file', () => {
           );
           expect(refundedFirst.size).toBeLessThan(asks.length);
 
-          const rerun = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson']);
-          expect(rerun.code).toBe(0);
+          let rerun = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson']);
+          if (signal === 'SIGKILL' && rerun.code === 10) {
+            // A row whose 'started' was written when the kill came and that the service does not
+            // show stays in doubt (issue 33 §1): only a person's --resend-in-doubt sends it.
+            expect(rerun.stderr).toMatch(/it was not sent again/);
+            rerun = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson', '--resend-in-doubt']);
+          }
+          expect(rerun.code, rerun.stderr).toBe(0);
           const rows = parseNdjson(rerun.stdout) as Row[];
           expect(rows).toHaveLength(asks.length);
           const skipped = rows.filter((r) => r.status === 'skipped');
