@@ -5,8 +5,8 @@
 
 import { isLoopbackHost } from '../../domain/hosts.js';
 import { adminCall, NotYourEmulatorError } from '../../ops/emulator-control/admin.js';
+import { endpointsOf } from '../../ops/emulator-control/endpoints.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
-import { endpointsOf } from './endpoints.js';
 
 export interface JoinedEmulator {
   origin: string;

@@ -159,7 +159,7 @@ export async function trigger(
 
 /** The URLs of the emulator's endpoints that take this event; none is exit 2, saying so. */
 async function emulatorEndpoints(origin: string, event: string): Promise<string[]> {
-  const { endpointsOf } = await import('./endpoints.js');
+  const { endpointsOf } = await import('../../ops/emulator-control/endpoints.js');
   const { endpoints } = await endpointsOf(origin);
   const urls = endpoints.filter((e) => e.events === null || e.events.includes(event)).map((e) => e.url);
   if (urls.length === 0) {

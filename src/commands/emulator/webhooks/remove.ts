@@ -1,4 +1,4 @@
-// billing emulator webhooks remove: its description; its code is src/commands/webhooks/endpoints.ts.
+// billing emulator webhooks remove: its description; its code is src/commands/emulator/webhooks/run.ts.
 
 import { verb } from '../../../cli/kit/verb.js';
 import { PORT_FLAG } from '../flags.js';
