@@ -29,14 +29,14 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** One exit code: its number, its words in `billing --help`, what it means (README's row, `billing help exit-codes`). */
+/** One exit code: its number, its words in `billing --help`, what it means (its row in the scripting guide, `billing help exit-codes`). */
 export interface ExitCode {
   code: number;
   short: string;
   meaning: string;
 }
 
-/** The exit codes: the one table that `billing --help`, `billing help exit-codes` and README's table read. */
+/** The exit codes: the one table that `billing --help`, `billing help exit-codes` and the scripting guide's table read. */
 export const EXIT_CODES = {
   ok: { code: 0, short: 'ok', meaning: 'success' },
   unexpected: { code: 1, short: 'bug', meaning: 'unexpected failure (a bug; `--debug` shows the stack)' },

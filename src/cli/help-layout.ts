@@ -53,7 +53,7 @@ export function itemLines(head: string, items: readonly string[], width = 80): s
   return [first.slice(2), ...more].join('\n');
 }
 
-/** Text written for Markdown (README's tables) as a terminal shows it: no backticks. */
+/** Text written for Markdown (the guides' tables) as a terminal shows it: no backticks. */
 export const plain = (text: string) => text.replaceAll('`', '');
 
 export function formatHelp(cmd: Command, helper: Help): string {

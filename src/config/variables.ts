@@ -1,10 +1,10 @@
 // The BILLING_* variables the CLI reads, read in one place. Unset is "not given"; set but blank
 // names nothing and is exit 2 naming the variable, never a fall-back to the next layer or the
-// default (README "Environment", docs/contract.md "Environments and addresses").
+// default (the scripting guide's "Environment variables", docs/contract.md "Environments and addresses").
 
 import { UsageError } from '../errors.js';
 
-/** One environment variable: what it does (README's row, `billing help environment`). */
+/** One environment variable: what it does (its row in the scripting guide, `billing help environment`). */
 export interface VariableDoc {
   meaning: string;
   /** Read by commands through `variable()`: set but blank is exit 2. The others are read as they are. */
@@ -13,7 +13,7 @@ export interface VariableDoc {
 
 /**
  * Every environment variable billing reads: the one table that `billing --help`, `billing help
- * environment`, README's table and the blank check read. BILLING_CODE_CACHE is the launcher's
+ * environment`, the scripting guide's table and the blank check read. BILLING_CODE_CACHE is the launcher's
  * (`0` or not); NO_COLOR, FORCE_COLOR and CI are everyone's conventions.
  */
 export const ENVIRONMENT = {

@@ -1,9 +1,9 @@
-// The output formats: the one list that help, topics, completion, the runtime, README's table
+// The output formats: the one list that help, topics, completion, the runtime, the scripting guide's table
 // of formats and the tests read. Each entry says what a command's output becomes in it; how a format writes is its
 // strategy in ./strategies.ts (loaded only when something is written, never for --help).
 
 export interface FormatTraits {
-  /** What it writes, in one sentence: its row in `billing help formatting` and in README's table of formats. */
+  /** What it writes, in one sentence: its row in `billing help formatting` and in the scripting guide's table of formats. */
   about: string;
   /**
    * What the format shows of a command's output: `data` the records themselves (what the

@@ -76,7 +76,7 @@ export function errorPosition(expression: string): number {
 }
 
 /**
- * The bounds of one search (README "Filter any output"): its work (each step of the
+ * The bounds of one search (the scripting guide, "Filter any output"): its work (each step of the
  * interpreter, and each element of a list it makes) and its result written out. An
  * expression such as `[@,@][][@,@][]…` doubles its list at each step: without a bound it
  * takes gigabytes and aborts the runtime. Bytes too (issue 34 §4): a string a function makes

@@ -1,4 +1,4 @@
-// What commands print, by the output contract (README, "Output"): a command about one record
+// What commands print, by the output contract (the scripting guide, "Output"): a command about one record
 // prints that record bare, in the shape of its resource's `get`, with what the command adds
 // (a checkout, a payment link) under named keys of it; a list prints an array with -o json
 // and one record a line with -o ndjson. Every function here is a short way of calling the one
