@@ -1,7 +1,8 @@
 // The card rules of the stand-in gateway: what a charge of a card is answered. One rule for
 // every charge the emulator makes — a card posted to the checkout page, the stored card that
-// pay_with_card (`billing orders pay`) charges, scheduled payments and their retries — so the integration guide's "a card ending 0002
-// soft-declines, one ending 0069 hard-declines" holds everywhere.
+// pay_with_card (`billing orders pay`) charges, scheduled payments and their retries — so the
+// integration guide's "a card ending 0002 soft-declines, one ending 0069 hard-declines" holds
+// everywhere.
 
 import type { EmulatorState } from '../model/state.js';
 import type { Order, StoredCard } from '../model/types.js';
