@@ -204,6 +204,31 @@ describe('§2 a move is recognised by its own identity', () => {
     expect(started[1]?.identity).toBe(started[0]?.identity);
   });
 
+  it("--resend-in-doubt of two rows on one payment: each row's refund is its own, never another row's unexplained move (2 refunds)", async () => {
+    // Both answers lost before anything applied: both rows in doubt. The resend sends the first
+    // row; the second then sees the first's refund on the payment, which is not in its baseline:
+    // the journal names it as the first row's move, so it neither claims it nor takes it for a
+    // move that landed differently.
+    const emu = await service([{ route: 'refund', mode: 'before' }]);
+    const { payments } = await seedPayments(emu.url, 1, { amount: '20.00' });
+    const id = payments[0] as number;
+    const file = csv([
+      [id, '3.10'],
+      [id, '4.90'],
+    ]);
+    const env = emu.env();
+    const args = ['payments', 'refund', '--file', file, '--settle-window', '0.2', '-o', 'ndjson'];
+    const first = await runCli(args, { env, timeoutMs: 30_000 });
+    expect(first.code, first.stderr).toBe(10);
+    expect(refundsOf(emu.emulator.state, id)).toEqual([]);
+    await setFaults(emu, []);
+    const resend = await runCli([...args, '--resend-in-doubt'], { env, timeoutMs: 30_000 });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(refundsOf(emu.emulator.state, id).sort()).toEqual(['3.10', '4.90']);
+    const rows = parseNdjson(resend.stdout) as { status: string }[];
+    expect(rows.map((r) => r.status)).toEqual(['refunded', 'refunded']);
+  });
+
   it('a service that ignores the key: the row sent its one key, and the re-run finds the late record by the baseline without sending (1 refund)', async () => {
     const emu = await service([{ route: 'refund', mode: 'late', latency_ms: 1500 }]);
     const proxy = await ignoringKeys(emu);

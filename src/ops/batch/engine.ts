@@ -240,6 +240,15 @@ export function runBatch<R extends BatchRow, S, P extends ActionPlan, T extends 
   return run;
 }
 
+/** The ids of the records the journal names as the moves of rows other than `key`. */
+function claimedByOthers(journal: Journal, key: string): Set<number> {
+  const ids = new Set<number>();
+  for (const h of journal.histories()) {
+    if (h.last.key !== key && h.last.result_id !== undefined) ids.add(h.last.result_id);
+  }
+  return ids;
+}
+
 /** One row; undefined when it was not sent because the journal could not record it. */
 async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   journal: Journal,
@@ -341,7 +350,10 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       // the future counts as now, and the wait is never longer than one window.
       const deadline = unsettled ? monotonicMs() + readBound(history, options.settleMs) : 0;
       for (let read = 1; ; read++) {
-        const found = action.landed(state, started);
+        // A record another row of this batch is journaled with is that row's move, never this one's.
+        const claimed = claimedByOthers(journal, key);
+        const candidate = action.landed(state, started);
+        const found = candidate && !claimed.has(candidate.id) ? candidate : undefined;
         if (found) {
           const landed = money === undefined ? found : confirmed(found, money, id, started, currency);
           return settle(
@@ -361,7 +373,7 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
             },
           );
         }
-        const other = action.since?.(state, started)[0];
+        const other = action.since?.(state, started).find((r) => !claimed.has(r.id));
         if (other) throw unexplainedMove(other as unknown as Payment, other.order_id);
         if (action.unseen !== undefined || !unsettled || monotonicMs() >= deadline || options.signal.aborted)
           break;
