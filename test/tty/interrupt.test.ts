@@ -105,6 +105,8 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
   it('bulk refund: a second Ctrl-C quits at once; the refunds in flight are in the journal and checked on the next run', async () => {
     const { payments } = await seedPayments(emu.url, 8, { amount: '20.00' });
     const file = refundFile(payments, '5.00');
+    const landed = () => payments.filter((p) => refundsOf(emu.emulator.state, p).length > 0).length;
+    let allLanded: boolean;
     await setFaults(emu.url, [{ route: 'refund', mode: 'slow', latency_ms: 8000 }]);
     try {
       const term = runOnPty(['payments', 'refund', '--file', file, '--concurrency', '4'], { env: emu.env() });
@@ -114,18 +116,34 @@ describe('Ctrl-C while a spinner or progress line shows', () => {
       term.type(ETX);
       const result = await term.exited;
       // At once: it did not wait for the refunds in flight (8 s each at the service).
-      const landedAtExit = payments.filter((p) => refundsOf(emu.emulator.state, p).length > 0).length;
+      const landedAtExit = landed();
       expect(landedAtExit).toBeLessThan(4);
       expect(result.code).toBe(130);
       expect(result.text).toContain('quitting now');
       expect(cursorShown(result.raw)).toBe(true);
-      // The refunds that were in flight land at the service after the CLI is gone.
-      await waitFor(() => payments.filter((p) => refundsOf(emu.emulator.state, p).length > 0).length === 4);
+      // The refunds that were in flight land at the service after the CLI is gone (8 s each).
+      // On a loaded machine one may not have left before the quit: it never lands, and the
+      // re-run leaves its row in doubt (issue 33 §1) until a person sends it again.
+      allLanded = await waitFor(() => landed() === 4, 20_000).then(
+        () => true,
+        () => false,
+      );
+      expect(landed()).toBeGreaterThanOrEqual(landedAtExit);
     } finally {
       await setFaults(emu.url, []);
     }
-    const rerun = await rerunOnce(file, payments, '5.00');
-    expect(rerun.stderr).toContain('8 refunded, 0 skipped');
+    if (allLanded) {
+      const rerun = await rerunOnce(file, payments, '5.00');
+      expect(rerun.stderr).toContain('8 refunded, 0 skipped');
+      return;
+    }
+    const args = ['payments', 'refund', '--file', file, '-o', 'ndjson'];
+    const rerun = await runCli(args, { env: emu.env(), timeoutMs: 30_000 });
+    expect(rerun.code, rerun.stderr).toBe(10);
+    expect(rerun.stderr).toMatch(/it was not sent again/);
+    const resent = await runCli([...args, '--resend-in-doubt'], { env: emu.env(), timeoutMs: 30_000 });
+    expect(resent.code, resent.stderr).toBe(0);
+    for (const p of payments) expect(refundsOf(emu.emulator.state, p)).toEqual(['5.00']);
   });
 
   it('orders watch: exit 130, nothing changed', async () => {
