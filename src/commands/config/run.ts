@@ -1,6 +1,5 @@
 // billing config list | get | set | unset | use | path
 
-import { readSecretFile, secretAsFlagValue } from '../../cli/kit/secret-file.js';
 import { environmentKind, type Kind, storedAddresses } from '../../config/kind.js';
 import { canonicalEnvName, maskToken, storedEnvironment } from '../../config/resolve.js';
 import { SETTABLE_KEYS as SETTABLE, type SettableKey } from '../../config/store.js';
@@ -101,6 +100,8 @@ async function settingValue(
     if (given === undefined) throw new UsageError(`config set ${key} needs a value`);
     return given;
   }
+  // Loaded only here: it brings node:fs/promises, which every other config verb need not pay for.
+  const { readSecretFile, secretAsFlagValue } = await import('../../cli/kit/secret-file.js');
   const how = `pipe it: ... | billing config set ${key} -, or give --secret-file FILE (yours, mode 600; a pipe such as <(pass show NAME) works)`;
   if (secretFile !== undefined) {
     if (given !== undefined) throw new UsageError(`give ${key} by --secret-file or "-", not both`);
