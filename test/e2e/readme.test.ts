@@ -192,14 +192,20 @@ function limited(limit: number): <T>(run: () => Promise<T>) => Promise<T> {
 }
 const slot = limited(AT_ONCE);
 
-/** Emulators the documents started, stopped when the file is done. */
-const started: { port: number; env: Record<string, string | undefined> }[] = [];
+/**
+ * Emulators the documents started, stopped when the file is done: from the document's folder,
+ * as its reader would, since `emulator stop` asks before stopping one another checkout
+ * started (without a terminal: refused, and the emulator was left running).
+ */
+const started: { port: number; env: Record<string, string | undefined>; cwd: string }[] = [];
 afterAll(async () => {
-  await Promise.all(
-    started.map(({ port, env }) =>
-      runCli(['emulator', 'stop', '--port', String(port)], { env, timeoutMs: 10_000 }),
-    ),
+  const stops = await Promise.all(
+    started.map(async ({ port, env, cwd }) => ({
+      port,
+      ...(await runCli(['emulator', 'stop', '--port', String(port)], { env, cwd, timeoutMs: 10_000 })),
+    })),
   );
+  for (const stop of stops) expect(stop.code, `emulator stop --port ${stop.port}: ${stop.stderr}`).toBe(0);
 });
 
 describe('the documents run', () => {
@@ -367,7 +373,7 @@ class Document {
     if (/\bemulator start\b/.test(path)) {
       const port = await freePort();
       if (!args.includes('--detach')) return [...args, '--port', String(port)];
-      started.push({ port, env: this.env() });
+      started.push({ port, env: this.env(), cwd: this.dir });
       const first = this.port === 0;
       if (first) this.port = port;
       return [
