@@ -9,8 +9,9 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir, tmpdir, userInfo } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { stateDir } from './state-dir.js';
 import { distrustOf, runningUid } from './trust.js';
 
 /** The request header that carries the key (a custom header: a web page cannot send it without CORS). */
@@ -42,7 +43,7 @@ export function emulatorKeyFolder(env: Record<string, string | undefined> = proc
   if (refusal === undefined) return { dir: usual };
   const others = [
     env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'billing') : undefined,
-    join(stateFolder(env), 'emulator-keys'),
+    join(stateDir(env), 'emulator-keys'),
   ].filter((d): d is string => d !== undefined);
   for (const dir of others) {
     if (privateFolder(dir, true) === undefined) {
@@ -68,12 +69,6 @@ function privateFolder(dir: string, parents: boolean): string | undefined {
   } catch (error) {
     return `cannot be read (${(error as NodeJS.ErrnoException).code})`;
   }
-}
-
-/** The state folder (BILLING_STATE_DIR, else XDG_STATE_HOME/billing, else ~/.local/state/billing). */
-function stateFolder(env: Record<string, string | undefined>): string {
-  if (env.BILLING_STATE_DIR?.trim()) return env.BILLING_STATE_DIR;
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'billing');
 }
 
 export function emulatorKeyFile(port: number): string {

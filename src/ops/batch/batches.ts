@@ -1,15 +1,14 @@
 // The per-user index of the batches run on this machine, so that the same rows run under a
 // second journal (another --journal, a copy or a symlink of the input, a deleted journal) are
-// noticed. One file per batch under STATE/batches/DIGEST/, where STATE is BILLING_STATE_DIR,
-// else $XDG_STATE_HOME/billing, else ~/.local/state/billing. A run holds the folder of its
+// noticed. One file per batch under STATE/batches/DIGEST/, STATE the tool's state folder
+// (src/domain/state-dir.ts). A run holds the folder of its
 // rows (claimIndex) from reading it to adding itself, so that runs of the same rows started
 // together cannot all find it empty. It is a safety net: when it cannot be written the run
 // goes on with a warning.
 
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { variable } from '../../config/variables.js';
+import { join } from 'node:path';
+import { stateDir } from '../../domain/state-dir.js';
 import { BillingError, InUseError } from '../../errors.js';
 import { JournalLock } from './lock.js';
 
@@ -25,11 +24,7 @@ export interface BatchEntry {
   created: string;
 }
 
-export function stateDir(env: Record<string, string | undefined>): string {
-  const dir = variable(env, 'BILLING_STATE_DIR');
-  if (dir !== undefined) return resolve(dir);
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'billing');
-}
+export { stateDir };
 
 function folder(env: Record<string, string | undefined>, digest: string): string {
   return join(stateDir(env), 'batches', digest.replace(/^sha256:/, ''));

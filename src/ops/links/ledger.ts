@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stateDir } from '../../domain/state-dir.js';
 import { InDoubtError } from '../../errors.js';
-import { stateDir } from '../batch/batches.js';
 import { serviceOf } from '../batch/service.js';
 import type { Runtime } from '../runtime/runtime.js';
 

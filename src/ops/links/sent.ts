@@ -6,7 +6,7 @@
 
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stateDir } from '../batch/batches.js';
+import { stateDir } from '../../domain/state-dir.js';
 import type { Runtime } from '../runtime/runtime.js';
 
 export interface SentLink {
