@@ -11,7 +11,7 @@
 
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { FIXTURE_LIMITS } from './fixture-limits.js';
-import { jsonNestsDeeper, TooBigError, writtenOutBytes, writtenOutValues } from './json-size.js';
+import { jsonNestingDepth, TooBigError, writtenOutBytes, writtenOutValues } from './json-size.js';
 
 export { FIXTURE_LIMITS };
 
@@ -31,8 +31,10 @@ export function parseFixtureText(text: string, name: string): unknown {
       `${name} is ${(bytes / 1024 / 1024).toFixed(1)} MB: a fixture may be at most ${FIXTURE_LIMITS.bytes / 1024 / 1024} MB`,
     );
   }
-  // JSON's depth is found while scanning its text, before JSON.parse builds anything.
-  if (!isYamlName(name) && jsonNestsDeeper(text, FIXTURE_LIMITS.depth)) throw tooDeep(name);
+  // JSON's depth is found while scanning its text, before JSON.parse builds anything; the
+  // limit counts the levels below the root, as writtenOutValues does.
+  const levels = FIXTURE_LIMITS.depth + 1;
+  if (!isYamlName(name) && jsonNestingDepth(text, levels) > levels) throw tooDeep(name);
   let value: unknown;
   try {
     // The core schema: a time stays a string (the default schema would make it a Date); a key

@@ -64,22 +64,27 @@ export function writtenOutBytes(root: unknown, maxBytes: number): number {
 }
 
 /**
- * Whether JSON text nests more than `maxDepth` levels below its root, found in one pass over
- * its characters before anything is built: JSON.parse of text nested millions deep takes
- * seconds and hundreds of MB before a check of the value could refuse it.
+ * How deep objects and arrays nest in JSON text (`{}` is 1, `[{}]` 2, a scalar 0), found in one
+ * pass over its characters before anything is built: JSON.parse of text nested millions deep
+ * takes seconds and hundreds of MB (or overflows the stack) before a check of the value could
+ * refuse it. Brackets inside strings do not count. Counting stops once past `stopPast`: the
+ * answer is then some depth above it.
  */
-export function jsonNestsDeeper(text: string, maxDepth: number): boolean {
+export function jsonNestingDepth(text: string, stopPast = Number.POSITIVE_INFINITY): number {
   let depth = 0;
+  let deepest = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > maxDepth + 1) return true;
-    } else if (c === 93 || c === 125) depth--;
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > stopPast) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
   }
-  return false;
+  return deepest;
 }

@@ -3,6 +3,7 @@
 // root key is the service's business.
 
 import { parseExactJson } from '../../domain/exact-json.js';
+import { jsonNestingDepth } from '../../domain/json-size.js';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 
@@ -22,7 +23,7 @@ export async function readBodyFile(
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : String(err)}`);
   }
-  const depth = nestingDepth(text);
+  const depth = jsonNestingDepth(text, 10_000);
   if (depth > MAX_DEPTH) {
     throw new UsageError(
       `${name} nests deeper than ${MAX_DEPTH} levels (it goes ${depth > 10_000 ? 'over 10000' : depth} deep); no ${rootKey} is that deep`,
@@ -65,31 +66,6 @@ export async function readStream(stream: NodeJS.ReadableStream, signal?: AbortSi
 
 /** No request body the service takes nests anywhere near this deep. */
 export const MAX_DEPTH = 32;
-
-/**
- * How deep objects and arrays nest in JSON text, found by one scan (no recursion, so a
- * hostile 100,000-deep file cannot overflow the stack before JSON.parse sees it).
- * Stops counting past 10,000.
- */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 0x5c)
-        i++; // backslash: the next character is escaped
-      else if (ch === 0x22) inString = false;
-    } else if (ch === 0x22) inString = true;
-    else if (ch === 0x7b || ch === 0x5b) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-      if (deepest > 10_000) return deepest;
-    } else if (ch === 0x7d || ch === 0x5d) depth--;
-  }
-  return deepest;
-}
 
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array';

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { nestingDepth } from '../../../src/cli/kit/body.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
 import { useEmulator } from '../../helpers/suite.js';
@@ -261,16 +260,6 @@ describe('a body file (--file)', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/unknown parameter \\?"order\.notes/);
       expect(orders()).toBe(before);
-    });
-  });
-
-  describe('nestingDepth', () => {
-    it('counts objects and arrays, not brackets inside strings', () => {
-      expect(nestingDepth('{}')).toBe(1);
-      expect(nestingDepth('{"a":[{"b":[]}]}')).toBe(4);
-      expect(nestingDepth('{"a":"[[[{{{\\"[[["}')).toBe(1);
-      expect(nestingDepth('"\\\\"')).toBe(0);
-      expect(nestingDepth('['.repeat(1_000_000))).toBeGreaterThan(10_000);
     });
   });
 });
