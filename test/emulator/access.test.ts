@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { call, createCustomer, createProduct, LIMITED_TOKEN, nextInvoice, v2 } from './helpers.js';
+import { call, createCustomer, createProduct, LIMITED_TOKEN, postOrder, v2 } from './helpers.js';
 
 let emulator: RunningEmulator;
 let profile2Order: number;
@@ -9,16 +9,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   const customer = await createCustomer(emulator, 2);
   const product = await createProduct(emulator, 2);
-  const created = await call(emulator, 'POST', v2(2, '/orders'), {
-    body: {
-      order: {
-        currency: 'EUR',
-        customer_id: customer,
-        invoice_id: nextInvoice(),
-        order_products: [{ product_id: product }],
-      },
-    },
-  });
+  const created = await postOrder(emulator, customer, product, 2);
   expect(created.status).toBe(201);
   profile2Order = created.body.order.id;
 });

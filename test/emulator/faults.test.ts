@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { call, createCustomer, createProduct, nextInvoice, v2 } from './helpers.js';
+import { call, createCustomer, createProduct, postOrder, v2 } from './helpers.js';
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {
@@ -41,16 +41,7 @@ describe('fail rate', () => {
     await call(emulator, 'POST', '/__emulator/config', { body: { fail_rate: 1 } });
     const before = emulator.state.counts();
     for (let n = 0; n < 5; n++) {
-      const answer = await call(emulator, 'POST', v2(1, '/orders'), {
-        body: {
-          order: {
-            currency: 'EUR',
-            customer_id: customer,
-            invoice_id: nextInvoice(),
-            order_products: [{ product_id: product }],
-          },
-        },
-      });
+      const answer = await postOrder(emulator, customer, product);
       expect(answer.status).toBe(502);
       expect(answer.body).toEqual({ error: { message: 'payment gateway unavailable (injected fault)' } });
     }

@@ -64,11 +64,14 @@ export async function createProduct(
 let invoiceCounter = 0;
 export const nextInvoice = () => `T${Date.now().toString(36)}${++invoiceCounter}`;
 
-/** A draft order of one product at `price`, for a new customer; its id. */
-export async function createOrder(emulator: RunningEmulator, price = '25.00'): Promise<number> {
-  const customer = await createCustomer(emulator);
-  const product = await createProduct(emulator, 1, { price });
-  const answer = await call(emulator, 'POST', v2(1, '/orders'), {
+/** The answer to creating a draft order of one product for a customer. */
+export function postOrder(
+  emulator: RunningEmulator,
+  customer: number,
+  product: number,
+  profileId = 1,
+): Promise<Answer> {
+  return call(emulator, 'POST', v2(profileId, '/orders'), {
     body: {
       order: {
         currency: 'EUR',
@@ -78,6 +81,13 @@ export async function createOrder(emulator: RunningEmulator, price = '25.00'): P
       },
     },
   });
+}
+
+/** A draft order of one product at `price`, for a new customer; its id. */
+export async function createOrder(emulator: RunningEmulator, price = '25.00'): Promise<number> {
+  const customer = await createCustomer(emulator);
+  const product = await createProduct(emulator, 1, { price });
+  const answer = await postOrder(emulator, customer, product);
   if (answer.status !== 201) throw new Error(`order not created: ${JSON.stringify(answer.body)}`);
   return answer.body.order.id;
 }

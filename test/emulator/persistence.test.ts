@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { call, createCustomer, createProduct, nextInvoice, v2 } from './helpers.js';
+import { call, createCustomer, createProduct, postOrder, v2 } from './helpers.js';
 
 let dir: string;
 let file: string;
@@ -19,16 +19,7 @@ async function createOrder(
   customer: number,
   product: number,
 ) {
-  const answer = await call(emulator, 'POST', v2(1, '/orders'), {
-    body: {
-      order: {
-        currency: 'EUR',
-        customer_id: customer,
-        invoice_id: nextInvoice(),
-        order_products: [{ product_id: product }],
-      },
-    },
-  });
+  const answer = await postOrder(emulator, customer, product);
   expect(answer.status).toBe(201);
   return answer.body.order;
 }

@@ -7,7 +7,7 @@ import { parseFaultSpec } from '../../src/emulator/faults/faults.js';
 import { applySeed } from '../../src/emulator/fixtures/seed.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { EmulatorState } from '../../src/emulator/model/state.js';
-import { call, createCustomer, createProduct, nextInvoice, v2 } from '../emulator/helpers.js';
+import { call, createCustomer, createProduct, nextInvoice, postOrder, v2 } from '../emulator/helpers.js';
 import { BIN, baseEnv, runCli } from '../helpers/cli.js';
 import { emulatorApi } from '../helpers/emulator.js';
 import { refundsOf, seedPayments, waitFor } from './helpers.js';
@@ -16,16 +16,7 @@ let emulator: RunningEmulator;
 let product: number; // 30.00 EUR
 
 async function draftOrder(customer: number): Promise<number> {
-  const answer = await call(emulator, 'POST', v2(1, '/orders'), {
-    body: {
-      order: {
-        currency: 'EUR',
-        customer_id: customer,
-        invoice_id: nextInvoice(),
-        order_products: [{ product_id: product }],
-      },
-    },
-  });
+  const answer = await postOrder(emulator, customer, product);
   return answer.body.order.id;
 }
 
