@@ -7,7 +7,16 @@
 // directory in its place, root's file read by another user) refuses the refund: exit 12.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,4 +202,26 @@ describe.skipIf(users.skip)(`root's ledger, read by another user${users.label}`,
     expect(answer.structuredContent.error.hint).toContain('run the server as root');
     expect(refundsOf(emu.emulator.state, p2)).toEqual([]);
   });
+});
+
+it('a torn last line of the ledger (cut mid-write) is skipped and cut off; a damaged line in the middle refuses (exit 12)', async () => {
+  const { payments } = await seedPayments(emu.url, 3, { amount: '20.00', currency: 'EUR' });
+  const [p1, p2, p3] = payments as [number, number, number];
+  const state = tempDir('billing-mcp-state-');
+  const env = emu.env({ BILLING_STATE_DIR: state });
+  const ledger = join(state, 'mcp', 'cap.ndjson');
+  const s = await serve(caps, env);
+  expect((await call(s, 'refund_payment', { payment_id: p1, amount: '6.00' })).isError).toBeFalsy();
+  appendFileSync(ledger, '{"identity":"cut-before-its-fsync","service":"ht');
+  expect((await call(s, 'refund_payment', { payment_id: p2, amount: '1.00' })).isError).toBeFalsy();
+  const lines = readFileSync(ledger, 'utf8').trim().split('\n');
+  expect(lines.map((l) => JSON.parse(l).amount)).toEqual(['6.00', '1.00']);
+  const over = await call(s, 'refund_payment', { payment_id: p3, amount: '2.00' });
+  expect(over.structuredContent.error).toMatchObject({ exit_class: 'policy', left: '1.00 EUR' });
+
+  writeFileSync(ledger, `${lines[0]}\nnot an entry\n${lines[1]}\n`);
+  const damaged = await call(s, 'refund_payment', { payment_id: p3, amount: '0.50' });
+  expect(damaged.structuredContent.error).toMatchObject({ exit_code: 12 });
+  expect(damaged.structuredContent.error.message).toContain(`line 2 of the MCP cap's ledger ${ledger}`);
+  expect(refundsOf(emu.emulator.state, p3)).toEqual([]);
 });
