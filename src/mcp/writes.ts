@@ -297,7 +297,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
         {
           name: 'refund_payment',
           title: 'Refund a payment',
-          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (UTC, across every session of this environment and profile); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
+          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (the service's UTC day, across every session on this service); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
           command: 'payments refund',
           input: mirror(refundVerb, ['amount']),
           make: loose(refundAction),
