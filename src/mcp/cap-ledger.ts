@@ -9,7 +9,7 @@
 
 import { constants } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AmountError, toMinor } from '../domain/money.js';
 import { SystemError } from '../errors.js';
 
@@ -62,6 +62,8 @@ export class CapLedger {
     private whole: number,
     /** The file's last entry lacks its newline (whole, but cut before it). */
     private unterminated: boolean,
+    /** The file exists (else its folder is synced too when it is made, so that its name survives a crash). */
+    private exists: boolean,
   ) {}
 
   /** The ledger of the state folder's MCP sessions (`dir`: STATE/mcp); empty when there is none yet. */
@@ -77,7 +79,7 @@ export class CapLedger {
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-        return new CapLedger(path, new Map(), new Set(), 0, false);
+        return new CapLedger(path, new Map(), new Set(), 0, false, false);
       throw await unusable(path, err);
     }
     const moves = new Map<string, CapMove>();
@@ -114,7 +116,7 @@ export class CapLedger {
     }
     // The bytes up to the last newline, or the whole file when its last line is a whole entry.
     whole = unterminated ? bytes.length : bytes.lastIndexOf(0x0a) + 1;
-    return new CapLedger(path, moves, voided, whole, unterminated);
+    return new CapLedger(path, moves, voided, whole, unterminated, true);
   }
 
   /** The latest day the ledger holds for `service`: the cap's day never goes back from it. */
@@ -161,6 +163,11 @@ export class CapLedger {
       const bytes = Buffer.from(line, 'utf8');
       await file.write(bytes, 0, bytes.length, this.whole);
       await file.sync();
+      if (!this.exists) {
+        const folder = await open(dirname(this.path), constants.O_RDONLY);
+        await folder.sync().finally(() => folder.close());
+        this.exists = true;
+      }
       this.whole += bytes.length;
       this.unterminated = false;
     } catch (err) {
