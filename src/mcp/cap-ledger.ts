@@ -1,7 +1,7 @@
 // The ledger of the MCP refund cap (issue 33 §4): STATE/mcp/cap.ndjson, 0600, one line per
 // refund an MCP server sends, written and fsync'ed before it is sent — its identity (the
 // Idempotency-Key), the service's canonical address, the cap's day (./cap-day.ts), amount and
-// currency — and a later line voiding it when the service refused it (a 4xx: nothing moved).
+// currency — and a later line voiding it when the service refused it (400, 422: nothing moved).
 // The day cap counts this file, wherever the sessions keep their journals (--journal).
 // It is read and written under the cap's lock (session.ts, holdCap). A last line cut mid-write
 // is skipped (it was cut before its fsync, so before its send); a ledger that cannot be read,

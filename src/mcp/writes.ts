@@ -123,8 +123,9 @@ function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchReco
       try {
         return await action.send(state, plan, identity);
       } catch (err) {
-        // A refusal by the service (4xx): nothing moved, so it does not count.
-        if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+        // Refused as invalid (400, 422): nothing moved, so it does not count. Not a 409: a
+        // repeat of one Idempotency-Key may be answered so while its first send is moving money.
+        if (err instanceof ApiError && (err.status === 400 || err.status === 422)) {
           await cap.ledger.void(identity, `${err.status}: ${err.message}`);
         }
         throw err;
