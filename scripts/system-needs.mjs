@@ -46,6 +46,7 @@ export const NEEDS = {
     packages: ['util-linux'],
     root: true,
   },
+  faketime: { for: 'the tests of a clock moved a day', programs: ['faketime'], packages: ['faketime'] },
   users: {
     for: 'the tests run as another local user',
     programs: ['useradd', 'runuser'],

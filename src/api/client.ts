@@ -70,6 +70,14 @@ export interface DeferredResponse {
   parse(): unknown;
 }
 
+/** The service's clock as its last answer with a `Date` header told it. */
+export interface ServiceClock {
+  /** The `Date` header, in ms since the epoch (to the second, as HTTP dates are). */
+  date: number;
+  /** When that answer came, on the monotonic clock (monotonicMs, ms). */
+  at: number;
+}
+
 export interface RawResponse {
   status: number;
   statusText: string;
@@ -106,6 +114,7 @@ export class ApiClient {
     ClientOptions;
   #transport: Promise<Transport> | undefined;
   #closed = false;
+  #clock: ServiceClock | undefined;
 
   constructor(o: ClientOptions) {
     this.#o = {
@@ -118,6 +127,11 @@ export class ApiClient {
       maxResponseBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       userAgent: o.userAgent ?? `billing/${version} (node ${process.versions.node}; ${process.platform})`,
     };
+  }
+
+  /** The service's clock from its latest answer that had a `Date` header; undefined before one came. */
+  get serviceClock(): ServiceClock | undefined {
+    return this.#clock;
   }
 
   /** The settle window of a money move whose outcome is unknown (ClientOptions.settleMs). */
@@ -278,6 +292,8 @@ export class ApiClient {
       });
       const status = res.statusCode ?? 0;
       const headers = res.headers;
+      const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
+      if (!Number.isNaN(date)) this.#clock = { date, at: Number(process.hrtime.bigint() / 1_000_000n) };
       if (status >= 300 && status < 400) {
         discard(res);
         throw redirected(status, headers.location, method, target);

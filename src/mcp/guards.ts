@@ -173,7 +173,7 @@ function withoutPeriod(value: string): string {
     .toLowerCase();
   if (period !== CAP_PERIOD) {
     throw new UsageError(`--max-total: "/${period}" is not a period this cap keeps`, {
-      hint: `the cap is per UTC day, across every session of this environment and profile: --max-total EUR:200.00/${CAP_PERIOD} (or without /${CAP_PERIOD})`,
+      hint: `the cap is per day (the service's UTC day), across every session on this service: --max-total EUR:200.00/${CAP_PERIOD} (or without /${CAP_PERIOD})`,
     });
   }
   return value.slice(0, at);
@@ -191,7 +191,7 @@ function money(minor: bigint, currency: string): string {
 /**
  * Why a refund of `amount` in `currency` may not be made, given what was refunded already in
  * that currency this period (`spent`, minor units: every session of this environment and
- * profile today, UTC); undefined when it may. `left` says what the day's cap has left.
+ * profile on the cap's day, src/mcp/cap-day.ts); undefined when it may. `left` says what the day's cap has left.
  */
 export function refundRefusal(
   guards: Guards,
@@ -224,7 +224,7 @@ function refusalReason(
   }
   if (o.spent + amount > perSession) {
     const left = perSession > o.spent ? perSession - o.spent : 0n;
-    return `a refund of ${money(amount, o.currency)} would bring today's refunds (UTC, every session of this environment and profile) to ${money(o.spent + amount, o.currency)}, above the cap of ${money(perSession, o.currency)} a day (--max-total; ${money(left, o.currency)} left)`;
+    return `a refund of ${money(amount, o.currency)} would bring today's refunds (the service's UTC day, every session on this service) to ${money(o.spent + amount, o.currency)}, above the cap of ${money(perSession, o.currency)} a day (--max-total; ${money(left, o.currency)} left)`;
   }
   return undefined;
 }

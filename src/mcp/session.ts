@@ -4,13 +4,12 @@
 // one at a time, so a call repeated with the same arguments — a retry after a lost answer, in
 // this session or in a server restarted on the same journal (--journal) — finds its row done
 // (nothing sent) or started (its order's payments are checked before anything is sent again).
-// What the session has refunded, per currency, is summed from the journal: a restarted
-// session keeps its --max-total.
+// The day cap (--max-total) is counted from the cap's ledger (./cap-ledger.ts), whatever the
+// journal: a restarted session keeps its --max-total.
 
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { toMinor } from '../domain/money.js';
 import { InUseError, UsageError } from '../errors.js';
 import { stateDir } from '../ops/batch/batches.js';
 import {
@@ -20,14 +19,14 @@ import {
   type Outcome,
   runBatch,
 } from '../ops/batch/engine.js';
-import { type Journal, type JournalRecord, type RowHistory, readJournal } from '../ops/batch/journal.js';
+import type { Journal } from '../ops/batch/journal.js';
 import { JournalLock } from '../ops/batch/lock.js';
 import { journalPathOf } from '../ops/batch/name.js';
 import { lockJournal } from '../ops/batch/open.js';
 import { type BatchRow, digestOf } from '../ops/batch/rows.js';
 import { canonicalService, serviceOf } from '../ops/batch/service.js';
 import type { Runtime } from '../ops/runtime/runtime.js';
-import { periodStart } from './guards.js';
+import { CapLedger } from './cap-ledger.js';
 import type { ToolAnswer, ToolSpec } from './tool.js';
 
 export const SESSION_ACTION = 'mcp';
@@ -51,8 +50,12 @@ export function toolOfKey(key: string): string {
   return key.slice(0, Math.max(key.indexOf(':'), 0));
 }
 
-/** States in which a refund counts against the session's total: made, or perhaps made. */
-const COUNTED = new Set(['refunded', 'started', 'in_doubt']);
+/** The day cap as one refund holds it: the ledger, read under the cap's lock, and the service it counts on. */
+export interface Cap {
+  ledger: CapLedger;
+  /** The service's canonical address (batch/service.ts). */
+  service: string;
+}
 
 export class Session {
   /** Writes run one at a time: the caps see every earlier refund, a retry sees its first call. */
@@ -69,19 +72,17 @@ export class Session {
     private readonly dir: string,
   ) {}
 
-  /** What the other sessions of this service refunded today, per currency (read under the cap's lock). */
-  private elsewhere = new Map<string, bigint>();
-
   /**
-   * Runs a refund holding the cap's lock (STATE/mcp/cap.lock), with what every other session
-   * of this environment and profile refunded today read first: two servers, a restarted one
-   * or a client that reconnects, all count against one --max-total a day.
+   * Runs a refund holding the cap's lock (STATE/mcp/cap.lock), with the cap's ledger
+   * (./cap-ledger.ts) read first: two servers, a restarted one, a client that reconnects or a
+   * session whose --journal is elsewhere, all count against one --max-total a day. A ledger
+   * that cannot be read refuses the refund (exit 12).
    */
-  async withCap<T>(work: () => Promise<T>): Promise<T> {
+  async withCap<T>(work: (cap: Cap) => Promise<T>): Promise<T> {
     const lock = await holdCap(this.dir);
     try {
-      this.elsewhere = await refundedElsewhere(this.dir, this.journal.path, this.service, Date.now());
-      return await work();
+      const ledger = await CapLedger.read(this.dir);
+      return await work({ ledger, service: canonicalService(this.service) });
     } finally {
       await lock.release();
     }
@@ -148,15 +149,6 @@ export class Session {
 
   get path(): string {
     return this.journal.path;
-  }
-
-  /**
-   * Minor units refunded today (UTC; or perhaps refunded: started, in doubt) in `currency`, by
-   * this session but for the row `except`, and by every other session of this service.
-   */
-  refunded(currency: string, except?: string): bigint {
-    const own = sumRefunds(this.journal.histories(), currency, periodStart(Date.now()), except);
-    return own + (this.elsewhere.get(currency) ?? 0n);
   }
 
   /**
@@ -253,51 +245,6 @@ function callEntry(spec: ToolSpec, args: Record<string, unknown>, answer: ToolAn
     state,
     why: error ? text(error.message) : null,
   };
-}
-
-/** What the rows refunded (or may have) in `currency` since `from`, but the row `except`. */
-function sumRefunds(
-  histories: Iterable<RowHistory>,
-  currency: string,
-  from: number,
-  except?: string,
-): bigint {
-  let total = 0n;
-  for (const h of histories) {
-    if (h.last.key === except) continue;
-    if (toolOfKey(h.last.key) !== 'refund_payment' || !COUNTED.has(h.last.state)) continue;
-    const started: JournalRecord | undefined = h.started;
-    if (started?.currency !== currency || started.amount === undefined) continue;
-    if (Date.parse(started.at) < from) continue;
-    total += toMinor(started.amount);
-  }
-  return total;
-}
-
-/** Every other session journal of `service` in `dir`: what each refunded today, per currency. */
-async function refundedElsewhere(
-  dir: string,
-  own: string,
-  service: string,
-  now: number,
-): Promise<Map<string, bigint>> {
-  const totals = new Map<string, bigint>();
-  const from = periodStart(now);
-  for (const path of await sessionJournals(dir)) {
-    if (path === own) continue;
-    const content = await readJournal(path).catch(() => undefined);
-    const theirs = content?.header?.service;
-    if (content?.header?.action !== SESSION_ACTION || theirs === undefined) continue;
-    if (canonicalService(theirs) !== canonicalService(service)) continue;
-    const currencies = new Set(
-      [...content.history.values()].flatMap((h) => (h.started?.currency ? [h.started.currency] : [])),
-    );
-    for (const currency of currencies) {
-      const sum = sumRefunds(content.history.values(), currency, from);
-      totals.set(currency, (totals.get(currency) ?? 0n) + sum);
-    }
-  }
-  return totals;
 }
 
 /** The session journals in the state directory, oldest first. */

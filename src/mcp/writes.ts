@@ -6,7 +6,9 @@
 
 import { z } from 'zod';
 import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
 import { getOrder } from '../api/orders.js';
+import { monotonicMs } from '../api/payments.js';
 import type { Order } from '../api/types.js';
 import { emailVerb } from '../commands/links/email.js';
 import { cancelVerb } from '../commands/orders/cancel.js';
@@ -15,7 +17,7 @@ import { resumeVerb } from '../commands/orders/resume.js';
 import { captureVerb } from '../commands/payments/capture.js';
 import { refundVerb } from '../commands/payments/refund.js';
 import { reverseVerb } from '../commands/payments/reverse.js';
-import { UsageError } from '../errors.js';
+import { BillingError, EXIT, UsageError } from '../errors.js';
 import {
   type Action,
   type ActionPlan,
@@ -34,9 +36,10 @@ import {
 import { captureAction, commandRow, refundAction, reverseAction } from '../ops/batch/on-payments.js';
 import type { BatchRow } from '../ops/batch/rows.js';
 import * as parse from '../ops/runtime/args.js';
+import { capDay } from './cap-day.js';
 import { type Mirror, mirror } from './flags.js';
 import { customerRefusal, FAMILIES, type Family, type Guards, PolicyError, refundRefusal } from './guards.js';
-import { callKey, type Session } from './session.js';
+import { type Cap, callKey, type Session } from './session.js';
 import { answer, type ToolAnswer, type ToolSpec, toolError } from './tool.js';
 
 const AMOUNTS = 'Amounts are decimal strings with at most two decimals ("12.50"), never numbers.';
@@ -59,27 +62,74 @@ interface Context {
   guards: Guards;
 }
 
-/** Holds a refund's plan to the caps: throws (the row fails, nothing sent) when it is over one. */
+/**
+ * Holds a refund to the caps: its plan throws (the row fails, nothing sent) when it is over
+ * one, counted on the cap's day (./cap-day.ts) from the cap's ledger; its send is recorded in
+ * the ledger (fsync'ed) before it leaves, and voided there when the service refuses it.
+ */
 function capped<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   action: Action<R, S, P, T>,
   ctx: Context,
+  cap: Cap,
 ): Action<R, S, P, T> {
+  let counted: { day: string; now: number; payment: number; currency: string | null } | undefined;
   return {
     ...action,
     plan: (state, row, prior) => {
       const plan = action.plan(state, row, prior);
       const currency = action.currencyOf(state);
+      const day = capDay({
+        service: ctx.client.serviceClock,
+        monotonic: monotonicMs(),
+        local: Date.now(),
+        floor: cap.ledger.floor(cap.service),
+      });
+      if (day === undefined) {
+        throw new BillingError(
+          'server',
+          EXIT.unavailable,
+          "refused: the service's answers carry no Date header, so the day of the refund cap (--max-total) cannot be told; nothing was sent",
+          {
+            hint: "the cap counts the service's day, never this machine's clock alone: check that no proxy between strips the Date header (HTTP requires it); a person can make this refund with billing payments refund",
+          },
+        );
+      }
       const refusal = refundRefusal(ctx.guards, {
         amount: plan.amount ?? '0',
         currency,
-        spent: currency === null ? 0n : ctx.session.refunded(currency, row.key),
+        spent: currency === null ? 0n : cap.ledger.spent(cap.service, day.day, currency),
       });
       if (refusal) {
         throw new PolicyError(`refused: ${refusal.reason}; nothing was sent`, refusal.left, {
           hint: 'a person can make this refund with billing payments refund, or start the server with higher caps',
         });
       }
+      counted = { day: day.day, now: day.now, payment: action.idOf(row), currency };
       return plan;
+    },
+    send: async (state, plan, identity) => {
+      if (counted === undefined || counted.currency === null || plan.amount === undefined) {
+        throw new UsageError('the refund was not held to the caps; nothing was sent');
+      }
+      await cap.ledger.add({
+        identity,
+        service: cap.service,
+        day: counted.day,
+        amount: plan.amount,
+        currency: counted.currency,
+        payment: counted.payment,
+        at: new Date(counted.now).toISOString(),
+      });
+      try {
+        return await action.send(state, plan, identity);
+      } catch (err) {
+        // Refused as invalid (400, 422): nothing moved, so it does not count. Not a 409: a
+        // repeat of one Idempotency-Key may be answered so while its first send is moving money.
+        if (err instanceof ApiError && (err.status === 400 || err.status === 422)) {
+          await cap.ledger.void(identity, `${err.status}: ${err.message}`);
+        }
+        throw err;
+      }
     },
   };
 }
@@ -197,7 +247,7 @@ function paymentTool(
       };
       const action = forCustomers(o.make(ctx.client), ctx, () => `payment ${paymentId}`);
       const outcome = o.caps
-        ? await ctx.session.withCap(() => ctx.session.run(capped(action, ctx), row, signal))
+        ? await ctx.session.withCap((cap) => ctx.session.run(capped(action, ctx, cap), row, signal))
         : await ctx.session.run(action, row, signal);
       return result(outcome, ctx, { payment_id: paymentId }, action.done);
     },
@@ -248,7 +298,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
         {
           name: 'refund_payment',
           title: 'Refund a payment',
-          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (UTC, across every session of this environment and profile); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
+          description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (the service's UTC day, across every session on this service); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
           command: 'payments refund',
           input: mirror(refundVerb, ['amount']),
           make: loose(refundAction),

@@ -12,10 +12,21 @@ export interface McpServer {
   stderr: () => string;
 }
 
-export async function startMcp(args: string[], env: Record<string, string | undefined>): Promise<McpServer> {
+export async function startMcp(
+  args: string[],
+  env: Record<string, string | undefined>,
+  o: {
+    /**
+     * The command that runs the CLI, ARGS appended: by default `node bin/billing`; under
+     * another program (`['faketime', '-f', '+1d', process.execPath, BIN]`) or another user.
+     */
+    command?: string[];
+  } = {},
+): Promise<McpServer> {
+  const [command = process.execPath, ...before] = o.command ?? [process.execPath, BIN];
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, ...args],
+    command,
+    args: [...before, ...args],
     env: env as Record<string, string>,
     stderr: 'pipe',
   });
