@@ -22,7 +22,7 @@ import {
   runBatch,
   statusWord,
 } from './engine.js';
-import type { OpenBatch } from './open.js';
+import type { OpenBatch } from './reconcile.js';
 import type { BatchRow } from './rows.js';
 
 export const MAX_CONCURRENCY = 64;
