@@ -11,24 +11,22 @@ import { randomBytes } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { type BatchEntry, batchesWith, claimIndex, type IndexClaim } from './batches.js';
+import { type BatchEntry, claimIndex, earlierBatches, type IndexClaim } from './batches.js';
 import {
   isUnsettled,
   Journal,
-  type JournalContent,
   moveAside,
   type NewHeader,
   type RowHistory,
   type RowState,
-  readJournal,
 } from './journal.js';
 import {
   type BatchRow,
   changedRows,
+  describeChanges,
   describeKey,
   digestOf,
   idOfKey,
-  type RowChange,
   type RowList,
   rowList,
   sameMoves,
@@ -84,14 +82,14 @@ export interface Bound {
  * of this file). A new batch's journal replaces the loaded one (--new-batch moves that aside).
  */
 export async function reconcile(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Bound> {
-  const rows = rowList(spec.rows);
-  const digest = digestOf(rows);
-  const path = spec.journalPath;
-  const service = await serviceOf(rt);
   const seen = survey(spec, journal);
   const note = (source: string, lines: string[]) => {
     if (lines.length > 0) rt.info(...lines.map((line) => `note: ${source} shows ${line}`));
   };
+  const rows = rowList(spec.rows);
+  const digest = digestOf(rows);
+  const path = spec.journalPath;
+  const service = await serviceOf(rt);
   if (journal.unreadable.length > 0 && !spec.newBatch) {
     const lines = journal.unreadable;
     throw new UsageError(
@@ -136,7 +134,7 @@ export async function reconcile(rt: Runtime, spec: BatchSpec, journal: Journal):
     }
     const changes = changedRows(header.rows, rows);
     if (!spec.amend) {
-      rt.info(...describeChanges(spec, journal, changes));
+      rt.info(...describeChanges(changes, spec.what, (key) => journal.get(key)?.last));
       note('the journal', seen.done);
       throw new UsageError(
         `${spec.input} does not match its journal ${path} (batch of ${header.created}): ${plural(changes.length, 'row differs', 'rows differ')}; nothing was sent`,
@@ -168,14 +166,21 @@ export async function reconcile(rt: Runtime, spec: BatchSpec, journal: Journal):
   if (typeof claimed === 'string') rt.info(claimed);
   const claim = typeof claimed === 'string' ? undefined : claimed;
   try {
-    const earlier = (await batchesWith(rt.env, digest)).filter(
+    const earlier = await earlierBatches(
+      rt.env,
+      digest,
       (e) => e.action === spec.action && (e.service === undefined || e.service === service),
     );
-    if (earlier.length > 0 && !spec.newBatch) await askAboutEarlier(rt, spec, earlier, journal.fileId);
-    for (const entry of earlier) {
-      const content = await readJournal(entry.journal).catch(() => undefined);
+    if (earlier.length > 0 && !spec.newBatch)
+      await askAboutEarlier(
+        rt,
+        spec,
+        earlier.map((e) => e.entry),
+        journal.fileId,
+      );
+    for (const { entry, content } of earlier) {
       const source = `the batch of ${entry.created} (journal ${entry.journal})`;
-      if (content && !isLost(content)) note(source, shownDone(spec, content.history.values()));
+      if (content) note(source, shownDone(spec, content.history.values()));
       else rt.info(`note: the journal of ${source} is gone: what it ${spec.done} cannot be named`);
     }
     if (!(spec.newBatch && hasContent)) await spec.confirm?.(seen.isDone, seen.inDoubt);
@@ -237,11 +242,6 @@ function strip<T extends { v: unknown; type: unknown; at: unknown; amended?: unk
   return rest;
 }
 
-/** A journal the index knows that holds nothing now: removed, or lost with its directory. */
-function isLost(content: JournalContent): boolean {
-  return content.header === undefined && content.history.size === 0 && !content.legacy;
-}
-
 async function askAboutEarlier(
   rt: Runtime,
   spec: BatchSpec,
@@ -273,20 +273,6 @@ async function askAboutEarlier(
   throw new UsageError(`${spec.input}: ${what}; nothing was sent`, {
     hint: `to go on with that batch, give --journal ${last.journal}; to run these rows again as a new batch, add --new-batch`,
   });
-}
-
-function describeChanges(spec: BatchSpec, journal: Journal, changes: RowChange[]): string[] {
-  const shown = changes.slice(0, 20).map((c) => {
-    const recorded = c.was === undefined ? undefined : journal.get(c.was)?.last;
-    const state = recorded
-      ? `${recorded.state}${recorded.result_id ? ` ${recorded.result_id}` : ''}`
-      : 'not started';
-    const was = c.was === undefined ? 'no row there' : `${describeKey(c.was, spec.what)} (${state})`;
-    const now = c.now === undefined ? 'no row (removed)' : describeKey(c.now, spec.what);
-    return `  line ${c.line}: now ${now}; the journal recorded ${was}`;
-  });
-  if (changes.length > 20) shown.push(`  … and ${changes.length - 20} more`);
-  return shown;
 }
 
 /**
