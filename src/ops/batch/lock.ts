@@ -63,7 +63,7 @@ export class JournalLock {
 
   /**
    * Takes the lock of `journalPath`: the folder JOURNAL.lock by default, or `o.dir` (the lock of
-   * the journal's file, by device and inode, in TMP/billing-locks-UID, whatever the state folder: open.ts).
+   * the journal's file, by device and inode, in TMP/billing-locks-UID, whatever the state folder: lockJournalFile).
    */
   static async take(
     journalPath: string,
