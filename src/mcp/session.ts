@@ -19,10 +19,9 @@ import {
   type Outcome,
   runBatch,
 } from '../ops/batch/engine.js';
-import type { Journal } from '../ops/batch/journal.js';
-import { JournalLock } from '../ops/batch/lock.js';
+import { Journal } from '../ops/batch/journal.js';
+import { JournalLock, lockJournalFile } from '../ops/batch/lock.js';
 import { journalPathOf } from '../ops/batch/name.js';
-import { lockJournal } from '../ops/batch/open.js';
 import { type BatchRow, digestOf } from '../ops/batch/rows.js';
 import { canonicalService, serviceOf } from '../ops/batch/service.js';
 import type { Runtime } from '../ops/runtime/runtime.js';
@@ -100,9 +99,12 @@ export class Session {
     } else {
       path = await journalPathOf(given);
     }
-    const locked = await lockJournal(path);
+    const locked = await lockJournalFile(path);
     const lock = { release: locked.release };
-    const journal: Journal | undefined = locked.journal;
+    const journal = await Journal.load(locked.file).catch(async (err: unknown) => {
+      await lock.release();
+      throw err;
+    });
     try {
       const header = journal.header;
       if (journal.unreadable.length > 0) {
@@ -140,8 +142,8 @@ export class Session {
       }
       return new Session(journal, lock, header !== undefined, service, sessionsDir(rt.env));
     } catch (err) {
-      await journal?.close();
-      await journal?.discardIfNew();
+      await journal.close();
+      await journal.discardIfNew();
       await lock.release();
       throw err;
     }

@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDir } from '../../domain/state-dir.js';
 import { BillingError, InUseError } from '../../errors.js';
+import { type JournalContent, readJournal } from './journal.js';
 import { JournalLock } from './lock.js';
 
 export interface BatchEntry {
@@ -46,6 +47,28 @@ export async function batchesWith(
     } catch {}
   }
   return entries.sort((a, b) => String(a.created).localeCompare(String(b.created)));
+}
+
+/**
+ * The batches run before with these rows that `keep` takes, oldest first, each with what its
+ * journal holds now; none when the journal cannot be read or holds nothing (removed, or lost
+ * with its directory).
+ */
+export async function earlierBatches(
+  env: Record<string, string | undefined>,
+  digest: string,
+  keep: (entry: BatchEntry) => boolean,
+): Promise<{ entry: BatchEntry; content?: JournalContent }[]> {
+  const entries = (await batchesWith(env, digest)).filter(keep);
+  return Promise.all(
+    entries.map(async (entry) => {
+      const content = await readJournal(entry.journal).catch(() => undefined);
+      const lost =
+        content === undefined ||
+        (content.header === undefined && content.history.size === 0 && !content.legacy);
+      return lost ? { entry } : { entry, content };
+    }),
+  );
 }
 
 /** The folder of these rows, held; `release` lets the next run of the same rows read it. */

@@ -22,7 +22,7 @@ import {
   runBatch,
   statusWord,
 } from './engine.js';
-import type { OpenBatch } from './open.js';
+import type { OpenBatch } from './reconcile.js';
 import type { BatchRow } from './rows.js';
 
 export const MAX_CONCURRENCY = 64;
@@ -170,16 +170,18 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   const count = (status: Outcome<R, T>['status']) => outcomes.filter((x) => x.status === status).length;
   const doubtful = inDoubt(outcomes).sort((a, b) => a.row.index - b.row.index);
   const notStarted = total - outcomes.length;
+  const before = outcomes.filter((x) => x.before !== undefined).sort((a, b) => a.row.index - b.row.index);
   const already = count('already_done');
   const parts = [
     `${count('done')} ${words.done}`,
-    `${already} skipped (${action.done} by an earlier run${already > 0 ? ` of the batch of ${opened.created}` : ''})`,
+    `${already} skipped (${skippedWhy(already - before.length, before.length, action.done, opened.created)})`,
     ...(count('nothing_to_do') > 0 ? [`${count('nothing_to_do')} nothing to do`] : []),
     `${count('failed')} failed`,
   ];
   if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
   if (notStarted > 0) parts.push(`${notStarted} not started`);
   rt.info(`${words.head}: ${parts.join(', ')}, of ${words.rows}. Journal: ${opened.journal.path}`);
+  if (before.length > 0) rt.info(...before.map((o) => describeBefore(o, words.what)));
   if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, words.what, action.done)));
   if (outputLost !== undefined || !outputSound()) {
     throw unreported(rt, outcomes, new Set(handed.slice(0, written)), words, action.done);
@@ -192,6 +194,25 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   }
   const failed = count('failed');
   if (failed > 0) throw new BatchFailedError(words.failed(failed));
+}
+
+/**
+ * Why rows were skipped: the journal shows them done by an earlier run of this batch, or the
+ * service shows them done before by something this batch did not make (issue 33 §3: a journal
+ * restored from an old backup, another file, folder or user).
+ */
+function skippedWhy(journaled: number, before: number, done: string, created: string): string {
+  const earlier = `${done} by an earlier run`;
+  const shown = 'done before, as the service shows';
+  if (before === 0) return `${earlier}${journaled > 0 ? ` of the batch of ${created}` : ''}`;
+  if (journaled === 0) return shown;
+  return `${journaled} ${earlier} of the batch of ${created}, ${before} ${shown}`;
+}
+
+/** "done before, as the service shows: line 4, payment 13: refund 21 of 1.00, 2026-…" (a row the results call skipped). */
+function describeBefore<R extends BatchRow, T extends BatchRecord>(o: Outcome<R, T>, what: string): string {
+  const [id] = o.row.key.split('|');
+  return `done before, as the service shows: line ${o.row.line}, ${what} ${id}: ${o.before}`;
 }
 
 /**

@@ -180,6 +180,11 @@ export interface Outcome<R extends BatchRow, T extends BatchRecord = Payment> {
   /** nothing_to_do: why, as the record showed it. */
   note?: string;
   recovered?: boolean;
+  /**
+   * already_done by something this batch did not make, as the service shows (issue 33 §3): the
+   * record's words, "refund 21 of 1.00, 2026-11-28T10:00:00Z".
+   */
+  before?: string;
   /** The outcome is known here but not in the journal (its record could not be written). */
   unrecorded?: boolean;
 }
@@ -402,11 +407,13 @@ async function actOn<R extends BatchRow, S, P extends ActionPlan, T extends Batc
       const before = action.doneBefore?.(state, row, prior);
       if (before) {
         const when = typeof before.created_at === 'string' ? `, ${before.created_at}` : '';
-        const note = `done before: ${action.kind ?? 'record'} ${before.id}${typeof before.amount === 'string' ? ` of ${before.amount}` : ''}${when}, not made by this batch; --again ${action.name}s it again`;
+        const shown = `${action.kind ?? 'record'} ${before.id}${typeof before.amount === 'string' ? ` of ${before.amount}` : ''}${when}`;
+        const note = `done before: ${shown}, not made by this batch; --again ${action.name}s it again`;
         return settle(
           {
             ...base,
             status: 'already_done',
+            before: shown,
             currency,
             resultId: before.id,
             note,

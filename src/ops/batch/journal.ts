@@ -15,10 +15,10 @@
 // mid-write) is cut; any other unreadable line is reported by number, never skipped.
 
 import { constants } from 'node:fs';
-import { access, type FileHandle, link, open, readFile, stat, unlink } from 'node:fs/promises';
-import { BillingError, SystemError, UsageError } from '../../errors.js';
+import { access, type FileHandle, link, readFile, stat, unlink } from 'node:fs/promises';
+import { SystemError, UsageError } from '../../errors.js';
 import { ACTIONS, type DoneState } from './action-table.js';
-import { refuseForeign } from './lock.js';
+import { type JournalFile, openJournalFile } from './lock.js';
 import type { RowList } from './rows.js';
 
 /**
@@ -53,6 +53,9 @@ export interface BatchHeader {
   amended?: true;
   at: string;
 }
+
+/** A header as a run writes it (the version, type and time are the journal's). */
+export type NewHeader = Omit<BatchHeader, 'v' | 'type' | 'at'>;
 
 export interface JournalRecord {
   v: 2;
@@ -257,7 +260,7 @@ export class Journal {
   }
 
   /** Writes a header (a new batch, or the amended rows of this one); resolves once on disk. */
-  async writeHeader(header: Omit<BatchHeader, 'v' | 'type' | 'at'>): Promise<BatchHeader> {
+  async writeHeader(header: NewHeader): Promise<BatchHeader> {
     const full: BatchHeader = { v: 2, type: 'batch', ...header, at: new Date().toISOString() };
     await this.write(`${JSON.stringify(full)}\n`, true);
     this.content.header = full;
@@ -364,67 +367,6 @@ async function readOnly(path: string, dev: number): Promise<boolean> {
     if (options.includes('ro') || options.includes('emergency_ro')) return true;
   }
   return false;
-}
-
-/** A journal's file, open: whatever name reached it, its device and inode say which file it is. */
-export interface JournalFile {
-  path: string;
-  file: FileHandle;
-  dev: number;
-  ino: number;
-  /** This run created it. */
-  created: boolean;
-}
-
-/**
- * Opens the journal at `path`, creating it (exclusively, mode 0600) when there is none, before
- * any lock is decided: the lock and the index then go by the file itself (open.ts). A path
- * whose last part is a symlink is refused, never followed (it could name any file of the user:
- * a planted link, or one journal under two names); so is a file that is not the user's alone
- * (exit 12, nothing sent).
- */
-export async function openJournalFile(path: string): Promise<JournalFile> {
-  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW;
-  let file: FileHandle | undefined;
-  let created = false;
-  try {
-    try {
-      file = await open(path, flags | constants.O_CREAT | constants.O_EXCL, 0o600);
-      created = true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      file = await open(path, flags);
-    }
-    const info = await file.stat();
-    refuseForeign(path, info, 'file');
-    return { path, file, dev: info.dev, ino: info.ino, created };
-  } catch (err) {
-    await file?.close().catch(() => {});
-    if (err instanceof BillingError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') {
-      throw new SystemError(`the journal ${path} is a symlink; it is not followed, and nothing was sent`, {
-        hint: 'give the path of the journal itself (--journal), not a link to it',
-      });
-    }
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new UsageError(`cannot keep the journal ${path}: its directory does not exist; nothing was sent`);
-    }
-    if (code === 'EACCES' || code === 'EPERM') {
-      // A journal another user's run wrote (root's, say): its rows are that user's to settle.
-      const owner = await stat(path).then(
-        (info) => (info.uid === 0 ? 'root' : `the user of uid ${info.uid}`),
-        () => 'another user',
-      );
-      throw new SystemError(
-        `the journal ${path} belongs to ${owner}, and this user may not write it; nothing was sent`,
-        {
-          hint: `run the batch again as ${owner === 'another user' ? 'the user who ran it' : owner} (it holds what that run sent); or give another --journal: rows the service shows refunded already are skipped as done before, never sent twice`,
-        },
-      );
-    }
-    throw new SystemError(`cannot open the journal ${path}: ${(err as Error).message}; nothing was sent`);
-  }
 }
 
 /**

@@ -19,12 +19,24 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { readFileSync, readlinkSync } from 'node:fs';
-import { link, lstat, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { constants, readFileSync, readlinkSync } from 'node:fs';
+import {
+  type FileHandle,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distrustOf, runningUid } from '../../domain/trust.js';
-import { InUseError, SystemError, UsageError } from '../../errors.js';
+import { BillingError, InUseError, SystemError, UsageError } from '../../errors.js';
 
 export interface LockOwner {
   host: string;
@@ -51,7 +63,7 @@ export class JournalLock {
 
   /**
    * Takes the lock of `journalPath`: the folder JOURNAL.lock by default, or `o.dir` (the lock of
-   * the journal's file, by device and inode, in TMP/billing-locks-UID, whatever the state folder: open.ts).
+   * the journal's file, by device and inode, in TMP/billing-locks-UID, whatever the state folder: lockJournalFile).
    */
   static async take(
     journalPath: string,
@@ -228,6 +240,109 @@ async function replaceLegacyLock(dir: string, journalPath: string): Promise<void
     });
   }
   await unlink(dir).catch(() => {});
+}
+
+/** A journal's file, open: whatever name reached it, its device and inode say which file it is. */
+export interface JournalFile {
+  path: string;
+  file: FileHandle;
+  dev: number;
+  ino: number;
+  /** This run created it. */
+  created: boolean;
+}
+
+/**
+ * Opens the journal at `path`, creating it (exclusively, mode 0600) when there is none, before
+ * any lock is decided: the lock and the index then go by the file itself (lockJournalFile). A path
+ * whose last part is a symlink is refused, never followed (it could name any file of the user:
+ * a planted link, or one journal under two names); so is a file that is not the user's alone
+ * (exit 12, nothing sent).
+ */
+export async function openJournalFile(path: string): Promise<JournalFile> {
+  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW;
+  let file: FileHandle | undefined;
+  let created = false;
+  try {
+    try {
+      file = await open(path, flags | constants.O_CREAT | constants.O_EXCL, 0o600);
+      created = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      file = await open(path, flags);
+    }
+    const info = await file.stat();
+    refuseForeign(path, info, 'file');
+    return { path, file, dev: info.dev, ino: info.ino, created };
+  } catch (err) {
+    await file?.close().catch(() => {});
+    if (err instanceof BillingError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') {
+      throw new SystemError(`the journal ${path} is a symlink; it is not followed, and nothing was sent`, {
+        hint: 'give the path of the journal itself (--journal), not a link to it',
+      });
+    }
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new UsageError(`cannot keep the journal ${path}: its directory does not exist; nothing was sent`);
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      // A journal another user's run wrote (root's, say): its rows are that user's to settle.
+      const owner = await stat(path).then(
+        (info) => (info.uid === 0 ? 'root' : `the user of uid ${info.uid}`),
+        () => 'another user',
+      );
+      throw new SystemError(
+        `the journal ${path} belongs to ${owner}, and this user may not write it; nothing was sent`,
+        {
+          hint: `run the batch again as ${owner === 'another user' ? 'the user who ran it' : owner} (it holds what that run sent); or give another --journal: rows the service shows refunded already are skipped as done before, never sent twice`,
+        },
+      );
+    }
+    throw new SystemError(`cannot open the journal ${path}: ${(err as Error).message}; nothing was sent`);
+  }
+}
+
+/**
+ * The lock step of a batch (./pipeline.ts): the journal's file first (created exclusively when
+ * there is none), then its locks — the folder JOURNAL.lock (what an earlier billing takes too)
+ * and the lock of the file itself, by device and inode, so that two names of one journal (hard
+ * links, a bind mount) exclude each other. The file is read by the next step (Journal.load).
+ */
+export async function lockJournalFile(
+  path: string,
+  o: { breakLock?: boolean } = {},
+): Promise<{ file: JournalFile; release(): Promise<void> }> {
+  const file = await openJournalFile(path);
+  const locks: JournalLock[] = [];
+  const release = async () => {
+    for (const lock of locks.reverse()) await lock.release();
+  };
+  try {
+    locks.push(await JournalLock.take(path, o));
+    locks.push(await JournalLock.take(path, { ...o, dir: await fileLockDir(file) }));
+    return { file, release };
+  } catch (err) {
+    await file.file.close().catch(() => {});
+    await release();
+    throw err;
+  }
+}
+
+/**
+ * The lock of a journal's file, whatever its name and whatever the state folder of the run
+ * (issue 33 §3): TMP/billing-locks-UID/DEV-INO, a folder of this user's alone. Two hard links
+ * of one journal run with different state folders exclude each other.
+ */
+async function fileLockDir(file: { dev: number; ino: number }): Promise<string> {
+  const uid = process.getuid?.() ?? 'user';
+  const parent = join(tmpdir(), `billing-locks-${uid}`);
+  await mkdir(parent, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  // A folder another user planted there could hold or fake the lock.
+  refuseForeign(parent, await lstat(parent), 'directory');
+  return join(parent, `${file.dev}-${file.ino}`);
 }
 
 /**

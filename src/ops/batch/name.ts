@@ -12,7 +12,7 @@ import { serviceOf } from './service.js';
 
 /**
  * The journal's path: its folder's real path and its own name. The name itself is never
- * resolved: a journal that is a symlink is refused when opened (journal.ts, openJournalFile).
+ * resolved: a journal that is a symlink is refused when opened (lock.ts, openJournalFile).
  */
 export async function journalPathOf(given: string): Promise<string> {
   const path = resolve(given);

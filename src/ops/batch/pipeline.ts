@@ -1,10 +1,9 @@
-// A batch command opened in one pass (issue 35 §2): each step a function of its own module,
-// called once, in this order —
+// A batch command opened and run in one pass (issue 35 §2): each step a function of its own
+// module, called once, in this order —
 //   read the input (./input.ts) → name the batch (./name.ts) → [--dry-run: preview, ./dry-run.ts]
-//   → check ownership, lock, load the journal, reconcile it with the input and the service
-//     (./open.ts) → run each row, reading the service's records first, and record it (./command.ts,
-//     executeBatch, through ./engine.ts).
-// docs/decisions.md ("At most once, unasked") names the step each rule lives in.
+//   → open it (./open.ts: check ownership, lock, load the journal, reconcile, record, plan)
+//   → run each row and report it (./command.ts, executeBatch, through ./engine.ts).
+// docs/decisions.md ("Issue 35 §2: the batch pipeline") names the step each rule lives in.
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';

@@ -77,6 +77,29 @@ export function changedRows(recorded: RowList, rows: RowList): RowChange[] {
   return changes;
 }
 
+/** What the journal recorded of a row: its state and the record it names. */
+export interface Recorded {
+  state: string;
+  result_id?: number;
+}
+
+/** The changed rows, at most 20 lines: "  line 3: now payment 12, 2.00; the journal recorded payment 12, 1.00 (refunded 88)". */
+export function describeChanges(
+  changes: RowChange[],
+  what: string,
+  recorded: (key: string) => Recorded | undefined,
+): string[] {
+  const shown = changes.slice(0, 20).map((c) => {
+    const last = c.was === undefined ? undefined : recorded(c.was);
+    const state = last ? `${last.state}${last.result_id ? ` ${last.result_id}` : ''}` : 'not started';
+    const was = c.was === undefined ? 'no row there' : `${describeKey(c.was, what)} (${state})`;
+    const now = c.now === undefined ? 'no row (removed)' : describeKey(c.now, what);
+    return `  line ${c.line}: now ${now}; the journal recorded ${was}`;
+  });
+  if (changes.length > 20) shown.push(`  … and ${changes.length - 20} more`);
+  return shown;
+}
+
 /** "payment 120, 1.00" for the key "120|1.00" ("full" → "the full amount"). */
 export function describeKey(key: string, what = 'payment'): string {
   const [id, amount] = key.split('|');

@@ -16,7 +16,7 @@ export interface AmountFlags extends DryRunFlag {
   amount?: string;
 }
 
-/** How a run binds to its journal (src/ops/batch/open.ts). */
+/** How a run binds to its journal (src/ops/batch/open.ts and its steps). */
 export interface JournalFlags {
   journal?: string;
   amend?: boolean;
