@@ -6,6 +6,7 @@ import { stringifyExactJson } from '../domain/exact-json.js';
 import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
 import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
+import { parseInParts } from './json-parts.js';
 import type { Route } from './routes.js';
 
 export interface ClientOptions {
@@ -299,7 +300,7 @@ export class ApiClient {
           response: {
             status,
             headers,
-            parse: () => parseSuccess(bytes.toString('utf8'), status, method, target),
+            parse: () => parseSuccess(bytes, status, method, target),
           },
         };
       }
@@ -419,7 +420,10 @@ function checkBase(value: string, what: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function parseSuccess(text: string, status: number, method: string, target: Target): unknown {
+function parseSuccess(bytes: Buffer, status: number, method: string, target: Target): unknown {
+  const parts = parseInParts(bytes);
+  if (parts) return parts.value;
+  const text = bytes.toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
