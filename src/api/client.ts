@@ -68,7 +68,8 @@ export interface ApiResponse<T> {
 export interface DeferredResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  parse(): unknown;
+  /** `whole`: never in parts (./json-parts.ts), for an answer read once, early, when its scanner is still cold. */
+  parse(o?: { whole?: boolean }): unknown;
 }
 
 export interface RawResponse {
@@ -300,7 +301,7 @@ export class ApiClient {
           response: {
             status,
             headers,
-            parse: () => parseSuccess(bytes, status, method, target),
+            parse: (p?: { whole?: boolean }) => parseSuccess(bytes, status, method, target, p?.whole),
           },
         };
       }
@@ -420,8 +421,8 @@ function checkBase(value: string, what: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function parseSuccess(bytes: Buffer, status: number, method: string, target: Target): unknown {
-  const parts = parseInParts(bytes);
+function parseSuccess(bytes: Buffer, status: number, method: string, target: Target, whole = false): unknown {
+  const parts = whole ? undefined : parseInParts(bytes);
   if (parts) return parts.value;
   const text = bytes.toString('utf8');
   if (text.trim() === '') return undefined;
