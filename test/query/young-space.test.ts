@@ -12,11 +12,18 @@ import { describe, expect, it } from 'vitest';
 const CHUNKS = join(import.meta.dirname, '..', '..', 'dist', 'chunks');
 const chunk = readdirSync(CHUNKS).find((f) => /^young-space-\w+\.js$/.test(f));
 
-/** Largest young generation (MB) during `pages` pages read with the cap checked per page (or not), then `after` more pages. */
-function youngMb(o: { cap: boolean; pages: number; after?: number }): { during: number; after: number } {
+/**
+ * Largest young generation (MB) during `pages` pages read with `caps` caps checked per page (0: none),
+ * then, the first released, `after` more pages (`held`), then, all released, `after` more (`after`).
+ */
+function youngMb(o: { caps: number; pages: number; after?: number }): {
+  during: number;
+  held: number;
+  after: number;
+} {
   const script = `
     const { capYoungSpace, youngSpaceBytes } = require(${JSON.stringify(join(CHUNKS, chunk ?? ''))});
-    const cap = ${o.cap} ? capYoungSpace() : { check() {}, release() {} };
+    const caps = Array.from({ length: ${o.caps} }, () => capYoungSpace());
     const kept = [];
     let most = 0;
     const page = (n) => {
@@ -26,12 +33,17 @@ function youngMb(o: { cap: boolean; pages: number; after?: number }): { during: 
       if (kept.length > 80) kept.shift();
       most = Math.max(most, youngSpaceBytes());
     };
-    for (let n = 0; n < ${o.pages}; n++) { page(n); cap.check(); }
-    const during = most;
-    cap.release();
+    const MB = 2 ** 20;
+    for (let n = 0; n < ${o.pages}; n++) { page(n); for (const cap of caps) cap.check(); }
+    const during = most / MB;
+    caps[0]?.release();
     most = 0;
     for (let n = 0; n < ${o.after ?? 0}; n++) page(n);
-    console.log(JSON.stringify({ during: during / 2 ** 20, after: most / 2 ** 20 }));
+    const held = most / MB;
+    for (const cap of caps) cap.release();
+    most = 0;
+    for (let n = 0; n < ${o.after ?? 0}; n++) page(n);
+    console.log(JSON.stringify({ during, held, after: most / MB }));
   `;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 }));
 }
@@ -42,13 +54,20 @@ describe('the young generation during a long read', () => {
   });
 
   it('grows to 32 MB without the cap (the load is long enough to show it)', () => {
-    expect(youngMb({ cap: false, pages: 6000 }).during).toBe(32);
+    expect(youngMb({ caps: 0, pages: 6000 }).during).toBe(32);
   });
 
   it('stays at 16 MB with the cap, and grows again once it is released', () => {
-    const r = youngMb({ cap: true, pages: 6000, after: 6000 });
+    const r = youngMb({ caps: 1, pages: 6000, after: 6000 });
     expect(r.during).toBeLessThanOrEqual(16);
     expect(r.during).toBeGreaterThan(0);
+    expect(r.after).toBe(32);
+  });
+
+  it('two reads at once (search): the cap holds until the last of them is done', () => {
+    const r = youngMb({ caps: 2, pages: 6000, after: 6000 });
+    expect(r.during).toBeLessThanOrEqual(16);
+    expect(r.held).toBeLessThanOrEqual(16);
     expect(r.after).toBe(32);
   });
 });

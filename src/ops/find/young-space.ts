@@ -21,18 +21,21 @@ export interface YoungSpaceCap {
   release(): void;
 }
 
+/** Reads holding the cap at once (search reads orders and customers together): the flag is the process's. */
+let holders = 0;
+
 export function capYoungSpace(cap = YOUNG_CAP_BYTES): YoungSpaceCap {
   let held = false;
   return {
     check() {
       if (held || youngSpaceBytes() < cap) return;
-      setFlagsFromString('--semi-space-growth-factor=1');
+      if (holders++ === 0) setFlagsFromString('--semi-space-growth-factor=1');
       held = true;
     },
     release() {
       if (!held) return;
-      setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
       held = false;
+      if (--holders === 0) setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
     },
   };
 }
