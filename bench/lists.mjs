@@ -10,7 +10,10 @@
 //   - the emulator started on a data file of 100,000 orders, spawn to its first answer, and
 //     the latency of GET /orders?page=N&items=100 (N at random) under 8 concurrent readers.
 //
-//   npm run build && node bench/lists.mjs [--runs N] [--only all,find,rss,emulator]
+//   npm run build && node bench/lists.mjs [--runs N] [--only all,find,rss,emulator] [--before DIR]
+//
+// --before DIR: another build (DIR/bin/billing, e.g. a copy of bin/ dist/ package.json made
+// before a change) timed in the same alternation, and its peak RSS beside this build's.
 //
 // Prints a "## Long lists" section and writes it to bench/results-lists.md (folded into
 // bench/RESULTS.md by bench/run.mjs).
@@ -41,6 +44,7 @@ const arg = (name, fallback) => {
 };
 const RUNS = Number(arg('--runs', 5));
 const only = arg('--only', 'all,find,rss,emulator').split(',');
+const before = arg('--before', undefined);
 const LATENCY = 20;
 const PER_PAGE = 100;
 const CONCURRENCY = 8; // the default of orders list --concurrency and of the finders
@@ -81,6 +85,7 @@ function alternate(commands, env, runs, warmup = 1) {
 
 const billing = (...args) => [process.execPath, BIN, ...args];
 const ALL = billing('orders', 'list', '--all', '-o', 'ndjson');
+const ALL_BEFORE = before && [process.execPath, join(before, 'bin', 'billing'), ...ALL.slice(2)];
 
 function versus(times, a, b) {
   const r = median(times[a]) / median(times[b]);
@@ -123,6 +128,7 @@ for (const orders of [10_000, 100_000]) {
           String(CONCURRENCY),
         ],
       };
+      if (ALL_BEFORE) commands.before = ALL_BEFORE;
       if (orders === 100_000 && only.includes('find')) {
         commands.search = billing('search', 'james.obrien@example.com', '-o', 'ndjson');
         commands.invoice = billing('orders', 'get', 'INV-000001', '-o', 'json');
@@ -141,6 +147,14 @@ for (const orders of [10_000, 100_000]) {
         `${(median(t.bare) / ideal).toFixed(2)}× (${median(t.bare).toFixed(0)} ms; billing takes ${(median(t.all) - median(t.bare)).toFixed(0)} ms more)`,
         'for information',
       );
+      if (t.before) {
+        const b = versus(t, 'all', 'before');
+        row(
+          `the same, this build vs the build in ${before} (same alternation; it was ${(median(t.before) / ideal).toFixed(2)}× the ideal)`,
+          b.text,
+          'for information',
+        );
+      }
       if (t.search) {
         const s = versus(t, 'search', 'all');
         row(
@@ -171,6 +185,13 @@ for (const orders of [10_000, 100_000]) {
         '≤ 100 MB, flat',
         mb <= 100,
       );
+      if (ALL_BEFORE) {
+        row(
+          `the same, the build in ${before}`,
+          `${peakRssMb(ALL_BEFORE, server.env).toFixed(1)} MB`,
+          'for information',
+        );
+      }
     } finally {
       await stopEmulator(server.child);
     }

@@ -6,6 +6,7 @@ import { stringifyExactJson } from '../domain/exact-json.js';
 import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
 import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
+import { parseInParts } from './json-parts.js';
 import type { Route } from './routes.js';
 
 export interface ClientOptions {
@@ -67,7 +68,8 @@ export interface ApiResponse<T> {
 export interface DeferredResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  parse(): unknown;
+  /** `whole`: never in parts (./json-parts.ts), for an answer read once, early, when its scanner is still cold. */
+  parse(o?: { whole?: boolean }): unknown;
 }
 
 /** The service's clock as its last answer with a `Date` header told it. */
@@ -315,7 +317,7 @@ export class ApiClient {
           response: {
             status,
             headers,
-            parse: () => parseSuccess(bytes.toString('utf8'), status, method, target),
+            parse: (p?: { whole?: boolean }) => parseSuccess(bytes, status, method, target, p?.whole),
           },
         };
       }
@@ -435,7 +437,10 @@ function checkBase(value: string, what: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function parseSuccess(text: string, status: number, method: string, target: Target): unknown {
+function parseSuccess(bytes: Buffer, status: number, method: string, target: Target, whole = false): unknown {
+  const parts = whole ? undefined : parseInParts(bytes);
+  if (parts) return parts.value;
+  const text = bytes.toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

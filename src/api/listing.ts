@@ -47,12 +47,16 @@ export function iterateList<T>(
   const items = o.items === undefined ? undefined : positive('items', o.items);
   const startPage = o.startPage === undefined ? undefined : positive('page', o.startPage);
   const lastPage = o.lastPage;
+  const firstPage = startPage ?? 1;
   // A page past lastPage is answered here as empty, which ends the pagination like a last page.
-  // The others stay unparsed until their turn (see paginate).
+  // The others stay unparsed until their turn (see paginate). The first page is parsed whole:
+  // every other request waits for it, and on a first call V8's JSON.parse is at full speed where
+  // the scanner of ./json-parts.ts is not yet (~12 ms against ~2 ms for a page of 100 orders).
   const fetchPage = async (page: number, signal: AbortSignal): Promise<Fetched<T>> => {
     if (lastPage !== undefined && page > lastPage) return { records: [] };
     const res = await c.callDeferred(route, { query: { page, items }, signal });
-    return () => parseListResponse<T>(res.parse(), rootKey);
+    const whole = page === firstPage;
+    return () => parseListResponse<T>(res.parse({ whole }), rootKey);
   };
   return paginate<T>(fetchPage, {
     startPage,

@@ -61,12 +61,14 @@ export async function scan<T>(
   const client = await rt.client();
   const tally: ScanTally = { plural: source.plural, pages: 0, records: 0, matched: 0, stoppedEarly: false };
   const progress = o.quiet ? { update() {}, stop() {} } : await startProgress(rt, 'Reading pages…');
+  const young = (await import('./young-space.js')).capYoungSpace();
   const pages = source.iterate(client, {
     items: o.items ?? MAX_PER_PAGE,
     startPage: o.startPage,
     concurrency: o.concurrency ?? SCAN_CONCURRENCY,
     signal: rt.signal,
     onPage: (_page, records) => {
+      young.check();
       tally.pages += 1;
       tally.records += records;
       const kept = tally.matched < tally.records ? `, ${tally.matched} matched` : '';
@@ -76,6 +78,7 @@ export async function scan<T>(
   try {
     await consume(matches(pages, o, tally));
   } finally {
+    young.release();
     progress.stop();
   }
   if (report) rt.info(tallyLine([tally]));
