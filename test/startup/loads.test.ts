@@ -118,9 +118,31 @@ describe('help and the version in a pipe load nothing of the bundle', () => {
     expect(r.files).toContain('cli.js');
     expect(othersLoaded(r.files, '')).toEqual([]);
   });
+  it('the manifest names the chunk of every command: its own file, or the code it shares', () => {
+    const all = chunks();
+    const commands: string[] = [];
+    const walk = (nodes: Node[], at: string[]) => {
+      for (const n of nodes) {
+        if ((n as { command?: unknown }).command) commands.push([...at, n.name].join(' '));
+        walk(n.commands ?? [], [...at, n.name]);
+      }
+    };
+    walk(tree, []);
+    expect(commands.length).toBeGreaterThan(60);
+    expect(commands.filter((c) => !all.has(c))).toEqual([]);
+    expect(all.get('orders get')).toMatch(/^chunks\/get-/);
+    expect(all.get('config path')).toMatch(/^chunks\/path-/);
+  });
 });
 
 describe("a command loads its own command's chunk and no other's", () => {
+  it('billing config path loads its chunk and none of another command', async () => {
+    const r = await loads(['config', 'path']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.files).toContain(chunks().get('config path'));
+    expect(othersLoaded(r.files, 'config path')).toEqual([]);
+  });
+
   for (const args of [['--help'], ['help'], ['orders', 'get', '--help']]) {
     it(`billing ${args.join(' ')} at a terminal (the bundle) loads no command's chunk`, async () => {
       const env = { ...baseEnv(), NODE_OPTIONS: `--require ${HOOK}` };

@@ -5,10 +5,8 @@ import { openVerb } from './open.js';
 import { renewVerb } from './renew.js';
 import { snippetVerb } from './snippet.js';
 
-const run = () => import('./run.js');
-
 export const VERBS = [
-  command(renewVerb, async () => (await run()).renew),
-  command(snippetVerb, async () => (await run()).snippet),
-  command(openVerb, async () => (await run()).open),
+  command(renewVerb, async () => (await import('./run.js')).renew),
+  command(snippetVerb, async () => (await import('./run.js')).snippet),
+  command(openVerb, async () => (await import('./run.js')).open),
 ];

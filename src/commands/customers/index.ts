@@ -6,11 +6,9 @@ import { deleteVerb } from './delete.js';
 import { getVerb } from './get.js';
 import { listVerb } from './list.js';
 
-const run = () => import('./run.js');
-
 export const VERBS = [
-  command(listVerb, async () => (await run()).list),
-  command(getVerb, async () => (await run()).get),
-  command(createVerb, async () => (await run()).create),
-  command(deleteVerb, async () => (await run()).remove),
+  command(listVerb, async () => (await import('./run.js')).list),
+  command(getVerb, async () => (await import('./run.js')).get),
+  command(createVerb, async () => (await import('./run.js')).create),
+  command(deleteVerb, async () => (await import('./run.js')).remove),
 ];

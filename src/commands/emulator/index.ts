@@ -12,19 +12,16 @@ import { startVerb } from './start.js';
 import { statusVerb } from './status.js';
 import { stopVerb } from './stop.js';
 
-const run = () => import('./run.js');
-const webhooks = () => import('./deliveries.run.js');
-
 export const VERBS: readonly (Runnable | Group)[] = [
-  command(startVerb, async () => (await run()).start),
-  command(stopVerb, async () => (await run()).stop),
-  command(statusVerb, async () => (await run()).status),
-  command(resetVerb, async () => (await run()).reset),
-  command(applyVerb, async () => (await run()).apply),
+  command(startVerb, async () => (await import('./run.js')).start),
+  command(stopVerb, async () => (await import('./run.js')).stop),
+  command(statusVerb, async () => (await import('./run.js')).status),
+  command(resetVerb, async () => (await import('./run.js')).reset),
+  command(applyVerb, async () => (await import('./run.js')).apply),
   command(outboxVerb, async () => (await import('../links/run.js')).outbox),
-  command(clockVerb, async () => (await run()).clock),
-  command(deliveriesVerb, async () => (await webhooks()).deliveries),
-  command(sendTestEventVerb, async () => (await webhooks()).sendTestEvent),
+  command(clockVerb, async () => (await import('./run.js')).clock),
+  command(deliveriesVerb, async () => (await import('./deliveries.run.js')).deliveries),
+  command(sendTestEventVerb, async () => (await import('./deliveries.run.js')).sendTestEvent),
   {
     name: 'webhooks',
     summary: "the running emulator's webhook endpoints: add, list, remove (no restart)",

@@ -6,10 +6,8 @@ import { emailVerb } from './email.js';
 import { smsVerb } from './sms.js';
 import { urlVerb } from './url.js';
 
-const run = () => import('./run.js');
-
 export const VERBS = [
-  command(emailVerb, async () => (await run()).email),
-  command(smsVerb, async () => (await run()).sms),
-  command(urlVerb, async () => (await run()).url),
+  command(emailVerb, async () => (await import('./run.js')).email),
+  command(smsVerb, async () => (await import('./run.js')).sms),
+  command(urlVerb, async () => (await import('./run.js')).url),
 ];

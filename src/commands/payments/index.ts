@@ -7,12 +7,10 @@ import { listVerb } from './list.js';
 import { refundVerb } from './refund.js';
 import { reverseVerb } from './reverse.js';
 
-const run = () => import('./run.js');
-
 export const VERBS = [
-  command(getVerb, async () => (await run()).get),
-  command(listVerb, async () => (await run()).list),
-  command(captureVerb, async () => (await run()).capture),
-  command(reverseVerb, async () => (await run()).reverse),
-  command(refundVerb, async () => (await run()).refund),
+  command(getVerb, async () => (await import('./run.js')).get),
+  command(listVerb, async () => (await import('./run.js')).list),
+  command(captureVerb, async () => (await import('./run.js')).capture),
+  command(reverseVerb, async () => (await import('./run.js')).reverse),
+  command(refundVerb, async () => (await import('./run.js')).refund),
 ];

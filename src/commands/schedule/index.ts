@@ -7,12 +7,10 @@ import { rescheduleVerb } from './reschedule.js';
 import { skipVerb } from './skip.js';
 import { updateVerb } from './update.js';
 
-const run = () => import('./run.js');
-
 export const VERBS = [
-  command(executeVerb, async () => (await run()).execute),
-  command(skipVerb, async () => (await run()).skip),
-  command(rescheduleVerb, async () => (await run()).reschedule),
-  command(mergeVerb, async () => (await run()).merge),
-  command(updateVerb, async () => (await run()).update),
+  command(executeVerb, async () => (await import('./run.js')).execute),
+  command(skipVerb, async () => (await import('./run.js')).skip),
+  command(rescheduleVerb, async () => (await import('./run.js')).reschedule),
+  command(mergeVerb, async () => (await import('./run.js')).merge),
+  command(updateVerb, async () => (await import('./run.js')).update),
 ];

@@ -6,10 +6,8 @@ import { addVerb } from './add.js';
 import { listVerb } from './list.js';
 import { removeVerb } from './remove.js';
 
-const endpoints = () => import('./run.js');
-
 export const VERBS = [
-  command(addVerb, async () => (await endpoints()).add),
-  command(listVerb, async () => (await endpoints()).list),
-  command(removeVerb, async () => (await endpoints()).remove),
+  command(addVerb, async () => (await import('./run.js')).add),
+  command(listVerb, async () => (await import('./run.js')).list),
+  command(removeVerb, async () => (await import('./run.js')).remove),
 ];
