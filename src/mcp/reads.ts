@@ -190,7 +190,7 @@ export const READ_TOOLS: ToolSpec[] = [
     input: { ...customerInput.input, ...amount },
     run: async (rt, a) => {
       const { expand = 'orders' } = customerInput.optionsOf(a);
-      await (await import('../commands/customers/run.js')).get(rt, customerInput.argsOf(a), {
+      await (await import('../commands/customers/get.js')).get(rt, customerInput.argsOf(a), {
         expand: expand || undefined,
       });
     },

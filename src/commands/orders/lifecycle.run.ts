@@ -20,7 +20,7 @@ import { orderIdOf } from '../../ops/orders/arg.js';
 import * as parse from '../../ops/runtime/args.js';
 import { confirmInProduction, confirmMoneyMove } from '../../ops/runtime/confirm.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
-import { writeSchedule } from '../schedule/run.js';
+import { writeSchedule } from '../schedule/schedule-view.js';
 import type { cancelVerb } from './cancel.js';
 import type { pauseVerb } from './pause.js';
 import type { resumeVerb } from './resume.js';

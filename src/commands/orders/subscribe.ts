@@ -143,7 +143,7 @@ export async function subscribe(
     await writeOne(summary, SUMMARY_COLUMNS, rt.output);
     if (schedule && schedule.length > 0) {
       rt.io.stdout.write(`\nSchedule (${schedule.length} payments)\n`);
-      const { writeSchedule } = await import('../schedule/run.js');
+      const { writeSchedule } = await import('../schedule/schedule-view.js');
       await writeSchedule(rt, schedule);
     } else if (schedule) {
       rt.info(
