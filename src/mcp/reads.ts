@@ -213,7 +213,7 @@ export const READ_TOOLS: ToolSpec[] = [
     commands: ['payments list'],
     input: { ...paymentsInput.input, ...amount },
     run: async (rt, a) =>
-      (await import('../commands/payments/run.js')).list(rt, [], paymentsInput.optionsOf(a)),
+      (await import('../commands/payments/list.js')).list(rt, [], paymentsInput.optionsOf(a)),
     shape: (result, a) => ({ ...page(result, 'payment', wantedOf(a)), sum: sums(result) }),
   },
   {
