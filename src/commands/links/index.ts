@@ -1,13 +1,11 @@
-// The verbs of `billing links`, in the order of its help; their code is ../links.ts (which also
-// serves `emulator outbox`), loaded on use.
+// The commands of `billing links`, in the order of its help: one file each, loaded when it runs,
+// but email, whose description the MCP write tool mirrors (its code in ./run.ts).
 
 import { command } from '../../cli/kit/verb.js';
 import { emailVerb } from './email.js';
-import { smsVerb } from './sms.js';
-import { urlVerb } from './url.js';
 
 export const VERBS = [
   command(emailVerb, async () => (await import('./run.js')).email),
-  command(smsVerb, async () => (await import('./run.js')).sms),
-  command(urlVerb, async () => (await import('./run.js')).url),
+  () => import('./sms.js'),
+  () => import('./url.js'),
 ];
