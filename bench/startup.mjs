@@ -117,7 +117,7 @@ for (const [what, a, base, target] of rows) {
     ? `${c <= target ? 'met' : '**not met**'} / ${w <= target ? 'met' : '**not met**'}`
     : '—';
   lines.push(
-    `| ${what} | ${w.toFixed(2)}× (${ms(results[a].wall)}) | ${c.toFixed(2)}× (${ms(results[a].cpu)}) | ${target ? `≤ ${target}×` : a.startsWith('sea') ? 'for information' : 'before'} | ${met} |`,
+    `| ${what} | ${w.toFixed(2)}× (${ms(results[a].wall)}) | ${c.toFixed(2)}× (${ms(results[a].cpu)}) | ${target ? `≤ ${target}×` : a.includes('before') ? 'before' : 'for information'} | ${met} |`,
   );
 }
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`;

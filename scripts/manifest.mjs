@@ -8,7 +8,7 @@
 // `billing [COMMAND…] --help` and `billing help [COMMAND…]` from it when stdout is not a
 // terminal, without loading the bundle. At a terminal, whose width may be any, the bundle renders help.
 
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -67,8 +67,17 @@ export async function makeManifest(cliFile) {
   const dist = dirname(cliFile);
   const require = createRequire(import.meta.url);
   const { commandTree, main, manifestOfSources } = require(cliFile);
-  const manifest = { commands: await manifestOfSources(chunkOf) };
-  await writeFile(join(dist, 'manifest.json'), JSON.stringify(manifest));
+  // A group's commands in a file of their own (dist/manifest/<group>.json), read only by a run
+  // that needs them: parsing every group's declarations cost a run about as much as it saved.
+  const nodes = await manifestOfSources(chunkOf);
+  await mkdir(join(dist, 'manifest'), { recursive: true });
+  for (const node of nodes.filter((n) => n.commands)) {
+    await writeFile(join(dist, 'manifest', `${node.name}.json`), JSON.stringify(node.commands));
+  }
+  const top = nodes.map(({ commands, ...node }) =>
+    commands ? { ...node, file: `manifest/${node.name}.json` } : node,
+  );
+  await writeFile(join(dist, 'manifest.json'), JSON.stringify({ commands: top }));
   // Every command as the descriptions declare it; its help as a run (with the manifest) prints it.
   const program = await commandTree();
   const commands = {};

@@ -99,7 +99,8 @@ async function buildProgram(
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
-  const manifest = from === 'manifest' ? readManifest(join(import.meta.dirname, 'manifest.json')) : undefined;
+  const manifest =
+    from === 'manifest' ? readManifest(join(import.meta.dirname, 'manifest.json'), full) : undefined;
   if (!manifest) {
     // Every group and top-level command, in the order of GROUPS (src/commands/index.ts).
     const [{ defineGroup }, { GROUPS }] = await Promise.all([

@@ -4,13 +4,26 @@
 // every other command only needs to be known (help, completion, `billing help WORD`, suggestions).
 
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { declare, type Manifest, type ManifestNode } from './kit/declaration.js';
 
-/** The manifest beside the built CLI; undefined without one (a run from the sources, the single executable). */
-export function readManifest(file: string): Manifest | undefined {
+/**
+ * The manifest beside the built CLI; undefined without one (a run from the sources, the single
+ * executable). A group's commands are read from their own file when `full(group)` says they are needed.
+ */
+export function readManifest(file: string, full: (name: string) => boolean): Manifest | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    const commands = manifest.commands.map((node) =>
+      node.file && full(node.name)
+        ? {
+            ...node,
+            commands: JSON.parse(readFileSync(join(dirname(file), node.file), 'utf8')) as ManifestNode[],
+          }
+        : node,
+    );
+    return { commands };
   } catch {
     return undefined;
   }

@@ -20,8 +20,11 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8'
   commands: Record<string, { help: string; helpWord?: string; examples: string[] }>;
 };
 type Node = { name: string; chunk?: string; commands?: Node[] };
-const tree = (JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8')) as { commands: Node[] })
-  .commands;
+const read = (file: string) => JSON.parse(readFileSync(join(ROOT, 'dist', file), 'utf8'));
+/** The manifest's tree, each group's commands read from their file (dist/manifest/<group>.json). */
+const tree = (read('manifest.json').commands as (Node & { file?: string })[]).map((n) =>
+  n.file ? { ...n, commands: read(n.file) as Node[] } : n,
+);
 
 /** Every command of the manifest with its chunk, by path ('orders get'). */
 function chunks(nodes: Node[] = tree, path: string[] = []): Map<string, string> {

@@ -11,8 +11,12 @@ import type { ManifestNode } from '../../src/cli/kit/declaration.js';
 import { GROUPS } from '../../src/commands/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const built = JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8')) as {
-  commands: ManifestNode[];
+const read = (file: string) => JSON.parse(readFileSync(join(ROOT, 'dist', file), 'utf8'));
+/** dist/manifest.json with each group's commands read from their file (dist/manifest/<group>.json). */
+const built = {
+  commands: (read('manifest.json').commands as ManifestNode[]).map(({ file, ...node }) =>
+    file ? { ...node, commands: read(file) as ManifestNode[] } : node,
+  ),
 };
 
 /** The nodes without their chunks (the built files, which only the build knows). */

@@ -51,6 +51,8 @@ export interface ManifestNode {
   /** The built file that holds its code (dist/chunks/…), which only it loads. */
   readonly chunk?: string;
   readonly commands?: readonly ManifestNode[];
+  /** Where a group's commands are in the built manifest (dist/manifest/<group>.json), read when needed. */
+  readonly file?: string;
 }
 
 export interface Manifest {
