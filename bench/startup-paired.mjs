@@ -58,8 +58,12 @@ try {
       ],
       { env, stdio: 'ignore' },
     );
-    for (const r of JSON.parse(readFileSync(json, 'utf8')).results)
-      (acc[r.command] ??= []).push({ wall: r.median * 1000, cpu: (r.user + r.system) * 1000 });
+    for (const r of JSON.parse(readFileSync(json, 'utf8')).results) {
+      acc[r.command] = [
+        ...(acc[r.command] ?? []),
+        { wall: r.median * 1000, cpu: (r.user + r.system) * 1000 },
+      ];
+    }
   }
 } finally {
   await stopEmulator(child);
