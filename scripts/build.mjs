@@ -12,8 +12,9 @@
 // dist/package.json marks the directory as CommonJS and names the build (and its version,
 // for bin/billing's --version), so that a code cache written for one build is never used by
 // another; dist/code-hashes.json holds the hash of each file's code (the code cache's key),
-// dist/trust.js the trust rule bin/billing checks the cache with, and dist/manifest.json the
-// commands and their help (scripts/manifest.mjs), which bin/billing answers help from.
+// dist/trust.js the trust rule bin/billing checks the cache with, dist/manifest.json the
+// commands as their descriptions declare them, which the CLI declares them from, and
+// dist/help.json their help, which bin/billing answers help in a pipe from (scripts/manifest.mjs).
 
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -184,13 +185,12 @@ try {
   await writeFile(join(dist, 'package.json'), `${JSON.stringify(identity, null, 2)}\n`);
   // Apart from package.json, which every start reads: only a run that loads the bundle needs it.
   await writeFile(join(dist, 'code-hashes.json'), JSON.stringify(code));
-  // Then (dist/ is CommonJS now) the manifest of the commands (scripts/manifest.mjs), for help without the bundle.
+  // Then (dist/ is CommonJS now) the manifest of the commands and their help (scripts/manifest.mjs).
   // A build whose manifest fails leaves no stamp, so that it is not taken for a fresh one.
-  const manifest = await makeManifest(join(dist, 'cli.js')).catch(async (error) => {
+  await makeManifest(join(dist, 'cli.js')).catch(async (error) => {
     await rm(join(dist, 'package.json'), { force: true });
     throw error;
   });
-  await writeFile(join(dist, 'manifest.json'), JSON.stringify(manifest));
   // dist/package.json is the build's stamp (test/setup/fresh-build.ts): written last of all.
   await writeFile(join(dist, 'package.json'), `${JSON.stringify(identity, null, 2)}\n`);
 

@@ -23,6 +23,11 @@ try {
     platform: 'node',
     logLevel: 'warning',
     loader: { '.yaml': 'text' },
+    // A command's file holds its code (issue 35 §3), whose CommonJS packages (undici) require
+    // Node's builtins: an ES module has no require of its own, so it is given one.
+    banner: {
+      js: "import { createRequire as __billingRequire } from 'node:module'; const require = __billingRequire(import.meta.url);",
+    },
   });
   const { commandsDoc } = await import(pathToFileURL(module).href);
   const out = process.argv[2] ?? join(root, 'docs/commands.md');

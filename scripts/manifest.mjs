@@ -1,12 +1,16 @@
-// Makes dist/manifest.json from the built CLI (scripts/build.mjs calls it after the bundle):
-// every command's path, summary, arguments and flags, read from the program that the command
-// descriptions declare (src/cli.ts's commandTree, through their registry), and the text its
-// --help prints in a pipe (80 columns), taken from main() itself so that it cannot differ.
-// bin/billing answers `billing [COMMAND…] --help` and `billing help [COMMAND…]` from it when
-// stdout is not a terminal, without loading the bundle (so neither commander nor any command's
-// code); at a terminal, whose width may be any, the bundle renders help as before.
+// Makes dist/manifest.json and dist/help.json from the built CLI (scripts/build.mjs calls it
+// after the bundle). The manifest holds every command as the descriptions declare it (src/cli.ts's
+// manifestOfSources, src/cli/build.ts): its name, line, arguments, flags, words and help text,
+// where its code is, and the built file of its code (its chunk). A run declares every command
+// from it and loads only the file of the command it runs (src/cli/manifest.ts).
+// dist/help.json holds the text each command's --help prints in a pipe (80 columns), taken from
+// main() itself, run with the manifest, so that it cannot differ; bin/billing answers
+// `billing [COMMAND…] --help` and `billing help [COMMAND…]` from it when stdout is not a
+// terminal, without loading the bundle. At a terminal, whose width may be any, the bundle renders help.
 
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 
 /** What `main(argv)` writes on stdout (not a terminal), and its exit code. */
@@ -52,29 +56,35 @@ function examplesOf(help) {
   return out;
 }
 
-/** dist/manifest.json's content, from the built dist/cli.js. */
+/** The chunk a function of the built code imports: `require("./get-ABC.js")` in its text. */
+function chunkOf(load) {
+  const name = /require\("\.\/(?:chunks\/)?([^"/]+\.js)"\)/.exec(String(load))?.[1];
+  return name && `chunks/${name}`;
+}
+
+/** Writes dist/manifest.json and dist/help.json, from the built dist/cli.js. */
 export async function makeManifest(cliFile) {
+  const dist = dirname(cliFile);
   const require = createRequire(import.meta.url);
-  const { commandTree, main } = require(cliFile);
+  const { commandTree, main, manifestOfSources } = require(cliFile);
+  // A group's commands in a file of their own (dist/manifest/<group>.json), read only by a run
+  // that needs them: parsing every group's declarations cost a run about as much as it saved.
+  const nodes = await manifestOfSources(chunkOf);
+  await mkdir(join(dist, 'manifest'), { recursive: true });
+  for (const node of nodes.filter((n) => n.commands)) {
+    await writeFile(join(dist, 'manifest', `${node.name}.json`), JSON.stringify(node.commands));
+  }
+  const top = nodes.map(({ commands, ...node }) =>
+    commands ? { ...node, file: `manifest/${node.name}.json` } : node,
+  );
+  await writeFile(join(dist, 'manifest.json'), JSON.stringify({ commands: top }));
+  // Every command as the descriptions declare it; its help as a run (with the manifest) prints it.
   const program = await commandTree();
   const commands = {};
   const walk = async (cmd, path) => {
-    const key = path.join(' ');
     const help = await printed(main, [...path, '--help']);
     const helpWord = await printed(main, ['help', ...path]);
-    commands[key] = {
-      summary: cmd.summary() || cmd.description(),
-      args: cmd.registeredArguments.map((a) => ({
-        name: a.name(),
-        required: a.required,
-        help: a.description,
-      })),
-      flags: cmd.options.map((o) => ({
-        flags: o.flags,
-        help: o.description,
-        ...(o.hidden ? { hidden: true } : {}),
-      })),
-      commands: cmd.commands.map((c) => c.name()),
+    commands[path.join(' ')] = {
       examples: examplesOf(help),
       help,
       // `billing help WORDS` prints the same as `billing WORDS --help`, unless it does not.
@@ -83,5 +93,5 @@ export async function makeManifest(cliFile) {
     for (const sub of cmd.commands) await walk(sub, [...path, sub.name()]);
   };
   await walk(program, []);
-  return { width: 80, commands };
+  await writeFile(join(dist, 'help.json'), JSON.stringify({ width: 80, commands }));
 }

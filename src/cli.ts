@@ -1,6 +1,7 @@
 // Declares every command and its flags; each command's code is imported only when it runs,
 // so `billing --help` and `billing orders get` load little (changesets' cli.ts pattern).
 
+import { join } from 'node:path';
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import {
@@ -11,12 +12,12 @@ import {
   type Session,
   settleOutput,
 } from './cli/action.js';
-import { defineGroup } from './cli/build.js';
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
+import type { ManifestNode } from './cli/kit/declaration.js';
+import { declareNodes, readManifest, redeclare } from './cli/manifest.js';
 import { examples, type Run } from './cli/shared.js';
 import { TOPICS } from './cli/topic-names.js';
-import { GROUPS } from './commands/index.js';
 import { ENVIRONMENT } from './config/variables.js';
 import { EXIT, EXIT_CODES, InterruptedError } from './errors.js';
 import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
@@ -29,7 +30,12 @@ function helpWidth(stream: NodeJS.WritableStream & { columns?: number; isTTY?: b
   return stream.isTTY && stream.columns ? stream.columns : 80;
 }
 
-async function buildProgram(session: Session, argv: readonly string[], everything = false): Promise<Command> {
+async function buildProgram(
+  session: Session,
+  argv: readonly string[],
+  everything = false,
+  from: 'manifest' | 'sources' = 'manifest',
+): Promise<Command> {
   const run: Run = (runnable) => action(session, runnable);
   // Settings that subcommands inherit must be set before they are added.
   const program = new Command('billing')
@@ -93,19 +99,51 @@ async function buildProgram(session: Session, argv: readonly string[], everythin
   // `billing help WORD` looks through every command for what WORD names (src/cli/lead.ts).
   const lookup = argv[0] === 'help' && argv.length > 1;
   const full = (group: string) => everything || lookup || argv[0] === '__complete' || argv.includes(group);
-  // Every group and top-level command, in the order of GROUPS (src/commands/index.ts).
-  for (const group of Object.values(GROUPS)) await defineGroup(program, group, run, full(group.name));
+  const manifest =
+    from === 'manifest' ? readManifest(join(import.meta.dirname, 'manifest.json'), full) : undefined;
+  if (!manifest) {
+    // Every group and top-level command, in the order of GROUPS (src/commands/index.ts).
+    const [{ defineGroup }, { GROUPS }] = await Promise.all([
+      import('./cli/build.js'),
+      import('./commands/index.js'),
+    ]);
+    for (const group of Object.values(GROUPS)) await defineGroup(program, group, run, full(group.name));
+    defineHelp(program, (text) => session.io.stdout.write(text));
+    return program;
+  }
+  // From the manifest, without a command's file; then the command that runs from its own.
+  const known = declareNodes(program, manifest.commands, full);
   defineHelp(program, (text) => session.io.stdout.write(text));
+  const target = commandOfArgv(program, argv);
+  const node = known.get(target);
+  if (node) {
+    const [{ configure, runnableOf }, { GROUPS }] = await Promise.all([
+      import('./cli/build.js'),
+      import('./commands/index.js'),
+    ]);
+    configure(redeclare(target, node), await runnableOf(Object.values(GROUPS), node), run);
+  }
   return program;
 }
 
 /**
- * Every command, declared as for a run, for the build's manifest (scripts/manifest.mjs): it
- * reads names, summaries, arguments and flags from it, and each command's help from main().
+ * Every command, declared from the descriptions, for the build's manifest (scripts/manifest.mjs):
+ * it reads each command's help from main() run with that manifest.
  */
 export function commandTree(): Promise<Command> {
   const session: Session = { io: defaultStreams(), env: {}, controller: new AbortController() };
-  return buildProgram(session, [], true);
+  return buildProgram(session, [], true, 'sources');
+}
+
+/** The manifest's nodes, from the descriptions (scripts/manifest.mjs; src/cli/build.ts). */
+export async function manifestOfSources(
+  chunkOf: (load: () => unknown) => string | undefined,
+): Promise<ManifestNode[]> {
+  const [{ manifestOf }, { GROUPS }] = await Promise.all([
+    import('./cli/build.js'),
+    import('./commands/index.js'),
+  ]);
+  return manifestOf(Object.values(GROUPS), chunkOf);
 }
 
 function defaultStreams(): Streams {

@@ -1,17 +1,20 @@
-// One function makes commander's declaration of a command from its description
-// (src/cli/kit/verb.ts): arguments, flags with their parser and default, the help after the
-// options (examples, the description's text, a batch's), the batch flags, the lazy action.
+// Commander's declaration of a command from its description (src/cli/kit/verb.ts), and the
+// manifest of every command (scripts/manifest.mjs) made from the same descriptions: arguments,
+// flags with their parser and default, the help after the options (examples, the description's
+// text, a batch's), the batch flags, the lazy action. A run declares from the manifest
+// (src/cli/manifest.ts) and loads only the description of the command it runs, through runnableAt.
 
-import { type Command, Option } from 'commander';
-import { batchHelpOf } from '../ops/batch/action-table.js';
-import { entriesOf } from './kit/action-commands.js';
+import type { Command } from 'commander';
+import { type ActionName, batchHelpOf } from '../ops/batch/action-table.js';
+import { actionCommand, entriesOf, resolveEntry } from './kit/action-commands.js';
+import { type Declaration, declare, type ManifestNode } from './kit/declaration.js';
 import {
+  type Entry,
   flagsOf,
   type Group,
   isRunnable,
+  type Parser,
   type Runnable,
-  setValues,
-  setWords,
   type VerbSpec,
 } from './kit/verb.js';
 import { examples, type Run } from './shared.js';
@@ -22,7 +25,7 @@ import { examples, type Run } from './shared.js';
  */
 export async function defineGroup(program: Command, group: Group, run: Run, full: boolean): Promise<void> {
   const declared = program.command(group.name).description(group.summary);
-  const after = (group.examples ? examples(group.examples) : '') + (group.help ?? '');
+  const after = groupAfter(group);
   if (after) declared.addHelpText('after', after);
   if ('command' in group) {
     configure(declared, group.command, run);
@@ -40,25 +43,40 @@ export async function defineGroup(program: Command, group: Group, run: Run, full
   }
 }
 
+function groupAfter(group: Group): string {
+  return (group.examples ? examples(group.examples) : '') + (group.help ?? '');
+}
+
 /** Its arguments, flags, help and action on the command declared with its name and line. */
-function configure(cmd: Command, { verb, load }: Runnable, run: Run): Command {
-  for (const arg of verb.args ?? []) {
-    cmd.argument(arg.name, arg.help);
-    if (arg.values) setValues(cmd.registeredArguments.at(-1) as object, arg.values);
-  }
-  for (const flag of flagsOf(verb)) {
-    const option = new Option(flag.flag, flag.help);
-    if (flag.parse) option.argParser(flag.parse);
-    if (flag.default !== undefined) option.default(flag.default);
-    if (flag.values) setValues(option, flag.values);
-    if (flag.required) option.makeOptionMandatory();
-    if (flag.hidden) option.hideHelp();
-    cmd.addOption(option);
-  }
-  if (verb.words) setWords(cmd, verb.words);
+export function configure(cmd: Command, runnable: Runnable, run: Run): Command {
+  return declare(cmd, declarationOf(runnable.verb), parsersOf(runnable.verb)).action(run(runnable));
+}
+
+/** What commander declares of a description, as data (the manifest holds it). */
+export function declarationOf(verb: VerbSpec): Declaration {
   const after = helpAfter(verb);
-  if (after) cmd.addHelpText('after', after);
-  return cmd.action(run({ verb, load }));
+  return {
+    args: (verb.args ?? []).map((a) => ({
+      name: a.name,
+      help: a.help,
+      ...(a.values && { values: a.values }),
+    })),
+    flags: flagsOf(verb).map((f) => ({
+      flag: f.flag,
+      help: f.help,
+      ...(f.default !== undefined && { default: f.default }),
+      ...(f.values && { values: f.values }),
+      ...(f.required && { required: f.required }),
+      ...(f.hidden && { hidden: f.hidden }),
+    })),
+    ...(verb.words?.length && { words: verb.words }),
+    ...(after && { after }),
+  };
+}
+
+/** The parsers of a description's flags, by flag. */
+function parsersOf(verb: VerbSpec): Map<string, Parser> {
+  return new Map(flagsOf(verb).flatMap((f) => (f.parse ? [[f.flag, f.parse] as const] : [])));
 }
 
 /** What help prints after the options: the examples, the description's text, a batch's, then its own on batches. */
@@ -69,4 +87,75 @@ export function helpAfter(verb: VerbSpec): string {
     (verb.batch ? batchHelpOf(verb.batch) : '') +
     (verb.afterBatch ?? '')
   );
+}
+
+/**
+ * The manifest of every command (scripts/manifest.mjs writes it into dist/manifest.json), from
+ * the descriptions: each node's declaration and where its code is (`at`, `action`), and the
+ * built file of its code, which `chunkOf` reads from the function that imports it.
+ */
+export async function manifestOf(
+  groups: readonly Group[],
+  chunkOf: (load: () => unknown) => string | undefined,
+): Promise<ManifestNode[]> {
+  const node = (runnable: Runnable, at: number[], load: () => unknown): ManifestNode => {
+    const chunk = chunkOf(load);
+    const action = runnable.verb.batch !== undefined && at.length === 0 ? runnable.verb.batch : undefined;
+    return {
+      name: runnable.verb.name,
+      summary: runnable.verb.summary,
+      command: declarationOf(runnable.verb),
+      ...(action ? { action } : { at }),
+      ...(chunk && { chunk }),
+    };
+  };
+  const walk = async (group: Group, at: number[]): Promise<ManifestNode> => {
+    const after = groupAfter(group);
+    const head = { name: group.name, summary: group.summary, ...(after && { after }) };
+    if ('command' in group)
+      return {
+        ...head,
+        always: true,
+        ...without(node(group.command, at, group.command.load), 'name', 'summary'),
+      };
+    if ('verb' in group) {
+      const runnable = await group.verb();
+      return { ...head, ...without(node(runnable, at, runnable.load), 'name', 'summary') };
+    }
+    const listed: readonly Entry[] = await group.verbs();
+    const commands: ManifestNode[] = [];
+    for (const [i, entry] of (await entriesOf(group)).entries()) {
+      const lazy = listed[i];
+      if (!isRunnable(entry)) commands.push(await walk(entry, [...at, i]));
+      // An entry the table of actions declares comes after those listed: found again by its action.
+      else if (i >= listed.length) commands.push(node(entry, [], entry.load));
+      else commands.push(node(entry, [...at, i], typeof lazy === 'function' ? lazy : entry.load));
+    }
+    return { ...head, commands };
+  };
+  const nodes: ManifestNode[] = [];
+  for (const [i, group] of groups.entries()) nodes.push(await walk(group, [i]));
+  return nodes;
+}
+
+function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> {
+  const copy = { ...value };
+  for (const key of keys) delete copy[key];
+  return copy;
+}
+
+/** The command a manifest node names: its description and code, loaded now. */
+export async function runnableOf(groups: readonly Group[], node: ManifestNode): Promise<Runnable> {
+  if (node.action !== undefined) return actionCommand(node.action as ActionName);
+  const [first, ...rest] = node.at ?? [];
+  let entry: Entry | undefined = groups[first ?? -1];
+  for (const i of rest) {
+    const group: Runnable | Group | undefined = entry === undefined ? undefined : await resolveEntry(entry);
+    entry = group && 'verbs' in group ? (await group.verbs())[i] : undefined;
+  }
+  const found = entry === undefined ? undefined : await resolveEntry(entry);
+  if (found && isRunnable(found)) return found;
+  if (found && 'command' in found) return found.command;
+  if (found && 'verb' in found) return found.verb();
+  throw new Error(`the manifest names a command the sources do not have: ${node.name} at ${node.at}`);
 }

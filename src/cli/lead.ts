@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { wrapWords } from './help-layout.js';
-import { wordsOf } from './kit/verb.js';
+import { wordsOf } from './kit/declaration.js';
 
 /**
  * What people say → the words of the commands that do it, the likeliest first ("a b": the

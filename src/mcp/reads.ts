@@ -133,7 +133,7 @@ export const READ_TOOLS: ToolSpec[] = [
     commands: ['orders list'],
     input: { ...schemaOf(ORDER_FILTER_FLAGS), ...amount },
     run: async (rt, a) =>
-      (await import('../commands/orders/list.run.js')).list(rt, [], {
+      (await import('../commands/orders/list.js')).list(rt, [], {
         ...(optionsOf(ORDER_FILTER_FLAGS, a) as OrderFilterFlags),
         all: true,
         limit: enough(a),
@@ -150,7 +150,7 @@ export const READ_TOOLS: ToolSpec[] = [
     input: { ...orderInput.input, ...amount },
     run: async (rt, a) => {
       const { expand = EXPANSIONS.order.join(',') } = orderInput.optionsOf(a);
-      await (await import('../commands/orders/get.run.js')).get(rt, orderInput.argsOf(a), {
+      await (await import('../commands/orders/get.js')).get(rt, orderInput.argsOf(a), {
         expand: expand || undefined,
       });
     },
@@ -179,7 +179,7 @@ export const READ_TOOLS: ToolSpec[] = [
     commands: ['orders timeline'],
     input: { ...timelineInput.input, ...amount },
     run: async (rt, a) =>
-      (await import('../commands/orders/timeline.run.js')).timeline(rt, timelineInput.argsOf(a)),
+      (await import('../commands/orders/timeline.js')).timeline(rt, timelineInput.argsOf(a)),
     shape: (result, a) => page(result, 'timeline_event', wantedOf(a)),
   },
   {
@@ -190,7 +190,7 @@ export const READ_TOOLS: ToolSpec[] = [
     input: { ...customerInput.input, ...amount },
     run: async (rt, a) => {
       const { expand = 'orders' } = customerInput.optionsOf(a);
-      await (await import('../commands/customers/run.js')).get(rt, customerInput.argsOf(a), {
+      await (await import('../commands/customers/get.js')).get(rt, customerInput.argsOf(a), {
         expand: expand || undefined,
       });
     },
@@ -213,7 +213,7 @@ export const READ_TOOLS: ToolSpec[] = [
     commands: ['payments list'],
     input: { ...paymentsInput.input, ...amount },
     run: async (rt, a) =>
-      (await import('../commands/payments/run.js')).list(rt, [], paymentsInput.optionsOf(a)),
+      (await import('../commands/payments/list.js')).list(rt, [], paymentsInput.optionsOf(a)),
     shape: (result, a) => ({ ...page(result, 'payment', wantedOf(a)), sum: sums(result) }),
   },
   {

@@ -1,8 +1,10 @@
 // Issue 36 §1: what start-up loads. Help in a pipe is answered by bin/billing from the build's
-// manifest (dist/manifest.json), so it reads no file of the bundle and loads no Node module;
-// --version reads dist/package.json alone; `orders get` loads the orders group's code and no
-// other group's (the manifest names the groups). The list of what a process loaded comes from
-// bench/startup-loads.cjs (a --require hook: the dist/ files read, process.moduleLoadList).
+// help (dist/help.json), so it reads no file of the bundle and loads no Node module; --version
+// reads dist/package.json alone. A command is declared from the build's manifest
+// (dist/manifest.json), which names the built file of each command's code (its chunk): a run
+// loads its own command's chunk and no other's, and help and completion load none. The list
+// of what a process loaded comes from bench/startup-loads.cjs (a --require hook: the dist/
+// files read, process.moduleLoadList).
 
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,9 +16,34 @@ import { runOnPty } from '../helpers/pty.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const HOOK = join(ROOT, 'bench', 'startup-loads.cjs');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'manifest.json'), 'utf8')) as {
-  commands: Record<string, { help: string; helpWord?: string; commands: string[]; examples: string[] }>;
+const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'help.json'), 'utf8')) as {
+  commands: Record<string, { help: string; helpWord?: string; examples: string[] }>;
 };
+type Node = { name: string; chunk?: string; commands?: Node[] };
+const read = (file: string) => JSON.parse(readFileSync(join(ROOT, 'dist', file), 'utf8'));
+/** The manifest's tree, each group's commands read from their file (dist/manifest/<group>.json). */
+const tree = (read('manifest.json').commands as (Node & { file?: string })[]).map((n) =>
+  n.file ? { ...n, commands: read(n.file) as Node[] } : n,
+);
+
+/** Every command of the manifest with its chunk, by path ('orders get'). */
+function chunks(nodes: Node[] = tree, path: string[] = []): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const node of nodes) {
+    const at = [...path, node.name];
+    if (node.chunk) out.set(at.join(' '), node.chunk);
+    for (const [k, v] of chunks(node.commands ?? [], at)) out.set(k, v);
+  }
+  return out;
+}
+
+/** The chunks of other commands that a run loaded: those the manifest says it does not need. */
+function othersLoaded(files: string[], path: string): string[] {
+  const all = chunks();
+  const own = all.get(path);
+  const others = new Set([...all.values()].filter((c) => c !== own));
+  return files.filter((f) => others.has(f));
+}
 
 /** Runs node ARGS as a process that does not block this one (the emulator runs here). */
 function run(args: string[], env: Record<string, string | undefined>) {
@@ -50,10 +77,10 @@ describe('help and the version in a pipe load nothing of the bundle', () => {
     ['help', 'orders', 'get'],
     ['orders', 'get', '-h'],
   ]) {
-    it(`billing ${args.join(' ')} reads only dist/package.json and dist/manifest.json, loads no Node module, and prints the manifest's help`, async () => {
+    it(`billing ${args.join(' ')} reads only dist/package.json and dist/help.json, loads no Node module, and prints the help the build made`, async () => {
       const r = await loads(args);
       expect(r.code).toBe(0);
-      expect(r.files).toEqual(['package.json', 'manifest.json']);
+      expect(r.files).toEqual(['package.json', 'help.json']);
       expect(r.builtins).toEqual([]);
       const words = args.filter((w) => w !== 'help' && !w.startsWith('-')).join(' ');
       expect(r.stdout).toBe(manifest.commands[words]?.help);
@@ -92,6 +119,57 @@ describe('help and the version in a pipe load nothing of the bundle', () => {
     const r = await loads(['help', 'exit-codes']);
     expect(r.code).toBe(0);
     expect(r.files).toContain('cli.js');
+    expect(othersLoaded(r.files, '')).toEqual([]);
+  });
+  it('the manifest names the chunk of every command: its own file, or the code it shares', () => {
+    const all = chunks();
+    const commands: string[] = [];
+    const walk = (nodes: Node[], at: string[]) => {
+      for (const n of nodes) {
+        if ((n as { command?: unknown }).command) commands.push([...at, n.name].join(' '));
+        walk(n.commands ?? [], [...at, n.name]);
+      }
+    };
+    walk(tree, []);
+    expect(commands.length).toBeGreaterThan(60);
+    expect(commands.filter((c) => !all.has(c))).toEqual([]);
+    expect(all.get('orders get')).toMatch(/^chunks\/get-/);
+    expect(all.get('config path')).toMatch(/^chunks\/path-/);
+  });
+});
+
+describe("a command loads its own command's chunk and no other's", () => {
+  it('billing config path loads its chunk and none of another command', async () => {
+    const r = await loads(['config', 'path']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.files).toContain(chunks().get('config path'));
+    expect(othersLoaded(r.files, 'config path')).toEqual([]);
+  });
+
+  for (const args of [['--help'], ['help'], ['orders', 'get', '--help']]) {
+    it(`billing ${args.join(' ')} at a terminal (the bundle) loads no command's chunk`, async () => {
+      const env = { ...baseEnv(), NODE_OPTIONS: `--require ${HOOK}` };
+      const r = await runOnPty(args, { env, cols: 100 }).exited;
+      expect(r.code).toBe(0);
+      const line = r.text.split(/\r?\n/).find((l) => l.startsWith('loads: ')) as string;
+      const { files } = JSON.parse(line.slice('loads: '.length)) as { files: string[] };
+      const own = args.length > 1 && args[0] !== 'help' ? 'orders get' : '';
+      expect(othersLoaded(files, own)).toEqual([]);
+    });
+  }
+
+  it('billing __complete (completion) declares every command from the manifest and loads no command chunk but its own', async () => {
+    const r = await loads(['__complete', 'orders', '']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toContain('get');
+    expect(othersLoaded(r.files, 'completion')).toEqual([]);
+  });
+
+  it('billing help refund (a lookup through every command) loads no command chunk', async () => {
+    const r = await loads(['help', 'refund']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('payments refund');
+    expect(othersLoaded(r.files, '')).toEqual([]);
   });
 });
 
@@ -109,11 +187,8 @@ describe('orders get loads the orders group and no other', () => {
     const r = await loads(['orders', 'get', id, '-o', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(Number(id));
-    const groups = manifest.commands['']?.commands ?? [];
-    expect(groups).toContain('customers');
-    const named = r.files.map((f) => /^chunks\/([a-z.-]+?)-[A-Z0-9]+\.js$/.exec(f)?.[1]).filter(Boolean);
-    expect(named).toContain('orders');
-    expect(named.filter((n) => n !== 'orders' && groups.includes(n as string))).toEqual([]);
+    expect(r.files).toContain(chunks().get('orders get'));
+    expect(othersLoaded(r.files, 'orders get')).toEqual([]);
     for (const unused of ['child_process', 'http2', 'https', 'tls', 'zlib', 'worker_threads', 'crypto']) {
       expect(r.builtins).not.toContain(unused);
     }

@@ -4,7 +4,7 @@
 
 import { ACTIONS, type ActionEntry, type ActionName } from '../../ops/batch/action-table.js';
 import { PRODUCTION_GUARD } from './help-text.js';
-import { type Group, type Handler, isRunnable, type Runnable, type VerbSpec } from './verb.js';
+import { type Entry, type Group, type Handler, isRunnable, type Runnable, type VerbSpec } from './verb.js';
 
 /** The commands of `group` declared by the table and not by a description of their own. */
 export function actionVerbs(group: string, declared: readonly string[]): Runnable[] {
@@ -12,20 +12,32 @@ export function actionVerbs(group: string, declared: readonly string[]): Runnabl
     const entry: ActionEntry = ACTIONS[name];
     const [of, verbName] = entry.command.split(' ') as [string, string];
     if (of !== group || entry.summary === undefined || declared.includes(verbName)) return [];
-    const description: VerbSpec = {
-      name: verbName,
-      summary: entry.summary,
-      args: [{ name: '[ids...]', help: `${entry.on} ids (one is a batch of one)` }],
-      examples: entry.examples ?? [],
-      help: PRODUCTION_GUARD,
-      output: 'answer',
-      // An action sends a link (a message to the customer) or moves money on an order or payment.
-      moves: /^send\w+Link$/.test(entry.request) ? 'message' : 'money',
-      batch: name,
-    };
-    const load = async () => (await import('./many.js')).handlerOf(name) as Handler<never>;
-    return [{ verb: description, load }];
+    return [actionCommand(name)];
   });
+}
+
+/** The command an entry of the table of actions declares: ids or --file, its code the action's batch. */
+export function actionCommand(name: ActionName): Runnable {
+  const entry: ActionEntry = ACTIONS[name];
+  const verbName = entry.command.split(' ')[1] as string;
+  const description: VerbSpec = {
+    name: verbName,
+    summary: entry.summary ?? '',
+    args: [{ name: '[ids...]', help: `${entry.on} ids (one is a batch of one)` }],
+    examples: entry.examples ?? [],
+    help: PRODUCTION_GUARD,
+    output: 'answer',
+    // An action sends a link (a message to the customer) or moves money on an order or payment.
+    moves: /^send\w+Link$/.test(entry.request) ? 'message' : 'money',
+    batch: name,
+  };
+  const load = async () => (await import('./many.js')).handlerOf(name) as Handler<never>;
+  return { verb: description, load };
+}
+
+/** An entry as a command or a group: a command in its own file is imported. */
+export async function resolveEntry(entry: Entry): Promise<Runnable | Group> {
+  return typeof entry === 'function' ? (await entry()).default : entry;
 }
 
 /**
@@ -34,7 +46,7 @@ export function actionVerbs(group: string, declared: readonly string[]): Runnabl
  * and the reference of every command (docs/commands.md) both read a group through this.
  */
 export async function entriesOf(group: Extract<Group, { verbs: unknown }>): Promise<(Runnable | Group)[]> {
-  const entries = await group.verbs();
+  const entries = await Promise.all((await group.verbs()).map(resolveEntry));
   const declared = entries.filter(isRunnable).map((v) => v.verb.name);
   return [...entries, ...actionVerbs(group.name, declared)];
 }

@@ -10,9 +10,9 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export type { Moves };
 
-/** A flag's parser, as commander calls it: the value given and what the flag held before. */
-// biome-ignore lint/suspicious/noExplicitAny: the previous value is whatever the parser returned
-export type Parser<T = unknown> = (value: string, previous: any) => T;
+import type { Parser } from './declaration.js';
+
+export type { Parser };
 
 export interface FlagSpec {
   /** As commander writes it: '--min-amount <amount>', '--all', '-y, --yes', '--no-wait'. */
@@ -84,7 +84,7 @@ export type Group = {
   readonly examples?: readonly string[];
   readonly help?: string;
 } & (
-  | { readonly verbs: () => Promise<readonly (Runnable | Group)[]> }
+  | { readonly verbs: () => Promise<readonly Entry[]> }
   | { readonly verb: () => Promise<Runnable> }
   /** Declared in full even for `billing --help`, which shows its usage (login [options]). */
   | { readonly command: Runnable }
@@ -94,6 +94,12 @@ export interface Runnable {
   readonly verb: VerbSpec;
   readonly load: () => Promise<Handler<never>>;
 }
+
+/** A command in a file of its own, imported when it is run or described: `() => import('./get.js')`. */
+export type LazyCommand = () => Promise<{ readonly default: Runnable }>;
+
+/** A group's entry: a verb, a command in its own file, or a group of its own (billing emulator webhooks). */
+export type Entry = Runnable | LazyCommand | Group;
 
 /** A group's entry: a verb, or a group of its own (billing emulator webhooks). */
 export function isRunnable(entry: Runnable | Group): entry is Runnable {
@@ -109,6 +115,17 @@ export function command<const V extends VerbSpec>(
   load: () => Promise<Handler<OptionsOf<V>>>,
 ): Runnable {
   return { verb: description, load: load as () => Promise<Handler<never>> };
+}
+
+/**
+ * A command's file: `export default defineCommand(description, code)`, the code taking the
+ * options the description declares. Its group's index lists the file, in the order of help.
+ */
+export function defineCommand<const V extends VerbSpec>(
+  description: V,
+  code: Handler<OptionsOf<V>>,
+): Runnable {
+  return { verb: description, load: async () => code as Handler<never> };
 }
 
 // ---- The options of a description, as types.
@@ -185,26 +202,3 @@ export const DRY_RUN: FlagSpec = {
   flag: '--dry-run',
   help: 'print the first request that would change something at the service, and send nothing',
 };
-
-/**
- * What a description adds to commander's option or command that commander has no place for:
- * the values a flag lists (completion offers them) and a command's words (`billing help WORD`).
- */
-const VALUES = new WeakMap<object, readonly string[]>();
-const WORDS = new WeakMap<object, readonly string[]>();
-
-export function setValues(option: object, values: readonly string[]): void {
-  VALUES.set(option, values);
-}
-
-export function valuesOf(option: object): readonly string[] | undefined {
-  return VALUES.get(option);
-}
-
-export function setWords(command: object, words: readonly string[]): void {
-  WORDS.set(command, words);
-}
-
-export function wordsOf(command: object): readonly string[] {
-  return WORDS.get(command) ?? [];
-}

@@ -1,6 +1,8 @@
-// billing config path: its description; its code is ./run.ts.
+// billing config path: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { writeValue } from './settings.js';
 
 export const pathVerb = verb({
   name: 'path',
@@ -9,3 +11,9 @@ export const pathVerb = verb({
   output: 'value',
   moves: 'none',
 });
+
+export default defineCommand(pathVerb, path);
+
+async function path(rt: Runtime): Promise<void> {
+  await writeValue(rt, (await rt.config()).path);
+}

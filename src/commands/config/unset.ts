@@ -1,7 +1,9 @@
-// billing config unset: its description; its code is ./run.ts.
+// billing config unset: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
 import { SETTABLE_KEYS } from '../../config/store.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { checkKey, selected } from './settings.js';
 
 const KEYS = SETTABLE_KEYS;
 
@@ -13,3 +15,13 @@ export const unsetVerb = verb({
   output: 'none',
   moves: 'none',
 });
+
+export default defineCommand(unsetVerb, unset);
+
+async function unset(rt: Runtime, [key]: string[]): Promise<void> {
+  const settable = key === 'token' ? 'token' : checkKey(key);
+  const { store, envName } = await selected(rt);
+  if (settable === 'token') await store.removeToken(envName);
+  else await store.unsetValue(envName, settable);
+  rt.info(`Unset ${settable} for ${envName}.`);
+}

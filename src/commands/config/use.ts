@@ -1,6 +1,8 @@
-// billing config use: its description; its code is ./run.ts.
+// billing config use: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { canonicalEnvName } from '../../config/resolve.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const useVerb = verb({
   name: 'use',
@@ -10,3 +12,12 @@ export const useVerb = verb({
   output: 'none',
   moves: 'none',
 });
+
+export default defineCommand(useVerb, use);
+
+async function use(rt: Runtime, [given]: string[]): Promise<void> {
+  const store = await rt.config();
+  const envName = canonicalEnvName((given ?? '').trim());
+  await store.setCurrent(envName);
+  rt.info(`Now using ${envName}.`);
+}

@@ -1,7 +1,10 @@
-// billing customers delete: its description; its code is ./run.ts.
+// billing customers delete: its description and its code.
 
+import { deleteCustomer } from '../../api/customers.js';
+import { deleteRecord } from '../../cli/kit/delete-record.js';
 import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const deleteVerb = verb({
   name: 'delete',
@@ -12,3 +15,9 @@ export const deleteVerb = verb({
   output: 'none',
   moves: 'data',
 });
+
+export default defineCommand(deleteVerb, remove);
+
+export async function remove(rt: Runtime, [id]: string[]): Promise<void> {
+  await deleteRecord(rt, 'customer', id, deleteCustomer);
+}

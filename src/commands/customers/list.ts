@@ -1,7 +1,14 @@
-// billing customers list: its description; its code is ./run.ts.
+// billing customers list: its description and its code.
 
+import { iterateCustomers, listCustomersPage } from '../../api/customers.js';
+import type { Customer } from '../../api/types.js';
 import { limitFlag, PAGE_FLAGS } from '../../cli/kit/page-flags.js';
-import { verb } from '../../cli/kit/verb.js';
+import { runList } from '../../cli/kit/run-list.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { matchesCustomer } from '../../ops/find/match.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const listVerb = verb({
   name: 'list',
@@ -21,3 +28,23 @@ export const listVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(listVerb, list);
+
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
+  const criteria = {
+    email: flags.email === undefined ? undefined : parse.text('--email', flags.email),
+    name: flags.name === undefined ? undefined : parse.text('--name', flags.name),
+  };
+  const filtered = criteria.email !== undefined || criteria.name !== undefined;
+  await runList<Customer>(
+    rt,
+    flags,
+    {
+      resource: 'customer',
+      fetchPage: (client, query) => listCustomersPage(client, query),
+      iterate: (client, options) => iterateCustomers(client, options),
+    },
+    filtered ? { accept: (c) => matchesCustomer(c, criteria) } : undefined,
+  );
+}

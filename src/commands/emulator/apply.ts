@@ -1,7 +1,11 @@
-// billing emulator apply: its description; its code is ./run.ts.
+// billing emulator apply: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { adminCall, emulatorOrigin } from '../../ops/emulator-control/admin.js';
+import { FIXTURE_REFUSED, readFixtureFile } from '../../ops/emulator-control/fixture-file.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { PORT_FLAG } from './flags.js';
+import { output } from './run.js';
 
 export const applyVerb = verb({
   name: 'apply',
@@ -32,3 +36,25 @@ the demo seed is fixtures/demo.json.
   output: 'answer',
   moves: 'none',
 });
+
+export default defineCommand(applyVerb, apply);
+
+/** billing emulator apply FILE: adds the fixture's records to the running emulator, all or nothing. */
+export async function apply(rt: Runtime, args: string[], flags: { port?: string }): Promise<void> {
+  const file = args[0] as string;
+  const fixture = await readFixtureFile('apply', file);
+  const origin = await emulatorOrigin(rt, flags);
+  const body = await adminCall<{ applied: Record<string, Record<string, number>> }>(origin, 'POST', 'apply', {
+    body: fixture,
+    timeoutMs: 60_000,
+    usage: FIXTURE_REFUSED,
+  });
+  const rows = Object.entries(body.applied).flatMap(([kind, named]) =>
+    Object.entries(named).map(([name, id]) => ({ key: `${kind}.${name}.id`, value: String(id) })),
+  );
+  rt.info(
+    `Applied ${file} to the emulator at ${origin}: ${rows.length} record${rows.length === 1 ? '' : 's'}.`,
+  );
+  const { writeResult, writeList } = await output();
+  await writeResult(rt, body.applied, () => writeList(rows, 'config_entry', rt.output));
+}

@@ -1,7 +1,13 @@
-// billing emulator clock: its description; its code is ./run.ts.
+// billing emulator clock: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { UsageError } from '../../errors.js';
+import { safeLine } from '../../format/terminal.js';
+import { adminCall, emulatorOrigin } from '../../ops/emulator-control/admin.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { PORT_FLAG } from './flags.js';
+import { output } from './run.js';
 
 export const clockVerb = verb({
   name: 'clock',
@@ -42,3 +48,79 @@ The clock only moves forward; time passing by itself runs nothing.
   output: 'answer',
   moves: 'none',
 });
+
+export default defineCommand(clockVerb, clock);
+
+export async function clock(
+  rt: Runtime,
+  [action, duration]: string[],
+  flags: { port?: string; to?: string },
+): Promise<void> {
+  if (action !== undefined && action !== 'advance') {
+    throw new UsageError(`unknown clock action "${action}"`, {
+      hint: 'billing emulator clock shows the time; billing emulator clock advance 45d moves it',
+    });
+  }
+  if (duration !== undefined && flags.to !== undefined) {
+    throw new UsageError('give a duration or --to, not both');
+  }
+  const moving = action === 'advance' || flags.to !== undefined;
+  if (action === 'advance' && duration === undefined && flags.to === undefined) {
+    throw new UsageError('advance needs a duration (like 45d) or --to DATE');
+  }
+  const origin = await emulatorOrigin(rt, flags);
+  const to = flags.to === undefined ? undefined : parse.dayOrTime('--to', flags.to);
+  const body = moving ? (to !== undefined ? { to } : { advance: duration }) : undefined;
+  const answer = await clockRequest(origin, body);
+  const { textColumn, write, writeList, formatTimestamp } = await output();
+  const ranColumns = RAN_COLUMNS.map(([key, title]) => textColumn(key, title));
+  // The emulator is a service too: its text is shown safe for a terminal.
+  const shown = (iso: string) => safeLine(formatTimestamp(iso));
+  const rows = async () => {
+    if (!moving) return rt.io.stdout.write(`${safeLine(String(answer.now))}\n`);
+    await writeList(answer.ran ?? [], ranColumns, rt.output);
+  };
+  const screen = async () => {
+    if (!moving) return rt.io.stdout.write(`${shown(answer.now)}\n`);
+    rt.io.stdout.write(`Clock: ${shown(answer.previous ?? '')} → ${shown(answer.now)}\n`);
+    if ((answer.ran ?? []).length === 0) return rt.io.stdout.write('Nothing fell due.\n');
+    rt.io.stdout.write('\n');
+    await writeList(answer.ran ?? [], ranColumns, rt.output);
+  };
+  await write(rt.output, { one: answer, columns: [] }, { rows, screen });
+  if (!moving) {
+    const days = answer.offset_ms / 86_400_000;
+    rt.info(`The emulator's clock is ${days.toFixed(days % 1 === 0 ? 0 : 2)} days ahead of the wall clock.`);
+  } else {
+    rt.info(
+      `${answer.ran_count ?? 0} thing${answer.ran_count === 1 ? '' : 's'} ran${answer.ran_truncated ? ' (the list is cut short; see -o json)' : ''}.`,
+    );
+  }
+}
+
+interface ClockAnswer {
+  now: string;
+  previous?: string;
+  offset_ms: number;
+  ran?: Record<string, unknown>[];
+  ran_count?: number;
+  ran_truncated?: boolean;
+}
+
+const RAN_COLUMNS = [
+  ['at', 'At'],
+  ['order_id', 'Order'],
+  ['scheduled_payment_id', 'Payment'],
+  ['action', 'Action'],
+  ['status', 'Order status'],
+  ['detail', 'Detail'],
+] as const;
+
+/** GET (no body) or POST /__emulator/clock; a 400 is the caller's mistake (exit 2). */
+function clockRequest(origin: string, body: Record<string, unknown> | undefined): Promise<ClockAnswer> {
+  return adminCall<ClockAnswer>(origin, body === undefined ? 'GET' : 'POST', 'clock', {
+    body,
+    timeoutMs: 120_000,
+    usage: { 400: undefined },
+  });
+}

@@ -1,13 +1,10 @@
-// billing emulator deliveries | send-test-event: the emulator's webhook side, through its admin API.
+// What billing emulator deliveries and send-test-event share (and webhooks send, trigger and
+// orders timeline read): the emulator's deliveries, through its admin API.
 
-import { ApiError } from '../../api/errors.js';
-import { writeListOrNote, writeRows } from '../../cli/kit/result.js';
+import { writeRows } from '../../cli/kit/result.js';
 import { LOCAL_EMULATOR } from '../../domain/local.js';
-import { EXIT } from '../../errors.js';
-import { textColumn as column, write } from '../../format/index.js';
-import { safeText } from '../../format/terminal.js';
-import { adminCall, emulatorOrigin } from '../../ops/emulator-control/admin.js';
-import * as parse from '../../ops/runtime/args.js';
+import { textColumn as column } from '../../format/index.js';
+import { adminCall } from '../../ops/emulator-control/admin.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 
 interface Attempt {
@@ -30,7 +27,7 @@ export interface Delivery {
   payload: string;
 }
 
-const lastAnswer = (d: Record<string, unknown>): string => {
+export const lastAnswer = (d: Record<string, unknown>): string => {
   const attempts = d.attempts as Attempt[];
   const last = attempts[attempts.length - 1];
   if (!last) return '';
@@ -51,64 +48,6 @@ export const DELIVERY_COLUMNS = [
   column('endpoint', 'Endpoint', undefined, { keep: true }),
   column('occurred_at', 'Occurred', undefined, { giveUp: 3 }),
 ];
-
-const ATTEMPT_COLUMNS = [
-  column('number', '#'),
-  column('at', 'At'),
-  column('status', 'Answer', (a) => (a.status === null ? String(a.error ?? 'no answer') : String(a.status))),
-  column('duration_ms', 'Took', (a) => `${a.duration_ms} ms`),
-];
-
-export async function deliveries(
-  rt: Runtime,
-  _args: string[],
-  flags: { port?: string; limit: string; id?: string },
-): Promise<void> {
-  const limit = parse.positiveInt('--limit', flags.limit);
-  const origin = await emulatorOrigin(rt, flags);
-  const all = (await call(origin, 'GET', 'deliveries')).deliveries as Delivery[];
-  if (flags.id !== undefined) {
-    const one = all.find((d) => d.id === flags.id);
-    if (!one) {
-      throw new ApiError('not_found', EXIT.notFound, `no delivery ${flags.id} in the emulator's log`, {
-        status: 404,
-        method: 'GET',
-        path: '/__emulator/deliveries',
-      });
-    }
-    const attempts = { list: one.attempts, columns: ATTEMPT_COLUMNS };
-    await write(
-      rt.output,
-      { one, columns: [] },
-      {
-        rows: attempts,
-        // The payload under the attempts: what a person debugging a delivery reads next.
-        screen: async () => {
-          await write(rt.output, attempts);
-          rt.io.stdout.write(`\n${safeText(String(one.payload))}\n`);
-        },
-      },
-    );
-    return;
-  }
-  const shown = all.slice(0, limit);
-  await writeListOrNote(
-    rt,
-    shown,
-    DELIVERY_COLUMNS,
-    'No deliveries yet. Run billing webhooks listen (or billing emulator webhooks add URL), then change an order or send a test event.',
-  );
-}
-
-export async function sendTestEvent(
-  rt: Runtime,
-  _args: string[],
-  flags: { port?: string; wait: boolean },
-): Promise<void> {
-  const profileId =
-    rt.flags.profile === undefined ? LOCAL_EMULATOR.profileId : parse.recordId('--profile', rt.flags.profile);
-  await testEventOn(rt, await emulatorOrigin(rt, flags), profileId, flags.wait);
-}
 
 /** The emulator's "Send test event": order.test to each of its endpoints; the deliveries, once each has had its first attempt (with `wait`). */
 export async function testEventOn(
@@ -138,12 +77,12 @@ export async function testEventOn(
   if (flags.wait) rt.info(`order.test accepted by ${accepted} of ${rows.length} endpoints.`);
 }
 
-function portFlag(origin: string): string {
+export function portFlag(origin: string): string {
   const port = new URL(origin).port;
   return port && Number(port) !== LOCAL_EMULATOR.port ? ` --port ${port}` : '';
 }
 
-function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+export function call(origin: string, method: 'GET' | 'POST', path: string, body?: unknown) {
   return adminCall(origin, method, path, {
     body,
     startFlags: '--webhook-url URL',

@@ -1,30 +1,21 @@
-// The verbs of `billing emulator`, in the order of its help, each with the lazy import of its
-// code; its group `webhooks` (the running emulator's endpoints) last.
+// The commands of `billing emulator`, in the order of its help: one file each, loaded when it
+// runs, but start (its code in ./run.ts, the one module that loads the emulator) and outbox
+// (../links/run.ts); its group `webhooks` (the running emulator's endpoints) last.
 
-import { command, type Group, type Runnable } from '../../cli/kit/verb.js';
-import { applyVerb } from './apply.js';
-import { clockVerb } from './clock.js';
-import { deliveriesVerb } from './deliveries.js';
+import { command, type Entry } from '../../cli/kit/verb.js';
 import { outboxVerb } from './outbox.js';
-import { resetVerb } from './reset.js';
-import { sendTestEventVerb } from './send-test-event.js';
 import { startVerb } from './start.js';
-import { statusVerb } from './status.js';
-import { stopVerb } from './stop.js';
 
-const run = () => import('./run.js');
-const webhooks = () => import('./deliveries.run.js');
-
-export const VERBS: readonly (Runnable | Group)[] = [
-  command(startVerb, async () => (await run()).start),
-  command(stopVerb, async () => (await run()).stop),
-  command(statusVerb, async () => (await run()).status),
-  command(resetVerb, async () => (await run()).reset),
-  command(applyVerb, async () => (await run()).apply),
+export const VERBS: readonly Entry[] = [
+  command(startVerb, async () => (await import('./run.js')).start),
+  () => import('./stop.js'),
+  () => import('./status.js'),
+  () => import('./reset.js'),
+  () => import('./apply.js'),
   command(outboxVerb, async () => (await import('../links/run.js')).outbox),
-  command(clockVerb, async () => (await run()).clock),
-  command(deliveriesVerb, async () => (await webhooks()).deliveries),
-  command(sendTestEventVerb, async () => (await webhooks()).sendTestEvent),
+  () => import('./clock.js'),
+  () => import('./deliveries.js'),
+  () => import('./send-test-event.js'),
   {
     name: 'webhooks',
     summary: "the running emulator's webhook endpoints: add, list, remove (no restart)",

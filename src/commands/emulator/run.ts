@@ -1,4 +1,5 @@
-// billing emulator start | stop | status | reset | apply | clock: their code; their descriptions are beside it.
+// The code of billing emulator start, and what stop, status, reset, apply and clock share with it
+// (the running emulator, its environment, a detached one's pid).
 // The only command module that may load src/emulator (and only in `start`).
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,15 +14,15 @@ import { urlHost } from '../../domain/hosts.js';
 import { emulatorStartCommand, LOCAL_EMULATOR } from '../../domain/local.js';
 import { EXIT, SystemError, UsageError } from '../../errors.js';
 import { safeLine } from '../../format/terminal.js';
-import { adminCall, emulatorOrigin, localEnvOrigin } from '../../ops/emulator-control/admin.js';
-import { FIXTURE_REFUSED, readFixtureFile } from '../../ops/emulator-control/fixture-file.js';
-import { confirmTouchingEmulator, emulatorWideBindingWarning } from '../../ops/emulator-control/owner.js';
+import { localEnvOrigin } from '../../ops/emulator-control/admin.js';
+import { readFixtureFile } from '../../ops/emulator-control/fixture-file.js';
+import { emulatorWideBindingWarning } from '../../ops/emulator-control/owner.js';
 import * as parse from '../../ops/runtime/args.js';
 import { emulatorAnswers as answers } from '../../ops/runtime/emulator-advice.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 
 /** Where the emulator's key will be kept, said when it is not the usual folder (another user took it). */
-function keyFolderNote(rt: Runtime): void {
+export function keyFolderNote(rt: Runtime): void {
   let note: string | undefined;
   try {
     note = emulatorKeyFolder().note;
@@ -131,7 +132,7 @@ export async function start(rt: Runtime, _args: string[], flags: StartFlags): Pr
 }
 
 /** Starts `billing emulator start` again as a detached process and waits until it answers. */
-async function detach(
+export async function detach(
   rt: Runtime,
   flags: StartFlags,
   origin: string,
@@ -230,7 +231,7 @@ async function detach(
 }
 
 /** The foreground start's line for a detaching parent: where it listens, on descriptor 3. */
-function reportReady(url: string): void {
+export function reportReady(url: string): void {
   try {
     writeSync(3, `${JSON.stringify({ url, pid: process.pid })}\n`);
     closeSync(3);
@@ -240,7 +241,7 @@ function reportReady(url: string): void {
 }
 
 /** The child's ready line, or undefined when it exits (or the deadline passes) without one. */
-function readyOf(child: ChildProcess, timeoutMs: number): Promise<{ url: string } | undefined> {
+export function readyOf(child: ChildProcess, timeoutMs: number): Promise<{ url: string } | undefined> {
   return new Promise((resolvePromise) => {
     const pipe = child.stdio[3] as Readable | null;
     let text = '';
@@ -271,7 +272,7 @@ function readyOf(child: ChildProcess, timeoutMs: number): Promise<{ url: string 
 }
 
 /** Stops the emulator `detach` started (SIGTERM: it closes as at Ctrl-C) and waits until it is gone. */
-async function stopDetached(pid: number | undefined, origin: string): Promise<void> {
+export async function stopDetached(pid: number | undefined, origin: string): Promise<void> {
   if (pid === undefined) return;
   try {
     process.kill(pid, 'SIGTERM');
@@ -283,7 +284,7 @@ async function stopDetached(pid: number | undefined, origin: string): Promise<vo
 }
 
 /** Whether the local environment points at this emulator (then --env local is all it takes). */
-async function isLocalOrigin(rt: Runtime, origin: string): Promise<boolean> {
+export async function isLocalOrigin(rt: Runtime, origin: string): Promise<boolean> {
   return (await localEnvOrigin(rt)) === origin;
 }
 
@@ -291,7 +292,7 @@ async function isLocalOrigin(rt: Runtime, origin: string): Promise<boolean> {
  * How to reach this emulator: --env local when local points at it; else, with `start --env
  * NAME`, NAME made for it now; else the one command that makes an environment for it.
  */
-async function useAdvice(
+export async function useAdvice(
   rt: Runtime,
   origin: string,
   envName: string | undefined,
@@ -313,7 +314,7 @@ async function useAdvice(
  * BILLING_ENV of the shell never rewrites an environment), and only a new one, local, or one
  * that already points at this machine: never sandbox, production or a remote environment.
  */
-async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
+export async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
   if (rt.flags.env === undefined) return undefined;
   const { canonicalEnvName, storedEnvironment } = await import('../../config/resolve.js');
   const { checkEnvName } = await import('../../config/values.js');
@@ -335,18 +336,11 @@ async function emulatorEnvName(rt: Runtime): Promise<string | undefined> {
   return name;
 }
 
-export async function stop(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
-  const origin = await emulatorOrigin(rt, flags);
-  await confirmTouchingEmulator(rt, origin, 'stop');
-  await adminCall(origin, 'POST', 'shutdown');
-  rt.info(`Emulator at ${origin} stopped.`);
-}
-
 /**
  * The writers of src/format (tables, colours), loaded by the subcommands that print records:
  * `start` prints none, and answers sooner without them.
  */
-async function output() {
+export async function output() {
   const [format, result, text] = await Promise.all([
     import('../../format/index.js'),
     import('../../cli/kit/result.js'),
@@ -361,57 +355,7 @@ async function output() {
   };
 }
 
-export async function status(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
-  const origin = await emulatorOrigin(rt, flags);
-  const body = await adminCall(origin, 'GET', 'status');
-  const { writeResult, writeList } = await output();
-  await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
-}
-
-export async function reset(
-  rt: Runtime,
-  _args: string[],
-  flags: { port?: string; seed?: string; fixtures?: string },
-): Promise<void> {
-  const seed =
-    flags.seed === undefined ? undefined : parse.oneOf('--seed', flags.seed, ['demo', 'empty'] as const);
-  const fixture =
-    flags.fixtures === undefined ? undefined : await readFixtureFile('--fixtures', flags.fixtures);
-  const origin = await emulatorOrigin(rt, flags);
-  await confirmTouchingEmulator(rt, origin, 'reset');
-  const body = await adminCall(origin, 'POST', 'reset', {
-    body: {
-      ...(seed ? { seed } : {}),
-      ...(fixture === undefined ? {} : { fixture, fixture_name: resolve(flags.fixtures as string) }),
-    },
-    usage: FIXTURE_REFUSED,
-  });
-  rt.info(`Emulator at ${origin} reset${flags.fixtures ? ` from ${flags.fixtures}` : ''}.`);
-  const { writeResult, writeList } = await output();
-  await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
-}
-
-/** billing emulator apply FILE: adds the fixture's records to the running emulator, all or nothing. */
-export async function apply(rt: Runtime, args: string[], flags: { port?: string }): Promise<void> {
-  const file = args[0] as string;
-  const fixture = await readFixtureFile('apply', file);
-  const origin = await emulatorOrigin(rt, flags);
-  const body = await adminCall<{ applied: Record<string, Record<string, number>> }>(origin, 'POST', 'apply', {
-    body: fixture,
-    timeoutMs: 60_000,
-    usage: FIXTURE_REFUSED,
-  });
-  const rows = Object.entries(body.applied).flatMap(([kind, named]) =>
-    Object.entries(named).map(([name, id]) => ({ key: `${kind}.${name}.id`, value: String(id) })),
-  );
-  rt.info(
-    `Applied ${file} to the emulator at ${origin}: ${rows.length} record${rows.length === 1 ? '' : 's'}.`,
-  );
-  const { writeResult, writeList } = await output();
-  await writeResult(rt, body.applied, () => writeList(rows, 'config_entry', rt.output));
-}
-
-function flatten(body: Record<string, unknown>): { key: string; value: string }[] {
+export function flatten(body: Record<string, unknown>): { key: string; value: string }[] {
   return Object.entries(body).map(([key, value]) => ({
     key,
     value: typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''),
@@ -419,7 +363,7 @@ function flatten(body: Record<string, unknown>): { key: string; value: string }[
 }
 
 /** --fault ROUTE:MODE[:RATE[:MS]] (parsed by the emulator's faults module, loaded only here). */
-async function faultRules(specs: string[]) {
+export async function faultRules(specs: string[]) {
   const { parseFaultSpec } = await import('../../emulator/index.js');
   return specs.map((spec) => {
     try {
@@ -430,83 +374,9 @@ async function faultRules(specs: string[]) {
   });
 }
 
-function wholeNumber(flag: string, value: string): number {
+export function wholeNumber(flag: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
   return Number(value);
 }
 
 // billing emulator clock [advance [DURATION]] [--to DATE]
-
-interface ClockAnswer {
-  now: string;
-  previous?: string;
-  offset_ms: number;
-  ran?: Record<string, unknown>[];
-  ran_count?: number;
-  ran_truncated?: boolean;
-}
-
-const RAN_COLUMNS = [
-  ['at', 'At'],
-  ['order_id', 'Order'],
-  ['scheduled_payment_id', 'Payment'],
-  ['action', 'Action'],
-  ['status', 'Order status'],
-  ['detail', 'Detail'],
-] as const;
-
-export async function clock(
-  rt: Runtime,
-  [action, duration]: string[],
-  flags: { port?: string; to?: string },
-): Promise<void> {
-  if (action !== undefined && action !== 'advance') {
-    throw new UsageError(`unknown clock action "${action}"`, {
-      hint: 'billing emulator clock shows the time; billing emulator clock advance 45d moves it',
-    });
-  }
-  if (duration !== undefined && flags.to !== undefined) {
-    throw new UsageError('give a duration or --to, not both');
-  }
-  const moving = action === 'advance' || flags.to !== undefined;
-  if (action === 'advance' && duration === undefined && flags.to === undefined) {
-    throw new UsageError('advance needs a duration (like 45d) or --to DATE');
-  }
-  const origin = await emulatorOrigin(rt, flags);
-  const to = flags.to === undefined ? undefined : parse.dayOrTime('--to', flags.to);
-  const body = moving ? (to !== undefined ? { to } : { advance: duration }) : undefined;
-  const answer = await clockRequest(origin, body);
-  const { textColumn, write, writeList, formatTimestamp } = await output();
-  const ranColumns = RAN_COLUMNS.map(([key, title]) => textColumn(key, title));
-  // The emulator is a service too: its text is shown safe for a terminal.
-  const shown = (iso: string) => safeLine(formatTimestamp(iso));
-  const rows = async () => {
-    if (!moving) return rt.io.stdout.write(`${safeLine(String(answer.now))}\n`);
-    await writeList(answer.ran ?? [], ranColumns, rt.output);
-  };
-  const screen = async () => {
-    if (!moving) return rt.io.stdout.write(`${shown(answer.now)}\n`);
-    rt.io.stdout.write(`Clock: ${shown(answer.previous ?? '')} → ${shown(answer.now)}\n`);
-    if ((answer.ran ?? []).length === 0) return rt.io.stdout.write('Nothing fell due.\n');
-    rt.io.stdout.write('\n');
-    await writeList(answer.ran ?? [], ranColumns, rt.output);
-  };
-  await write(rt.output, { one: answer, columns: [] }, { rows, screen });
-  if (!moving) {
-    const days = answer.offset_ms / 86_400_000;
-    rt.info(`The emulator's clock is ${days.toFixed(days % 1 === 0 ? 0 : 2)} days ahead of the wall clock.`);
-  } else {
-    rt.info(
-      `${answer.ran_count ?? 0} thing${answer.ran_count === 1 ? '' : 's'} ran${answer.ran_truncated ? ' (the list is cut short; see -o json)' : ''}.`,
-    );
-  }
-}
-
-/** GET (no body) or POST /__emulator/clock; a 400 is the caller's mistake (exit 2). */
-function clockRequest(origin: string, body: Record<string, unknown> | undefined): Promise<ClockAnswer> {
-  return adminCall<ClockAnswer>(origin, body === undefined ? 'GET' : 'POST', 'clock', {
-    body,
-    timeoutMs: 120_000,
-    usage: { 400: undefined },
-  });
-}

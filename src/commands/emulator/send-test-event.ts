@@ -1,6 +1,11 @@
-// billing emulator send-test-event: its description; its code is src/commands/emulator/deliveries.run.ts.
+// billing emulator send-test-event: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { LOCAL_EMULATOR } from '../../domain/local.js';
+import { emulatorOrigin } from '../../ops/emulator-control/admin.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { testEventOn } from './deliveries.run.js';
 import { PORT_FLAG } from './flags.js';
 
 export const sendTestEventVerb = verb({
@@ -15,3 +20,15 @@ export const sendTestEventVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(sendTestEventVerb, sendTestEvent);
+
+export async function sendTestEvent(
+  rt: Runtime,
+  _args: string[],
+  flags: { port?: string; wait: boolean },
+): Promise<void> {
+  const profileId =
+    rt.flags.profile === undefined ? LOCAL_EMULATOR.profileId : parse.recordId('--profile', rt.flags.profile);
+  await testEventOn(rt, await emulatorOrigin(rt, flags), profileId, flags.wait);
+}

@@ -1,7 +1,10 @@
-// billing emulator status: its description; its code is ./run.ts.
+// billing emulator status: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { adminCall, emulatorOrigin } from '../../ops/emulator-control/admin.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { PORT_FLAG } from './flags.js';
+import { flatten, output } from './run.js';
 
 export const statusVerb = verb({
   name: 'status',
@@ -11,3 +14,12 @@ export const statusVerb = verb({
   output: 'answer',
   moves: 'none',
 });
+
+export default defineCommand(statusVerb, status);
+
+export async function status(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
+  const origin = await emulatorOrigin(rt, flags);
+  const body = await adminCall(origin, 'GET', 'status');
+  const { writeResult, writeList } = await output();
+  await writeResult(rt, body, () => writeList(flatten(body), 'config_entry', rt.output));
+}

@@ -1,16 +1,14 @@
-// billing links email | sms | url, and billing emulator outbox: payment links of an order,
-// sent, printed, drawn as a QR code, and (on the emulator) what was "sent".
+// The code of billing links email (its description is apart: the MCP write tool mirrors it) and
+// billing emulator outbox, and what billing links sms and url share with it: the order a link is
+// for, the link, what was sent.
 
-import { constants } from 'node:fs';
-import { access, link as hardLink, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { getOrder, paymentLink, sendEmailLink, sendSmsLink } from '../../api/orders.js';
+import { getOrder, sendEmailLink, sendSmsLink } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
 import { writeListOrNote, writeRecord } from '../../cli/kit/result.js';
 import type { OptionsOf } from '../../cli/kit/verb.js';
 import { orderStatus } from '../../domain/orders.js';
 import { isRecord } from '../../domain/records.js';
-import { BillingError, EXIT, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { textColumn as column, write } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import type { BatchFlags } from '../../ops/batch/command.js';
@@ -21,10 +19,8 @@ import * as parse from '../../ops/runtime/args.js';
 import { previewBase, previewOf, writePreviews } from '../../ops/runtime/preview.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { emailVerb } from './email.js';
-import type { smsVerb } from './sms.js';
-import type { urlVerb } from './url.js';
 
-const SENT_COLUMNS = [
+export const SENT_COLUMNS = [
   column('order_id', 'Order', undefined, { keep: true }),
   column('status', 'Status'),
   column('channel', 'Sent by'),
@@ -37,12 +33,7 @@ export async function email(rt: Runtime, args: string[], flags: OptionsOf<typeof
   return send(rt, args[0], 'email', flags);
 }
 
-export async function sms(rt: Runtime, args: string[], flags: OptionsOf<typeof smsVerb>): Promise<void> {
-  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'sms-link', args, flags)) return;
-  return send(rt, args[0], 'sms', flags);
-}
-
-async function send(
+export async function send(
   rt: Runtime,
   id: string | undefined,
   channel: 'email' | 'sms',
@@ -103,130 +94,16 @@ async function send(
   );
 }
 
-export async function url(rt: Runtime, [id]: string[], flags: OptionsOf<typeof urlVerb>): Promise<void> {
-  // Checked before the request: the link moves a draft order to pending.
-  if (flags.png !== undefined) await checkTarget(flags.png, Boolean(flags.force));
-  const orderId = await orderIdOf(rt, id);
-  const client = await rt.client();
-  const current = await payableOrder(rt, orderId);
-  const before = orderStatus(current);
-  // The link the order already has is the one a new request gives again, where the service
-  // says it: too long for a QR code is refused before the request moves the order.
-  const known = current.payment_link;
-  if (typeof known === 'string' && known !== '' && (flags.qr || flags.png !== undefined))
-    await checkQrSize(known, 'not made');
-  const result = await paymentLink(client, orderId, { signal: rt.signal });
-  if (!result.url) {
-    throw new BillingError('server', EXIT.unavailable, 'the service answered without a payment link');
-  }
-  const link = await checkedLink(rt, 'payment_link', result.url);
-  if (flags.qr || flags.png !== undefined) {
-    await checkQrSize(link, 'made', () => rt.io.stdout.write(`${safeLine(link)}\n`));
-  }
-  const order = await orderAfter(rt, orderId);
-  const status = orderStatus(order);
-  let drew = false;
-  await writeRecord(
-    rt,
-    order,
-    'order',
-    { payment_link: link },
-    {
-      rows: async () => {
-        if (flags.qr) rt.io.stdout.write(await qrText(link, rt.stdoutIsTTY));
-        rt.io.stdout.write(`${safeLine(link)}\n`);
-        drew = true;
-      },
-    },
-  );
-  if (flags.png !== undefined) {
-    await writePng(flags.png, link, Boolean(flags.force));
-    rt.info(`QR code of the payment link written to ${flags.png}.`);
-  }
-  if (flags.qr && !drew) {
-    rt.info('note: --qr draws nothing with -o json; use --png FILE for an image');
-  }
-  rt.info(`Payment link of order ${orderId}. ${statusChange(orderId, before, status)}`);
-}
-
-/**
- * Refuses (exit 2) a link too long for a QR code, by the QR library's own measure. `made`
- * says whether the link was made already (then `shown` prints it, so that it is not lost).
- */
-async function checkQrSize(link: string, made: 'made' | 'not made', shown?: () => void): Promise<void> {
-  const QRCode = (await import('qrcode')).default;
-  try {
-    QRCode.create(link);
-    return;
-  } catch {
-    shown?.();
-  }
-  throw new UsageError(
-    `the payment link (${link.length} characters) is too long for a QR code; ${made === 'made' ? 'it was made and is printed above without one' : 'no link was made'}`,
-    { hint: 'print the link without --qr/--png' },
-  );
-}
-
-/** On a terminal, compact half blocks with colours; in a pipe, the same blocks without escape codes. */
-async function qrText(link: string, tty: boolean): Promise<string> {
-  const QRCode = (await import('qrcode')).default;
-  const text = tty
-    ? await QRCode.toString(link, { type: 'terminal', small: true })
-    : await QRCode.toString(link, { type: 'utf8' });
-  return text.endsWith('\n') ? text : `${text}\n`;
-}
-
-async function checkTarget(path: string, force: boolean): Promise<void> {
-  if (path.trim() === '') throw new UsageError('--png needs a file name');
-  try {
-    await access(dirname(path), constants.W_OK);
-  } catch {
-    throw new UsageError(`cannot write ${path}: its directory does not exist or is not writable`);
-  }
-  if (force) return;
-  try {
-    await access(path);
-  } catch {
-    return;
-  }
-  throw new UsageError(`${path} already exists`, {
-    hint: 'choose another name, or add --force to replace it',
-  });
-}
-
-/** Written to a temporary file first, so that a reader never sees half an image. */
-async function writePng(path: string, link: string, force: boolean): Promise<void> {
-  const QRCode = (await import('qrcode')).default;
-  const image = await QRCode.toBuffer(link, { type: 'png', width: 320, margin: 2 });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    await writeFile(temp, image, { flag: 'wx' });
-    if (force) {
-      await rename(temp, path);
-    } else {
-      // link() fails when the name exists: no file that appeared meanwhile is replaced.
-      await hardLink(temp, path).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'EEXIST') {
-          throw new UsageError(`${path} already exists`, { hint: 'add --force to replace it' });
-        }
-        throw err;
-      });
-    }
-  } finally {
-    await unlink(temp).catch(() => {});
-  }
-}
-
 /** The order after the action, read back as `orders get` shows it (the link may have moved it from draft). */
-async function orderAfter(rt: Runtime, orderId: number): Promise<Order> {
+export async function orderAfter(rt: Runtime, orderId: number): Promise<Order> {
   return getOrder(await rt.client(), orderId, { signal: rt.signal });
 }
 
 /** Orders a link cannot be paid on: sending one would ask a customer to pay for nothing. */
-const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
+export const NOTHING_TO_PAY = ['complete', 'cancelled', 'rejected'];
 
 /** The order before a link is made; refused (exit 2, nothing sent) when there is nothing to pay. */
-async function payableOrder(rt: Runtime, orderId: number): Promise<Order> {
+export async function payableOrder(rt: Runtime, orderId: number): Promise<Order> {
   const order = await getOrder(await rt.client(), orderId, { signal: rt.signal });
   const status = orderStatus(order);
   if (NOTHING_TO_PAY.includes(status)) {
@@ -237,23 +114,23 @@ async function payableOrder(rt: Runtime, orderId: number): Promise<Order> {
   return order;
 }
 
-async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
+export async function payableStatus(rt: Runtime, orderId: number): Promise<string> {
   return orderStatus(await payableOrder(rt, orderId));
 }
 
 /** Said with a link that fails its check: the message was sent all the same. */
-function sentHint(orderId: number, channel: 'email' | 'sms'): string {
+export function sentHint(orderId: number, channel: 'email' | 'sms'): string {
   return `the service sent it to the customer by ${channel === 'email' ? 'email' : 'SMS'} all the same; tell the provider, and check order ${orderId}`;
 }
 
 /** The side effect of a link, said: a draft order becomes pending. */
-function statusChange(orderId: number, before: string, after: string): string {
+export function statusChange(orderId: number, before: string, after: string): string {
   return before === after
     ? `Order ${orderId} is ${after}.`
     : `Order ${orderId} moved from ${before} to ${after} (a payment link makes a draft order pending).`;
 }
 
-function linkOf(raw: unknown): string | undefined {
+export function linkOf(raw: unknown): string | undefined {
   if (!isRecord(raw)) return undefined;
   for (const key of ['payment_link', 'url', 'link']) {
     const value = raw[key];
@@ -275,7 +152,7 @@ interface OutboxMessage {
   sent_at: string;
 }
 
-const OUTBOX_COLUMNS = [
+export const OUTBOX_COLUMNS = [
   column('sent_at', 'Sent', undefined, { giveUp: 2 }),
   column('channel', 'By', undefined, { giveUp: 1 }),
   column('to', 'To', undefined, { keep: true }),

@@ -1,7 +1,10 @@
-// billing links sms: its description; its code is ../links.ts.
+// billing links sms: its description and its code.
 
 import { ORDERS_ARG } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { send } from './run.js';
 import { LINK_DONE } from './send.js';
 
 export const smsVerb = verb({
@@ -20,3 +23,10 @@ export const smsVerb = verb({
   batch: 'sms-link',
   afterBatch: LINK_DONE,
 });
+
+export default defineCommand(smsVerb, sms);
+
+export async function sms(rt: Runtime, args: string[], flags: OptionsOf<typeof smsVerb>): Promise<void> {
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'sms-link', args, flags)) return;
+  return send(rt, args[0], 'sms', flags);
+}

@@ -1,8 +1,20 @@
-// billing orders list: its description; its code is ./list.run.ts.
+// billing orders list: its description and its code.
 
+import { iterateOrders, listOrdersPage, listScheduledPayments } from '../../api/orders.js';
+import type { Order } from '../../api/types.js';
 import { limitFlag, PAGE_FLAGS, totalFlag } from '../../cli/kit/page-flags.js';
-import { verb } from '../../cli/kit/verb.js';
-import { ORDER_FILTER_FLAGS } from './filters.js';
+import { type ListTotals, runList } from '../../cli/kit/run-list.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { cycleMonths, nextCharge } from '../../domain/next-charge.js';
+import { orderStatus } from '../../domain/orders.js';
+import { OrderTally } from '../../domain/totals.js';
+import { orderTotalLines } from '../../format/totals.js';
+import { runInOrder } from '../../ops/batch/runner.js';
+import { datesNote } from '../../ops/find/filters.js';
+import { isSubscription } from '../../ops/orders/view.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { matchesOrder, ORDER_FILTER_FLAGS, orderCriteria } from './filters.js';
 
 export const listVerb = verb({
   name: 'list',
@@ -38,3 +50,67 @@ export const listVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(listVerb, list);
+
+export type ListOptions = OptionsOf<typeof listVerb>;
+
+export async function list(rt: Runtime, _args: string[], flags: ListOptions): Promise<void> {
+  const criteria = orderCriteria(flags);
+  const filter = criteria ? { accept: (o: Order) => matchesOrder(o, criteria) } : undefined;
+  const listed = await runList<Order>(
+    rt,
+    flags,
+    {
+      resource: 'order',
+      fetchPage: (client, query) => listOrdersPage(client, query),
+      iterate: (client, options) => iterateOrders(client, options),
+    },
+    filter,
+    flags.total ? await orderTotals(rt) : undefined,
+  );
+  const note = criteria && listed === 0 ? datesNote(criteria.dates) : undefined;
+  if (note) rt.info(note);
+}
+
+/**
+ * --total: the orders counted and their amounts summed per currency; when subscriptions are
+ * among them, also the monthly recurring amount of the active ones: each one's next payment
+ * (read from its schedule, 8 at a time, once the list is written) over the months of its cycle.
+ */
+async function orderTotals(rt: Runtime): Promise<ListTotals<Order>> {
+  const client = await rt.client();
+  const tally = new OrderTally();
+  let subscriptions = false;
+  const active: Order[] = [];
+  return {
+    see(order) {
+      tally.add(order);
+      if (!isSubscription(order)) return;
+      subscriptions = true;
+      if (orderStatus(order) === 'active') active.push(order);
+    },
+    total: {
+      name: 'orders',
+      summary: async () => {
+        const read = runInOrder(active, {
+          concurrency: 8,
+          signal: rt.signal,
+          laneOf: () => undefined,
+          work: async (order) => ({
+            order,
+            schedule: await listScheduledPayments(client, order.id, { signal: rt.signal }),
+          }),
+        });
+        for await (const { order, schedule } of read) {
+          const charge = nextCharge('active', schedule);
+          const currency = charge.currency ?? (typeof order.currency === 'string' ? order.currency : '?');
+          if (charge.amount) tally.recurring(currency, charge.amount, cycleMonths(schedule));
+        }
+        return tally.total(subscriptions);
+      },
+      lines: orderTotalLines,
+      aside: (line) => rt.info(line),
+    },
+  };
+}

@@ -1,7 +1,11 @@
-// billing orders schedule: its description; its code is ./schedule.run.ts.
+// billing orders schedule: its description and its code.
 
+import { getOrder, listScheduledPayments } from '../../api/orders.js';
 import { ORDER_ARG } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { writeSchedule } from '../schedule/schedule-view.js';
 
 export const scheduleVerb = verb({
   name: 'schedule',
@@ -11,3 +15,21 @@ export const scheduleVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(scheduleVerb, schedule);
+
+export async function schedule(rt: Runtime, [id]: string[]): Promise<void> {
+  const orderId = await orderIdOf(rt, id);
+  const client = await rt.client();
+  // The order too: what will be charged depends on its status and a scheduled restart.
+  const [entries, order] = await Promise.all([
+    listScheduledPayments(client, orderId, { signal: rt.signal }),
+    getOrder(client, orderId, { signal: rt.signal }),
+  ]);
+  await writeSchedule(
+    rt,
+    entries,
+    `Order ${orderId} has no scheduled payments (a single payment order has none).`,
+    order,
+  );
+}

@@ -1,9 +1,14 @@
-// billing payments list: its description; its code is ./run.ts and src/commands/payments/across-orders.run.ts.
+// billing payments list: its description and its code.
 
 import { DATE_FORMS } from '../../cli/kit/help-text.js';
 import { totalFlag } from '../../cli/kit/page-flags.js';
-import { gather, verb } from '../../cli/kit/verb.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, gather, verb } from '../../cli/kit/verb.js';
 import { PAYMENT_KINDS, PAYMENT_STATUSES } from '../../domain/payments.js';
+import { UsageError } from '../../errors.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import type { AcrossFlags } from './across-orders.run.js';
+import { orderPayments } from './run.js';
 
 export const listVerb = verb({
   name: 'list',
@@ -90,3 +95,41 @@ export const listVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(listVerb, list);
+
+/** billing payments list --order ID, and its alias billing orders payments ID. */
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
+  if (flags.order !== undefined) {
+    const across = [
+      'since',
+      'until',
+      'during',
+      'minAmount',
+      'maxAmount',
+      'limit',
+      'customer',
+      'email',
+      'name',
+      'invoice',
+      'total',
+      'expand',
+    ].find((k) => flags[k as keyof AcrossFlags] !== undefined);
+    const many = flags.status?.length
+      ? 'status'
+      : flags.kind?.length
+        ? 'kind'
+        : flags.type?.length
+          ? 'type'
+          : undefined;
+    if (across ?? many) {
+      const flag = (across ?? many ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      throw new UsageError(`--${flag} filters the payments of every order: leave out --order`);
+    }
+  }
+  if (flags.order === undefined) {
+    const { listAcrossOrders } = await import('./across-orders.run.js');
+    return listAcrossOrders(rt, flags);
+  }
+  return orderPayments(rt, [flags.order]);
+}

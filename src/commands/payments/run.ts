@@ -1,21 +1,19 @@
-// billing payments capture | reverse | refund, and billing orders payments | pay.
+// The code of billing payments capture | reverse | refund, and billing orders payments | pay:
+// their descriptions are apart because the MCP write tools mirror capture, reverse and refund.
 // Every money move: the amount is checked here first, --dry-run prints the request and
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
 // with a check of the order's payments before any retry. Capture, reverse and refund of one
 // id are a batch of one row (moveOne): the journal and its rows in doubt hold for them too.
 
-import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
 import { getOrder, listOrderPayments } from '../../api/orders.js';
 import { type CheckedResult, getPayment, payOrderWithCard, sendChecked } from '../../api/payments.js';
-import { notRefundable, planRefund, readRefundState } from '../../api/refunds.js';
+import { planRefund, readRefundState } from '../../api/refunds.js';
 import type { Payment } from '../../api/types.js';
 import { writeRecord, writeResult } from '../../cli/kit/result.js';
 import type { OptionsOf } from '../../cli/kit/verb.js';
-import { fromMinor } from '../../domain/money.js';
 import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
-import { COLUMNS, type Column, write, writeList, writeOne } from '../../format/index.js';
-import { singleLine } from '../../format/text.js';
+import { writeList } from '../../format/index.js';
 import type { ActionName } from '../../ops/batch/action-table.js';
 import type { BatchFlags } from '../../ops/batch/command.js';
 import type { Action, MovePlan, Outcome } from '../../ops/batch/engine.js';
@@ -26,9 +24,7 @@ import { confirmMoneyMove } from '../../ops/runtime/confirm.js';
 import { type JournalFlags, previewBase, previewOf, writePreviews } from '../../ops/runtime/preview.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { payVerb } from '../orders/pay.js';
-import type { AcrossFlags } from './across-orders.run.js';
 import type { captureVerb } from './capture.js';
-import type { listVerb } from './list.js';
 import type { refundVerb } from './refund.js';
 import type { reverseVerb } from './reverse.js';
 
@@ -116,78 +112,6 @@ export async function refund(
   );
 }
 
-export async function get(rt: Runtime, [id]: string[]): Promise<void> {
-  const paymentId = parse.recordId('payment', id ?? '');
-  const client = await rt.client();
-  const payment = async () => ({
-    one: await getPayment(client, paymentId, { signal: rt.signal }),
-    columns: 'payment' as const,
-  });
-  await write(rt.output, payment, { screen: () => paymentScreen(rt, client, paymentId) });
-}
-
-async function paymentScreen(rt: Runtime, client: ApiClient, paymentId: number): Promise<void> {
-  // The detail view adds the payment's refunds and what is left, read from its order's payments.
-  const state = await readRefundState(client, paymentId, { signal: rt.signal });
-  const refusal = notRefundable(state.payment);
-  const refunds = state.orderPayments.filter((p) => p.parent_id === paymentId && p.kind === 'refund');
-  const extra: Column[] = [
-    {
-      key: 'refunds',
-      header: 'Refunds',
-      value: () =>
-        refunds.length === 0
-          ? 'none'
-          : refunds.map((p) => `${p.id}: ${money(p)} ${singleLine(String(p.status ?? ''))}`).join('; '),
-    },
-    {
-      key: 'left_to_refund',
-      header: 'Left to refund',
-      value: () =>
-        refusal === undefined
-          ? `${fromMinor(state.left > 0n ? state.left : 0n)}${state.payment.currency ? ` ${state.payment.currency}` : ''}`
-          : `none (${singleLine(refusal.replace(/^payment \d+ /, ''))})`,
-    },
-  ];
-  await writeOne(state.payment, [...COLUMNS.payment, ...extra], rt.output);
-}
-
-/** billing payments list --order ID, and its alias billing orders payments ID. */
-export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
-  if (flags.order !== undefined) {
-    const across = [
-      'since',
-      'until',
-      'during',
-      'minAmount',
-      'maxAmount',
-      'limit',
-      'customer',
-      'email',
-      'name',
-      'invoice',
-      'total',
-      'expand',
-    ].find((k) => flags[k as keyof AcrossFlags] !== undefined);
-    const many = flags.status?.length
-      ? 'status'
-      : flags.kind?.length
-        ? 'kind'
-        : flags.type?.length
-          ? 'type'
-          : undefined;
-    if (across ?? many) {
-      const flag = (across ?? many ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-      throw new UsageError(`--${flag} filters the payments of every order: leave out --order`);
-    }
-  }
-  if (flags.order === undefined) {
-    const { listAcrossOrders } = await import('./across-orders.run.js');
-    return listAcrossOrders(rt, flags);
-  }
-  return orderPayments(rt, [flags.order]);
-}
-
 export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
   const orderId = await orderIdOf(rt, id);
   const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
@@ -224,17 +148,17 @@ export async function pay(rt: Runtime, args: string[], flags: OptionsOf<typeof p
   );
 }
 
-async function paymentIds(rt: Runtime, orderId: number): Promise<Set<number>> {
+export async function paymentIds(rt: Runtime, orderId: number): Promise<Set<number>> {
   const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
   return new Set(payments.map((p) => p.id));
 }
 
-function money(p: Payment | undefined): string {
+export function money(p: Payment | undefined): string {
   if (!p?.amount) return 'the amount';
   return p.currency ? `${p.amount} ${p.currency}` : p.amount;
 }
 
-async function report(
+export async function report(
   rt: Runtime,
   result: CheckedResult,
   done: (payment: Payment | undefined) => string,
@@ -259,7 +183,7 @@ async function report(
  * same command run again (a script's retry, a person's second try after a lost answer) moves
  * the money once, prints the record it made and exits 0; --new-batch moves it again on purpose.
  */
-async function moveOne<S, P extends MovePlan>(
+export async function moveOne<S, P extends MovePlan>(
   rt: Runtime,
   action: Action<PaymentRow, S, P>,
   paymentId: number,
@@ -382,13 +306,13 @@ async function moveOne<S, P extends MovePlan>(
 }
 
 /** "Refunded 5.00 EUR of payment 12 (refund 31)": what moved, for the exit-11 message. */
-function movedLine(line: string, payment: Payment | undefined): string {
+export function movedLine(line: string, payment: Payment | undefined): string {
   const said = line.replace(/\.$/, '');
   return payment && !said.includes(`payment ${payment.id}`)
     ? `${said} (${payment.kind ?? 'payment'} ${payment.id})`
     : said;
 }
 
-async function preview(rt: Runtime, name: ActionName, paymentId: number, amount: string | undefined) {
+export async function preview(rt: Runtime, name: ActionName, paymentId: number, amount: string | undefined) {
   return previewOf(await previewBase(rt), name, paymentId, amount);
 }

@@ -1,6 +1,10 @@
-// billing products get: its description; its code is ./run.ts.
+// billing products get: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { getProduct } from '../../api/products.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { writeOne } from '../../format/index.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const getVerb = verb({
   name: 'get',
@@ -10,3 +14,10 @@ export const getVerb = verb({
   output: 'record',
   moves: 'none',
 });
+
+export default defineCommand(getVerb, get);
+
+export async function get(rt: Runtime, [id]: string[]): Promise<void> {
+  const product = await getProduct(await rt.client(), parse.recordId('product', id ?? ''));
+  await writeOne(product, 'product', rt.output);
+}

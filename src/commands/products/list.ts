@@ -1,7 +1,11 @@
-// billing products list: its description; its code is ./run.ts.
+// billing products list: its description and its code.
 
+import { iterateProducts, listProductsPage } from '../../api/products.js';
 import { limitFlag, PAGE_FLAGS } from '../../cli/kit/page-flags.js';
-import { verb } from '../../cli/kit/verb.js';
+import { runList } from '../../cli/kit/run-list.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const listVerb = verb({
   name: 'list',
@@ -11,3 +15,13 @@ export const listVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(listVerb, list);
+
+export async function list(rt: Runtime, _args: string[], flags: OptionsOf<typeof listVerb>): Promise<void> {
+  await runList(rt, flags, {
+    resource: 'product',
+    fetchPage: (client, query) => listProductsPage(client, query),
+    iterate: (client, options) => iterateProducts(client, options),
+  });
+}

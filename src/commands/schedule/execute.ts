@@ -1,6 +1,12 @@
-// billing schedule execute: its description; its code is ./run.ts.
-
-import { verb } from '../../cli/kit/verb.js';
+import { executeScheduledPayment } from '../../api/schedule.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { orderStatus } from '../../domain/orders.js';
+import { formatAmount } from '../../format/index.js';
+import * as parse from '../../ops/runtime/args.js';
+import { confirmMoneyMove } from '../../ops/runtime/confirm.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { str, writeEntry } from './schedule-view.js';
 
 export const executeVerb = verb({
   name: 'execute',
@@ -21,3 +27,29 @@ export const executeVerb = verb({
   moves: 'money',
   words: ['charge', 'collect'],
 });
+
+export default defineCommand(executeVerb, execute);
+
+export async function execute(
+  rt: Runtime,
+  [id]: string[],
+  flags: OptionsOf<typeof executeVerb>,
+): Promise<void> {
+  const entryId = parse.recordId('scheduled payment', id ?? '');
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  await confirmMoneyMove(rt, {
+    action: 'execute',
+    subject: `scheduled payment ${entryId}`,
+    ...(amount === undefined ? {} : { amount }),
+  });
+  const result = await executeScheduledPayment(await rt.client(), entryId, { amount, signal: rt.signal });
+  const payment = result.payment;
+  const what = payment
+    ? `${formatAmount(payment.amount, str(payment.currency))} collected (payment ${payment.id})`
+    : 'executed';
+  await writeEntry(
+    rt,
+    result,
+    `Scheduled payment ${entryId}: ${what}; order is ${orderStatus(result.order) || 'unknown'}.`,
+  );
+}

@@ -1,7 +1,14 @@
-// billing schedule merge: its description; its code is ./run.ts.
+// billing schedule merge: its description and its code.
 
+import { mergeScheduledPayments } from '../../api/schedule.js';
 import { ORDER_ARG } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { UsageError } from '../../errors.js';
+import { formatAmount } from '../../format/index.js';
+import { orderIdOf } from '../../ops/orders/arg.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { minute, str, writeEntry } from './schedule-view.js';
 
 export const mergeVerb = verb({
   name: 'merge',
@@ -15,3 +22,22 @@ export const mergeVerb = verb({
   output: 'record',
   moves: 'money',
 });
+
+export default defineCommand(mergeVerb, merge);
+
+export async function merge(rt: Runtime, [order, ...ids]: string[]): Promise<void> {
+  const entryIds = ids.map((id) => parse.recordId('scheduled payment', id));
+  if (entryIds.length < 2)
+    throw new UsageError('merge needs two or more scheduled payment ids after the order id');
+  // After the checks of the command line: an invoice id is looked up by reading pages.
+  const orderId = await orderIdOf(rt, order);
+  const result = await mergeScheduledPayments(await rt.client(), orderId, entryIds, { signal: rt.signal });
+  const kept = result.scheduledPayment;
+  await writeEntry(
+    rt,
+    result,
+    kept
+      ? `Merged ${entryIds.join(', ')} into scheduled payment ${kept.id}: ${formatAmount(kept.amount, str(kept.currency))} on ${minute(str(kept.due_date))}.`
+      : `Merged ${entryIds.join(', ')}.`,
+  );
+}

@@ -1,6 +1,10 @@
-// billing schedule skip: its description; its code is ./run.ts.
+// billing schedule skip: its description and its code.
 
-import { verb } from '../../cli/kit/verb.js';
+import { skipScheduledPayment } from '../../api/schedule.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import * as parse from '../../ops/runtime/args.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { writeEntry } from './schedule-view.js';
 
 export const skipVerb = verb({
   name: 'skip',
@@ -10,3 +14,11 @@ export const skipVerb = verb({
   output: 'record',
   moves: 'money',
 });
+
+export default defineCommand(skipVerb, skip);
+
+export async function skip(rt: Runtime, [id]: string[]): Promise<void> {
+  const entryId = parse.recordId('scheduled payment', id ?? '');
+  const result = await skipScheduledPayment(await rt.client(), entryId, { signal: rt.signal });
+  await writeEntry(rt, result, `Scheduled payment ${entryId} skipped: it will not be charged.`);
+}

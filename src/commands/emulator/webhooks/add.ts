@@ -1,7 +1,13 @@
-// billing emulator webhooks add: its description; its code is src/commands/emulator/webhooks/run.ts.
+// billing emulator webhooks add: its description and its code.
 
-import { collect, verb } from '../../../cli/kit/verb.js';
+import { writeRows } from '../../../cli/kit/result.js';
+import { collect, defineCommand, verb } from '../../../cli/kit/verb.js';
+import { emulatorOrigin } from '../../../ops/emulator-control/admin.js';
+import { eventList, registerEndpoint } from '../../../ops/emulator-control/endpoints.js';
+import * as parse from '../../../ops/runtime/args.js';
+import type { Runtime } from '../../../ops/runtime/runtime.js';
 import { PORT_FLAG } from '../flags.js';
+import { ENDPOINT_COLUMNS } from './columns.js';
 
 export const addVerb = verb({
   name: 'add',
@@ -24,3 +30,20 @@ export const addVerb = verb({
   output: 'record',
   moves: 'none',
 });
+
+export default defineCommand(addVerb, add);
+
+export async function add(
+  rt: Runtime,
+  [url]: string[],
+  flags: { port?: string; events: string[] },
+): Promise<void> {
+  const target = parse.url('URL', url ?? '');
+  const events = eventList('--events', flags.events);
+  const origin = await emulatorOrigin(rt, flags);
+  const answer = await registerEndpoint(origin, target, events);
+  await writeRows(rt, [answer.endpoint], ENDPOINT_COLUMNS, answer.endpoint);
+  rt.info(
+    `${answer.added ? 'Added' : 'Updated'} ${target}: ${events ? events.join(', ') : 'all order events'}${answer.endpoint.waiting > 0 ? `; ${answer.endpoint.waiting} waiting deliveries sent now` : ''}. Deliveries are signed with the emulator's webhook secret (billing webhooks listen --print-secret).`,
+  );
+}

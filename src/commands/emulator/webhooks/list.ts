@@ -1,7 +1,12 @@
-// billing emulator webhooks list: its description; its code is src/commands/emulator/webhooks/run.ts.
+// billing emulator webhooks list: its description and its code.
 
-import { verb } from '../../../cli/kit/verb.js';
+import { writeListOrNote } from '../../../cli/kit/result.js';
+import { defineCommand, verb } from '../../../cli/kit/verb.js';
+import { emulatorOrigin } from '../../../ops/emulator-control/admin.js';
+import { endpointsOf } from '../../../ops/emulator-control/endpoints.js';
+import type { Runtime } from '../../../ops/runtime/runtime.js';
 import { PORT_FLAG } from '../flags.js';
+import { ENDPOINT_COLUMNS } from './columns.js';
 
 export const listVerb = verb({
   name: 'list',
@@ -11,3 +16,16 @@ export const listVerb = verb({
   output: 'list',
   moves: 'none',
 });
+
+export default defineCommand(listVerb, list);
+
+export async function list(rt: Runtime, _args: string[], flags: { port?: string }): Promise<void> {
+  const origin = await emulatorOrigin(rt, flags);
+  const { endpoints } = await endpointsOf(origin);
+  await writeListOrNote(
+    rt,
+    endpoints,
+    ENDPOINT_COLUMNS,
+    'No webhook endpoints. Add one with billing emulator webhooks add URL, or run billing webhooks listen.',
+  );
+}

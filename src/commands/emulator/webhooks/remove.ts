@@ -1,6 +1,10 @@
-// billing emulator webhooks remove: its description; its code is src/commands/emulator/webhooks/run.ts.
+// billing emulator webhooks remove: its description and its code.
 
-import { verb } from '../../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../../cli/kit/verb.js';
+import { emulatorOrigin } from '../../../ops/emulator-control/admin.js';
+import { unregisterEndpoint } from '../../../ops/emulator-control/endpoints.js';
+import * as parse from '../../../ops/runtime/args.js';
+import type { Runtime } from '../../../ops/runtime/runtime.js';
 import { PORT_FLAG } from '../flags.js';
 
 export const removeVerb = verb({
@@ -12,3 +16,12 @@ export const removeVerb = verb({
   output: 'none',
   moves: 'none',
 });
+
+export default defineCommand(removeVerb, remove);
+
+export async function remove(rt: Runtime, [url]: string[], flags: { port?: string }): Promise<void> {
+  const target = parse.url('URL', url ?? '');
+  const origin = await emulatorOrigin(rt, flags);
+  await unregisterEndpoint(origin, target);
+  rt.info(`Removed ${target}; order events are no longer sent there.`);
+}
