@@ -181,7 +181,7 @@ describe.skipIf(users.skip)(`root's ledger, read by another user${users.label}`,
     const home = tempDir('billing-other-home-');
     chmodSync(home, 0o755);
     mkdirSync(join(home, 'config'), { mode: 0o700 });
-    const uid = Number(execFileSync('id', ['-u', otherUser()]).toString());
+    const uid = Number(execFileSync('id', ['-u', otherUser()], { timeout: 10_000 }).toString());
     for (const d of [home, join(home, 'config')]) chownSync(d, uid, uid);
     const { node, bin } = runnableByOthers();
     const other = await serve(
