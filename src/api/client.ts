@@ -295,7 +295,7 @@ export class ApiClient {
       const status = res.statusCode ?? 0;
       const headers = res.headers;
       const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
-      if (!Number.isNaN(date)) this.#clock = { date, at: Number(process.hrtime.bigint() / 1_000_000n) };
+      if (!Number.isNaN(date)) this.#clock = { date, at: monotonicMs() };
       if (status >= 300 && status < 400) {
         discard(res);
         throw redirected(status, headers.location, method, target);
@@ -422,6 +422,11 @@ export function redact(line: string, token: string | undefined): string {
   let out = line.replace(/Bearer\s+[^\s",]+/gi, 'Bearer ***');
   if (token && token.length >= 4) out = out.split(token).join('***');
   return out;
+}
+
+/** Milliseconds on the monotonic clock: a settle window is never stretched or cut by the wall clock moving. */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
 }
 
 function checkBase(value: string, what: string): string {

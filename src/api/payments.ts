@@ -3,7 +3,8 @@
 // lost connection) sendChecked reads the order's payments first (docs/decisions.md).
 
 import { BillingError, EXIT, UsageError } from '../errors.js';
-import type { ApiClient } from './client.js';
+import { type ApiClient, monotonicMs } from './client.js';
+
 import { ApiError, lostAnswerReason, UnconfirmedMoveError } from './errors.js';
 import { confirmMove, type MoveAsked, type MoveKind } from './move-proof.js';
 import { listOrderPayments } from './orders.js';
@@ -214,11 +215,6 @@ async function settleMove(
     }
     await pause(o.backoffMs ?? 250, read, o.signal, deadline);
   }
-}
-
-/** Milliseconds on the monotonic clock: a settle window is never stretched or cut by the wall clock moving. */
-export function monotonicMs(): number {
-  return Number(process.hrtime.bigint() / 1_000_000n);
 }
 
 /** Waits the attempt's backoff (doubled each time, capped at 2 s, with jitter), never past `until` (monotonicMs). */

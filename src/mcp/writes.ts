@@ -5,10 +5,9 @@
 // before anything is sent or journaled as started: a refund over a cap fails, nothing sent.
 
 import { z } from 'zod';
-import type { ApiClient } from '../api/client.js';
+import { type ApiClient, monotonicMs } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { getOrder } from '../api/orders.js';
-import { monotonicMs } from '../api/payments.js';
 import type { Order } from '../api/types.js';
 import { emailVerb } from '../commands/links/email.js';
 import { cancelVerb } from '../commands/orders/cancel.js';

@@ -13,13 +13,12 @@
 // (src/ops/batch/on-orders.ts says what "done" means for each).
 
 import { randomUUID } from 'node:crypto';
-import { SETTLE_MS } from '../../api/client.js';
+import { monotonicMs, SETTLE_MS } from '../../api/client.js';
 import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
 import { confirmMove, type MoveKind } from '../../api/move-proof.js';
 import {
   MoveInDoubtError,
   mayHaveApplied,
-  monotonicMs,
   OutcomeUnknownError,
   pause,
   unexplainedMove,
