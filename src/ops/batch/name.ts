@@ -20,21 +20,36 @@ export async function journalPathOf(given: string): Promise<string> {
   return join(folder, basename(path));
 }
 
-/**
- * The journal's path: --journal, else FILE.journal, else (ids, stdin) one in the state
- * directory named after the rows and the service they move money on.
- */
+/** The journal's path, the service resolved here (for the callers that name one row or a file of refunds). */
 export async function journalFor(
   rt: Runtime,
   flags: { file?: string; journal?: string; dryRun?: boolean },
   action: string,
   rows: readonly BatchRow[],
 ): Promise<string> {
+  const service =
+    flags.journal !== undefined || (flags.file !== undefined && flags.file !== '-')
+      ? ''
+      : await serviceOf(rt);
+  return nameBatch(rt.env, flags, action, rows, service);
+}
+
+/**
+ * The name-the-batch step: the journal's path — --journal, else FILE.journal, else (ids, stdin)
+ * one in the state directory named after the rows and the service they move money on.
+ */
+export async function nameBatch(
+  env: Record<string, string | undefined>,
+  flags: { file?: string; journal?: string; dryRun?: boolean },
+  action: string,
+  rows: readonly BatchRow[],
+  service: string,
+): Promise<string> {
   if (flags.journal !== undefined) return journalPathOf(flags.journal);
   if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
-  const dir = join(stateDir(rt.env), 'journals');
+  const dir = join(stateDir(env), 'journals');
   const digest = createHash('sha256')
-    .update(`${await serviceOf(rt)}\n${digestOf(rowList(rows))}`)
+    .update(`${service}\n${digestOf(rowList(rows))}`)
     .digest('hex');
   if (!flags.dryRun) await mkdir(dir, { recursive: true, mode: 0o700 });
   return join(dir, `${action}-${digest.slice(0, 16)}.journal`);

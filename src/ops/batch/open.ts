@@ -10,8 +10,15 @@ import { checkOwnership } from './ownership.js';
 import { amountsToSend } from './plan.js';
 import { type BatchSpec, type OpenBatch, reconcile } from './reconcile.js';
 import { recordBatch } from './record.js';
+import { serviceOf } from './service.js';
 
+/** Opens a batch, the service resolved here (for the callers that do not resolve it first). */
 export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
+  return openOn(rt, { ...spec, service: await serviceOf(rt) });
+}
+
+/** Opens a batch on the service the pipeline resolved at its start. */
+export async function openOn(rt: Runtime, spec: BatchSpec & { service: string }): Promise<OpenBatch> {
   await checkOwnership(spec);
   const locked = await lockJournalFile(spec.journalPath, { breakLock: spec.breakLock });
   let journal: Journal | undefined;

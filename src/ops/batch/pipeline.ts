@@ -24,9 +24,10 @@ import {
 import { previewBatch } from './dry-run.js';
 import type { ActionPlan, BatchRecord } from './engine.js';
 import { readBatchRows } from './input.js';
-import { journalFor } from './name.js';
-import { openBatch } from './open.js';
+import { nameBatch } from './name.js';
+import { openOn } from './open.js';
 import type { BatchRow } from './rows.js';
+import { resolveService } from './service.js';
 
 export async function runBatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   rt: Runtime,
@@ -40,12 +41,15 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   const entry = actionOf(command.action);
   const { rows, name } = await readBatchRows(rt, args, flags, entry.on, command.rowOf);
   const client = flags.dryRun ? undefined : await rt.client();
+  // The service, resolved once: the journal's name and header, and the dry run's requests.
+  const { service, base } = await resolveService(rt);
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient, rt);
-  const journalPath = await journalFor(rt, flags, action.name, rows);
+  const journalPath = await nameBatch(rt.env, flags, action.name, rows, service);
   const many = (n: number) => plural(n, entry.on);
-  if (flags.dryRun) return previewBatch(rt, { command: command.action, action, rows, journalPath });
-  const opened = await openBatch(rt, {
+  if (flags.dryRun) return previewBatch(rt, { command: command.action, action, rows, journalPath, base });
+  const opened = await openOn(rt, {
+    service,
     action: action.name,
     done: action.done,
     what: entry.on,

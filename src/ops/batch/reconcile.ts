@@ -31,7 +31,6 @@ import {
   rowList,
   sameMoves,
 } from './rows.js';
-import { serviceOf } from './service.js';
 
 export interface BatchSpec {
   /** refund, capture, reverse. */
@@ -81,7 +80,11 @@ export interface Bound {
  * The reconcile step: the loaded journal held against the input and the service (see the head
  * of this file). A new batch's journal replaces the loaded one (--new-batch moves that aside).
  */
-export async function reconcile(rt: Runtime, spec: BatchSpec, journal: Journal): Promise<Bound> {
+export async function reconcile(
+  rt: Runtime,
+  spec: BatchSpec & { service: string },
+  journal: Journal,
+): Promise<Bound> {
   const seen = survey(spec, journal);
   const note = (source: string, lines: string[]) => {
     if (lines.length > 0) rt.info(...lines.map((line) => `note: ${source} shows ${line}`));
@@ -89,7 +92,7 @@ export async function reconcile(rt: Runtime, spec: BatchSpec, journal: Journal):
   const rows = rowList(spec.rows);
   const digest = digestOf(rows);
   const path = spec.journalPath;
-  const service = await serviceOf(rt);
+  const { service } = spec;
   if (journal.unreadable.length > 0 && !spec.newBatch) {
     const lines = journal.unreadable;
     throw new UsageError(

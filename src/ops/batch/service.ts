@@ -6,12 +6,26 @@
 import type { Runtime } from '../runtime/runtime.js';
 
 export async function serviceOf(rt: Runtime): Promise<string> {
+  return (await resolveService(rt)).service;
+}
+
+/** The service, resolved once: its name (for journals) and the base of its requests (for --dry-run). */
+export interface ResolvedService {
+  service: string;
+  base: { baseUrl: string; profileId?: number };
+}
+
+export async function resolveService(rt: Runtime): Promise<ResolvedService> {
   const ctx = await rt.context();
   const { requireBaseUrl } = await import('../../config/resolve.js');
-  const url = new URL(requireBaseUrl(ctx));
+  const baseUrl = requireBaseUrl(ctx);
+  const url = new URL(baseUrl);
   // origin + path: no user information, query or fragment reaches the journal.
-  const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  return `${base} profile ${ctx.profileId ?? '?'}`;
+  const origin = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return {
+    service: `${origin} profile ${ctx.profileId ?? '?'}`,
+    base: { baseUrl, ...(ctx.profileId === undefined ? {} : { profileId: ctx.profileId }) },
+  };
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|::1)$/i;
