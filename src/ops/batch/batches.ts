@@ -9,7 +9,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDir } from '../../domain/state-dir.js';
-import { BillingError, InUseError } from '../../errors.js';
+import { BillingError, InUseError, UsageError } from '../../errors.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { type JournalContent, readJournal } from './journal.js';
 import { JournalLock } from './lock.js';
 
@@ -131,4 +132,80 @@ export async function remember(
   } catch (err) {
     return unkept(env, err);
   }
+}
+
+/**
+ * The index's part of reconciling a new batch: the index of these rows claimed, the batches run
+ * before with them on this service (and action) read, a script refused and a terminal asked
+ * when there are any (unless --new-batch); they are returned with what their journals hold, for
+ * the notes. The claim is handed on to the record step (none when the index cannot be kept: a
+ * warning is said).
+ */
+export async function earlierRuns(
+  rt: Runtime,
+  o: {
+    action: string;
+    service: string;
+    digest: string;
+    /** This journal's file ("DEV-INO"). */
+    file: string;
+    journalPath: string;
+    input: string;
+    what: string;
+    done: string;
+    newBatch?: boolean;
+  },
+): Promise<{ claim?: IndexClaim; earlier: { entry: BatchEntry; content?: JournalContent }[] }> {
+  const claimed = await claimIndex(rt.env, o.digest);
+  if (typeof claimed === 'string') rt.info(claimed);
+  const claim = typeof claimed === 'string' ? undefined : claimed;
+  try {
+    const earlier = await earlierBatches(
+      rt.env,
+      o.digest,
+      (e) => e.action === o.action && (e.service === undefined || e.service === o.service),
+    );
+    if (earlier.length > 0 && !o.newBatch)
+      await askAboutEarlier(
+        rt,
+        o,
+        earlier.map((e) => e.entry),
+      );
+    return { claim, earlier };
+  } catch (err) {
+    await claim?.release();
+    throw err;
+  }
+}
+
+async function askAboutEarlier(
+  rt: Runtime,
+  spec: { journalPath: string; file: string; input: string; what: string; done: string },
+  earlier: BatchEntry[],
+): Promise<void> {
+  const last = earlier.at(-1) as BatchEntry;
+  // The same journal under this name or another (a hard link: the index keeps the file).
+  if (last.journal === spec.journalPath || last.file === spec.file) {
+    // This very journal ran these rows and is gone (its directory removed, the file deleted):
+    // "go on with that batch" is this command, and it cannot know what the batch did.
+    throw new UsageError(
+      `the journal ${spec.journalPath} of the batch of ${last.created} over these rows is gone, so which of its rows were ${spec.done} cannot be known; nothing was sent`,
+      {
+        hint: `restore the journal from a backup and run again; or check each ${spec.what} (the results that run printed name what it did) and run again with --new-batch, which sends every row again`,
+      },
+    );
+  }
+  const what = `the same rows were run before as a batch of ${last.created} with the journal ${last.journal}${earlier.length > 1 ? ` (and ${earlier.length - 1} more)` : ''}`;
+  if (rt.canPrompt) {
+    const { confirm } = await import('@inquirer/prompts');
+    const ok = await confirm(
+      { message: `${what}. Run them again as a new batch (journal ${spec.journalPath})?`, default: false },
+      { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
+    );
+    if (ok) return;
+    throw new UsageError('cancelled: nothing was sent');
+  }
+  throw new UsageError(`${spec.input}: ${what}; nothing was sent`, {
+    hint: `to go on with that batch, give --journal ${last.journal}; to run these rows again as a new batch, add --new-batch`,
+  });
 }

@@ -10,6 +10,7 @@ import { checkOwnership } from './ownership.js';
 import { amountsToSend } from './plan.js';
 import { type BatchSpec, type OpenBatch, reconcile } from './reconcile.js';
 import { recordBatch } from './record.js';
+import { compareRows } from './rows.js';
 import { serviceOf } from './service.js';
 
 /** Opens a batch, the service resolved here (for the callers that do not resolve it first). */
@@ -24,9 +25,23 @@ export async function openOn(rt: Runtime, spec: BatchSpec & { service: string })
   let journal: Journal | undefined;
   try {
     journal = await Journal.load(locked.file);
-    const bound = await reconcile(rt, spec, journal);
+    const loaded = journal;
+    // The input's rows held against the loaded journal, once: what reconcile asks of them.
+    const compared = compareRows(
+      spec.rows,
+      loaded.header,
+      spec.what,
+      (key) => loaded.get(key)?.last,
+      [...loaded.histories()].map((h) => h.last.key),
+    );
+    const bound = await reconcile(rt, spec, journal, compared);
     journal = bound.journal;
-    await recordBatch(rt, { ...bound, journalPath: spec.journalPath, input: spec.input });
+    await recordBatch(rt, {
+      ...bound,
+      action: spec.action,
+      journalPath: spec.journalPath,
+      input: spec.input,
+    });
     const opened = journal;
     return {
       journal: opened,

@@ -7,30 +7,19 @@
 // a script and asked about at a terminal, unless --new-batch. Whatever way on, a payment an
 // earlier journal shows done is named before anything is sent.
 
-import { randomBytes } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { type BatchEntry, claimIndex, earlierBatches, type IndexClaim } from './batches.js';
+import { earlierRuns, type IndexClaim } from './batches.js';
 import {
+  type BatchHeader,
   isUnsettled,
   Journal,
   moveAside,
-  type NewHeader,
   type RowHistory,
   type RowState,
 } from './journal.js';
-import {
-  type BatchRow,
-  changedRows,
-  describeChanges,
-  describeKey,
-  digestOf,
-  idOfKey,
-  type RowList,
-  rowList,
-  sameMoves,
-} from './rows.js';
+import { type BatchRow, idOfKey, type RowList, type RowsCompared } from './rows.js';
 
 export interface BatchSpec {
   /** refund, capture, reverse. */
@@ -69,10 +58,14 @@ const WAYS_ON =
   'to go on with this batch using the rows as they are now (rows done stay done), run again with --amend; ' +
   'to start a new batch, run again with --new-batch (the journal is moved aside) or give another --journal';
 
-/** The journal bound to this input: the header to write when it starts or amends a batch, and the index held meanwhile. */
+/**
+ * The reconcile step's decision, which the record step writes: the journal bound to this input;
+ * when it starts a batch (a new one, an earlier billing's adopted with --amend) or amends one,
+ * what its header says (the record step makes it); and the index of these rows, held meanwhile.
+ */
 export interface Bound {
   journal: Journal;
-  header?: NewHeader;
+  start?: { service: string; rows: RowList; digest: string; amends?: BatchHeader };
   claim?: IndexClaim;
 }
 
@@ -84,13 +77,18 @@ export async function reconcile(
   rt: Runtime,
   spec: BatchSpec & { service: string },
   journal: Journal,
+  compared: RowsCompared,
 ): Promise<Bound> {
   const seen = survey(spec, journal);
+  // What each way on refuses while a row is unsettled, worked out before any of them is taken.
+  const unsettledFor = {
+    newBatch: unsettledRefusal(spec, seen.unsettled, compared.named, '--new-batch'),
+    amend: unsettledRefusal(spec, seen.unsettled, compared.named, '--amend', compared.rows),
+  };
   const note = (source: string, lines: string[]) => {
     if (lines.length > 0) rt.info(...lines.map((line) => `note: ${source} shows ${line}`));
   };
-  const rows = rowList(spec.rows);
-  const digest = digestOf(rows);
+  const { rows, digest } = compared;
   const path = spec.journalPath;
   const { service } = spec;
   if (journal.unreadable.length > 0 && !spec.newBatch) {
@@ -104,7 +102,7 @@ export async function reconcile(
   }
   const hasContent = journal.header !== undefined || journal.legacy || journal.unreadable.length > 0;
   if (spec.newBatch && hasContent) {
-    refuseUnsettled(spec, seen.unsettled, '--new-batch');
+    if (unsettledFor.newBatch) throw unsettledFor.newBatch;
     // A new batch: nothing of the old journal counts as done.
     await spec.confirm?.(() => false, []);
     await journal.close();
@@ -131,23 +129,22 @@ export async function reconcile(
         },
       );
     }
-    if (header.digest === digest || sameMoves(header.rows, rows)) {
+    if (compared.same) {
       if (!(spec.newBatch && hasContent)) await spec.confirm?.(seen.isDone, seen.inDoubt);
       return { journal };
     }
-    const changes = changedRows(header.rows, rows);
     if (!spec.amend) {
-      rt.info(...describeChanges(changes, spec.what, (key) => journal.get(key)?.last));
+      rt.info(...compared.described);
       note('the journal', seen.done);
       throw new UsageError(
-        `${spec.input} does not match its journal ${path} (batch of ${header.created}): ${plural(changes.length, 'row differs', 'rows differ')}; nothing was sent`,
+        `${spec.input} does not match its journal ${path} (batch of ${header.created}): ${plural(compared.changes.length, 'row differs', 'rows differ')}; nothing was sent`,
         { hint: WAYS_ON },
       );
     }
     note('the journal', seen.done);
-    refuseUnsettled(spec, seen.unsettled, '--amend', rows);
+    if (unsettledFor.amend) throw unsettledFor.amend;
     await spec.confirm?.(seen.isDone, seen.inDoubt);
-    return { journal, header: { ...strip(header), service, rows, digest, amended: true } };
+    return { journal, start: { service, rows, digest, amends: header } };
   }
   if (journal.legacy) {
     if (!spec.amend) {
@@ -161,34 +158,20 @@ export async function reconcile(
     }
     note('the journal', seen.done);
     await spec.confirm?.(seen.isDone, seen.inDoubt);
-    return { journal, header: newHeader(spec, service, rows, digest) };
+    return { journal, start: { service, rows, digest } };
   }
   // A new batch: have these rows been run before, under another journal? Asked and answered
-  // with the index held, so that of runs started together only the first finds it empty.
-  const claimed = await claimIndex(rt.env, digest);
-  if (typeof claimed === 'string') rt.info(claimed);
-  const claim = typeof claimed === 'string' ? undefined : claimed;
+  // with the index held (./batches.ts, earlierRuns), so that of runs started together only the
+  // first finds it empty; the index stays held until the record step has added this batch.
+  const { claim, earlier } = await earlierRuns(rt, { ...spec, digest, file: journal.fileId });
   try {
-    const earlier = await earlierBatches(
-      rt.env,
-      digest,
-      (e) => e.action === spec.action && (e.service === undefined || e.service === service),
-    );
-    if (earlier.length > 0 && !spec.newBatch)
-      await askAboutEarlier(
-        rt,
-        spec,
-        earlier.map((e) => e.entry),
-        journal.fileId,
-      );
     for (const { entry, content } of earlier) {
       const source = `the batch of ${entry.created} (journal ${entry.journal})`;
       if (content) note(source, shownDone(spec, content.history.values()));
       else rt.info(`note: the journal of ${source} is gone: what it ${spec.done} cannot be named`);
     }
     if (!(spec.newBatch && hasContent)) await spec.confirm?.(seen.isDone, seen.inDoubt);
-    // The index stays held until the record step has added this batch to it.
-    return { journal, header: newHeader(spec, service, rows, digest), ...(claim ? { claim } : {}) };
+    return { journal, start: { service, rows, digest }, ...(claim ? { claim } : {}) };
   } catch (err) {
     await claim?.release();
     throw err;
@@ -202,24 +185,25 @@ export async function reconcile(
  * money twice. --new-batch would start over without it: the move it may have made would be
  * recorded nowhere. The way on is the recorded input run once more, which settles it.
  */
-function refuseUnsettled(
+function unsettledRefusal(
   spec: BatchSpec,
   unsettled: RowHistory[],
+  names: ReadonlyMap<string, string>,
   way: '--amend' | '--new-batch',
   rows?: [number, string][],
-): void {
+): UsageError | undefined {
   const keys = new Set((rows ?? []).map(([, key]) => key));
   const dropped = unsettled.filter((h) => !keys.has(h.last.key));
-  if (dropped.length === 0) return;
+  if (dropped.length === 0) return undefined;
   const named = dropped
     .slice(0, 5)
-    .map((h) => `${describeKey(h.last.key, spec.what)} (line ${h.started?.line ?? '?'})`)
+    .map((h) => `${names.get(h.last.key)} (line ${h.started?.line ?? '?'})`)
     .join(', ');
   const gone =
     way === '--amend'
       ? `, and ${spec.input} no longer has ${dropped.length === 1 ? 'that row' : 'those rows'}`
       : '';
-  throw new UsageError(
+  return new UsageError(
     `the journal ${spec.journalPath} shows ${named}${dropped.length > 5 ? ` and ${dropped.length - 5} more` : ''} started with no outcome${gone}: it may have been ${spec.done}; nothing was sent`,
     {
       hint: `settle it first: run the input once more as the journal recorded it, without ${way} (the row is checked against the service's records before anything is sent), then use ${way}`,
@@ -227,62 +211,14 @@ function refuseUnsettled(
   );
 }
 
-/** The header of a new batch of these rows. */
-function newHeader(spec: BatchSpec, service: string, rows: RowList, digest: string): NewHeader {
-  return {
-    batch: `b_${randomBytes(8).toString('hex')}`,
-    action: spec.action,
-    input: spec.input,
-    service,
-    rows,
-    digest,
-    created: new Date().toISOString(),
-  };
-}
-
-function strip<T extends { v: unknown; type: unknown; at: unknown; amended?: unknown }>(h: T) {
-  const { v: _v, type: _type, at: _at, amended: _amended, ...rest } = h;
-  return rest;
-}
-
-async function askAboutEarlier(
-  rt: Runtime,
-  spec: BatchSpec,
-  earlier: BatchEntry[],
-  journalFile: string,
-): Promise<void> {
-  const last = earlier.at(-1) as BatchEntry;
-  // The same journal under this name or another (a hard link: the index keeps the file).
-  if (last.journal === spec.journalPath || last.file === journalFile) {
-    // This very journal ran these rows and is gone (its directory removed, the file deleted):
-    // "go on with that batch" is this command, and it cannot know what the batch did.
-    throw new UsageError(
-      `the journal ${spec.journalPath} of the batch of ${last.created} over these rows is gone, so which of its rows were ${spec.done} cannot be known; nothing was sent`,
-      {
-        hint: `restore the journal from a backup and run again; or check each ${spec.what} (the results that run printed name what it did) and run again with --new-batch, which sends every row again`,
-      },
-    );
-  }
-  const what = `the same rows were run before as a batch of ${last.created} with the journal ${last.journal}${earlier.length > 1 ? ` (and ${earlier.length - 1} more)` : ''}`;
-  if (rt.canPrompt) {
-    const { confirm } = await import('@inquirer/prompts');
-    const ok = await confirm(
-      { message: `${what}. Run them again as a new batch (journal ${spec.journalPath})?`, default: false },
-      { input: rt.io.stdin, output: rt.io.stderr, signal: rt.signal },
-    );
-    if (ok) return;
-    throw new UsageError('cancelled: nothing was sent');
-  }
-  throw new UsageError(`${spec.input}: ${what}; nothing was sent`, {
-    hint: `to go on with that batch, give --journal ${last.journal}; to run these rows again as a new batch, add --new-batch`,
-  });
-}
-
 /**
  * What a journal shows of the payments of these rows, one line each: "payment 120 refunded 1.00,
  * line 2", or started with no outcome; a note names its source ("note: the journal shows …").
  */
-function shownDone(spec: BatchSpec, histories: Iterable<RowHistory>): string[] {
+export function shownDone(
+  spec: { rows: readonly { key: string }[]; what: string; done: string },
+  histories: Iterable<RowHistory>,
+): string[] {
   const ids = new Set(spec.rows.map((r) => idOfKey(r.key)));
   const lines: string[] = [];
   for (const h of histories) {

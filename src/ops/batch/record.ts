@@ -3,17 +3,20 @@
 // then its entry in the index of batches (./batches.ts), while the index of these rows is held.
 // (Each row's records are written as it runs: ./engine.ts.)
 
+import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../runtime/runtime.js';
-import { type IndexClaim, remember } from './batches.js';
-import type { Journal, NewHeader } from './journal.js';
+import { remember } from './batches.js';
+import type { NewHeader } from './journal.js';
+import type { Bound } from './reconcile.js';
 
 export async function recordBatch(
   rt: Runtime,
-  o: { journal: Journal; header?: NewHeader; claim?: IndexClaim; journalPath: string; input: string },
+  o: Bound & { action: string; journalPath: string; input: string },
 ): Promise<void> {
-  if (o.header === undefined) return;
+  if (o.start === undefined) return;
   try {
-    const header = await o.journal.writeHeader(o.header);
+    const made = headerOf(o.start, o);
+    const header = await o.journal.writeHeader(made);
     const warning = await remember(rt.env, header.digest, {
       batch: header.batch,
       action: header.action,
@@ -27,4 +30,24 @@ export async function recordBatch(
   } finally {
     await o.claim?.release();
   }
+}
+
+/** The header to write: the amended one keeps its batch and date, with the rows as they are now. */
+function headerOf(start: NonNullable<Bound['start']>, o: { action: string; input: string }): NewHeader {
+  const { service, rows, digest, amends } = start;
+  if (amends !== undefined) return { ...strip(amends), service, rows, digest, amended: true };
+  return {
+    batch: `b_${randomBytes(8).toString('hex')}`,
+    action: o.action,
+    input: o.input,
+    service,
+    rows,
+    digest,
+    created: new Date().toISOString(),
+  };
+}
+
+function strip<T extends { v: unknown; type: unknown; at: unknown; amended?: unknown }>(h: T) {
+  const { v: _v, type: _type, at: _at, amended: _amended, ...rest } = h;
+  return rest;
 }

@@ -111,3 +111,37 @@ export function describeKey(key: string, what = 'payment'): string {
 export function idOfKey(key: string): string {
   return key.split('|')[0] ?? key;
 }
+
+/** The input's rows held against a journal's header, read once: everything the reconcile step asks of them. */
+export interface RowsCompared {
+  rows: RowList;
+  digest: string;
+  /** The header records the same moves (by digest, or by keys for an earlier billing's header). */
+  same: boolean;
+  changes: RowChange[];
+  /** describeChanges of the changes. */
+  described: string[];
+  /** describeKey of each key given, for the rows a refusal names. */
+  named: Map<string, string>;
+}
+
+export function compareRows(
+  input: readonly BatchRow[],
+  header: { rows: RowList; digest: string } | undefined,
+  what: string,
+  recorded: (key: string) => Recorded | undefined,
+  keys: readonly string[],
+): RowsCompared {
+  const rows = rowList(input);
+  const digest = digestOf(rows);
+  const same = header !== undefined && (header.digest === digest || sameMoves(header.rows, rows));
+  const changes = header === undefined || same ? [] : changedRows(header.rows, rows);
+  return {
+    rows,
+    digest,
+    same,
+    changes,
+    described: describeChanges(changes, what, recorded),
+    named: new Map(keys.map((key) => [key, describeKey(key, what)])),
+  };
+}
