@@ -1,6 +1,7 @@
 // Opening a batch (steps of ./pipeline.ts, in order): check ownership (./ownership.ts), lock
-// (./lock.ts), load the journal (./journal.ts), reconcile it with the input and the service
-// (./reconcile.ts), record the batch (./record.ts), plan what each row sends (./plan.ts). The
+// (./lock.ts), load the journal (./journal.ts), hold the rows against it (./rows.ts), reconcile
+// it with the input and the service (./reconcile.ts: a decision), record the batch as decided
+// (./record.ts), plan what each row sends (./plan.ts). The
 // single money commands and the refunds of a file open theirs here too.
 
 import type { Runtime } from '../runtime/runtime.js';

@@ -1,7 +1,8 @@
 // A batch command opened and run in one pass (issue 35 §2): each step a function of its own
 // module, called once, in this order —
-//   read the input (./input.ts) → name the batch (./name.ts) → [--dry-run: preview, ./dry-run.ts]
-//   → open it (./open.ts: check ownership, lock, load the journal, reconcile, record, plan)
+//   read the input (./input.ts) → resolve the service once (./service.ts) → name the batch
+//   (./name.ts) → [--dry-run: preview, ./dry-run.ts] → open it (./open.ts: check ownership,
+//   lock, load the journal, hold the rows against it, reconcile, record, plan)
 //   → run each row and report it (./command.ts, executeBatch, through ./engine.ts).
 // docs/decisions.md ("Issue 35 §2: the batch pipeline") names the step each rule lives in.
 
