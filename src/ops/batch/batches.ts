@@ -28,17 +28,14 @@ export interface BatchEntry {
 
 export { stateDir };
 
-function folder(env: Record<string, string | undefined>, digest: string): string {
-  return join(stateDir(env), 'batches', digest.replace(/^sha256:/, ''));
+/** The folder of these rows in the index, under `state`: the tool's state folder (stateDir). */
+function folder(state: string, digest: string): string {
+  return join(state, 'batches', digest.replace(/^sha256:/, ''));
 }
 
 /** Batches run before with these rows (other than `except`), oldest first. */
-export async function batchesWith(
-  env: Record<string, string | undefined>,
-  digest: string,
-  except?: string,
-): Promise<BatchEntry[]> {
-  const dir = folder(env, digest);
+export async function batchesWith(state: string, digest: string, except?: string): Promise<BatchEntry[]> {
+  const dir = folder(state, digest);
   const names = await readdir(dir).catch(() => [] as string[]);
   const entries: BatchEntry[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {
@@ -56,11 +53,11 @@ export async function batchesWith(
  * with its directory).
  */
 export async function earlierBatches(
-  env: Record<string, string | undefined>,
+  state: string,
   digest: string,
   keep: (entry: BatchEntry) => boolean,
 ): Promise<{ entry: BatchEntry; content?: JournalContent }[]> {
-  const entries = (await batchesWith(env, digest)).filter(keep);
+  const entries = (await batchesWith(state, digest)).filter(keep);
   return Promise.all(
     entries.map(async (entry) => {
       const content = await readJournal(entry.journal).catch(() => undefined);
@@ -84,15 +81,12 @@ const CLAIM_WAIT_MS = 30_000;
  * waits (the holder is between its check and its entry: a few writes) and then reads the
  * entry the holder added. When the index cannot be kept, a warning instead, as for remember().
  */
-export async function claimIndex(
-  env: Record<string, string | undefined>,
-  digest: string,
-): Promise<IndexClaim | string> {
-  const dir = folder(env, digest);
+export async function claimIndex(state: string, digest: string): Promise<IndexClaim | string> {
+  const dir = folder(state, digest);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    return unkept(env, err);
+    return unkept(state, err);
   }
   const deadline = Date.now() + CLAIM_WAIT_MS;
   for (;;) {
@@ -100,7 +94,7 @@ export async function claimIndex(
       return await JournalLock.take(join(dir, 'claim'));
     } catch (err) {
       if (!(err instanceof InUseError)) {
-        if (err instanceof BillingError) return unkept(env, err);
+        if (err instanceof BillingError) return unkept(state, err);
         throw err;
       }
       if (Date.now() > deadline) {
@@ -114,23 +108,23 @@ export async function claimIndex(
   }
 }
 
-function unkept(env: Record<string, string | undefined>, err: unknown): string {
-  return `warning: the index of batches (${stateDir(env)}) could not be kept (${(err as Error).message}); a copy of this input under another journal will not be noticed`;
+function unkept(state: string, err: unknown): string {
+  return `warning: the index of batches (${state}) could not be kept (${(err as Error).message}); a copy of this input under another journal will not be noticed`;
 }
 
 /** Adds the batch under its rows' digest; returns a warning when the index cannot be written. */
 export async function remember(
-  env: Record<string, string | undefined>,
+  state: string,
   digest: string,
   entry: BatchEntry,
 ): Promise<string | undefined> {
-  const dir = folder(env, digest);
+  const dir = folder(state, digest);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(join(dir, `${entry.batch}.json`), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     return undefined;
   } catch (err) {
-    return unkept(env, err);
+    return unkept(state, err);
   }
 }
 
@@ -144,6 +138,8 @@ export async function remember(
 export async function earlierRuns(
   rt: Runtime,
   o: {
+    /** The tool's state folder (stateDir), resolved by the caller. */
+    state: string;
     action: string;
     service: string;
     digest: string;
@@ -156,12 +152,12 @@ export async function earlierRuns(
     newBatch?: boolean;
   },
 ): Promise<{ claim?: IndexClaim; earlier: { entry: BatchEntry; content?: JournalContent }[] }> {
-  const claimed = await claimIndex(rt.env, o.digest);
+  const claimed = await claimIndex(o.state, o.digest);
   if (typeof claimed === 'string') rt.info(claimed);
   const claim = typeof claimed === 'string' ? undefined : claimed;
   try {
     const earlier = await earlierBatches(
-      rt.env,
+      o.state,
       o.digest,
       (e) => e.action === o.action && (e.service === undefined || e.service === o.service),
     );

@@ -4,6 +4,7 @@
 // (./record.ts), plan what each row sends (./plan.ts). The
 // single money commands and the refunds of a file open theirs here too.
 
+import { stateDir } from '../../domain/state-dir.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { Journal } from './journal.js';
 import { lockJournalFile } from './lock.js';
@@ -35,13 +36,16 @@ export async function openOn(rt: Runtime, spec: BatchSpec & { service: string })
       (key) => loaded.get(key)?.last,
       [...loaded.histories()].map((h) => h.last.key),
     );
-    const bound = await reconcile(rt, spec, journal, compared);
+    // The state folder, where the index of batches is kept: reconcile reads it, record adds to it.
+    const state = stateDir(rt.env);
+    const bound = await reconcile(rt, spec, journal, compared, state);
     journal = bound.journal;
     await recordBatch(rt, {
       ...bound,
       action: spec.action,
       journalPath: spec.journalPath,
       input: spec.input,
+      state,
     });
     const opened = journal;
     return {

@@ -78,6 +78,8 @@ export async function reconcile(
   spec: BatchSpec & { service: string },
   journal: Journal,
   compared: RowsCompared,
+  /** The tool's state folder, where the index of batches is. */
+  state: string,
 ): Promise<Bound> {
   const seen = survey(spec, journal);
   // What each way on refuses while a row is unsettled, worked out before any of them is taken.
@@ -163,7 +165,7 @@ export async function reconcile(
   // A new batch: have these rows been run before, under another journal? Asked and answered
   // with the index held (./batches.ts, earlierRuns), so that of runs started together only the
   // first finds it empty; the index stays held until the record step has added this batch.
-  const { claim, earlier } = await earlierRuns(rt, { ...spec, digest, file: journal.fileId });
+  const { claim, earlier } = await earlierRuns(rt, { ...spec, state, digest, file: journal.fileId });
   try {
     for (const { entry, content } of earlier) {
       const source = `the batch of ${entry.created} (journal ${entry.journal})`;

@@ -11,13 +11,13 @@ import type { Bound } from './reconcile.js';
 
 export async function recordBatch(
   rt: Runtime,
-  o: Bound & { action: string; journalPath: string; input: string },
+  o: Bound & { action: string; journalPath: string; input: string; state: string },
 ): Promise<void> {
   if (o.start === undefined) return;
   try {
     const made = headerOf(o.start, o);
     const header = await o.journal.writeHeader(made);
-    const warning = await remember(rt.env, header.digest, {
+    const warning = await remember(o.state, header.digest, {
       batch: header.batch,
       action: header.action,
       journal: o.journalPath,
