@@ -161,8 +161,6 @@ export async function* paginate<T>(
     return page.records;
   };
 
-  // Set once the window is open: nothing more is asked for after the loop is left.
-  let stopFilling = () => {};
   try {
     const first = open(await fetchPage(startPage, controller.signal));
     checkAbort();
@@ -175,39 +173,12 @@ export async function* paginate<T>(
     let next = startPage + 1;
 
     if (!done && totalPages !== undefined) {
-      // At most `concurrency` requests in flight, and as soon as one answer is in, the next
-      // request leaves: the answer waits its turn as bytes while the reader is still writing
-      // earlier pages (a window refilled only as the reader went held ~5.6 of 8 in flight;
-      // bench/RESULTS.md, "Issue 36 §2, round 3"). At most `concurrency` answers wait so.
-      // Past total_count's pages (at the first page's size) only the reader asks, as before.
+      // The window fills before the first page is handed out, so the next pages load meanwhile.
       const window: Promise<Settled<T>>[] = [];
-      let inFlight = 0;
-      let stopped = false;
-      const size = first.records.length;
-      const eagerLast =
-        totalCount === undefined || size === 0
-          ? totalPages
-          : Math.min(totalPages, startPage + Math.ceil((totalCount - size) / size));
-      const fill = (last: number): boolean => {
-        let launched = false;
-        while (!stopped && inFlight < concurrency && window.length < 2 * concurrency && next <= last) {
-          inFlight++;
-          launched = true;
-          window.push(
-            fetchSettled(next++).then((result) => {
-              inFlight--;
-              if (!result.ok) stopped = true;
-              fill(eagerLast);
-              return result;
-            }),
-          );
-        }
-        return launched;
+      const fill = () => {
+        while (window.length < concurrency && next <= totalPages) window.push(fetchSettled(next++));
       };
-      fill(totalPages);
-      stopFilling = () => {
-        stopped = true;
-      };
+      fill();
       yield* records;
       for (let pageNo = startPage + 1; window.length > 0; pageNo++) {
         const result = await window.shift()!;
@@ -218,9 +189,12 @@ export async function* paginate<T>(
         }
         const page = open(result.page);
         const more = take(page, pageNo);
-        // The new requests leave only when the event loop gets a turn: without one they waited
-        // for the page's records to be written (bench/RESULTS.md, "Long lists").
-        if (!enough() && fill(totalPages)) await nextTurn();
+        if (!enough()) {
+          fill();
+          // The new requests leave only when the event loop gets a turn: without one they waited
+          // for the page's records to be written (bench/RESULTS.md, "Long lists").
+          await nextTurn();
+        }
         yield* more;
         if (isLast(page, pageNo, o.itemsPerPage, totalPages) || enough()) return;
       }
@@ -242,7 +216,6 @@ export async function* paginate<T>(
       if (isLast(page, next, o.itemsPerPage) || enough()) return;
     }
   } finally {
-    stopFilling();
     o.signal?.removeEventListener('abort', onAbort);
     controller.abort();
   }
