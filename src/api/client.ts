@@ -5,6 +5,7 @@
 import { stringifyExactJson } from '../domain/exact-json.js';
 import { ConfigError, EXIT, UsageError } from '../errors.js';
 import { version } from '../version.js';
+import type { ByteShelf } from './byte-shelf.js';
 import { AbortError, ApiError, errorFromNoAnswer, errorFromResponse } from './errors.js';
 import { parseInParts } from './json-parts.js';
 import type { Route } from './routes.js';
@@ -56,6 +57,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The identity of a money move or message (docs/at-most-once.md): the same on every resend of it. */
   idempotencyKey?: string;
+  /** Where the answer's bytes are kept (./byte-shelf.ts); they go back to it once parsed, so parse once. */
+  shelf?: ByteShelf;
 }
 
 export interface ApiResponse<T> {
@@ -164,7 +167,15 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       this.#log(`> ${route.method} ${target.url}`);
       if (body !== undefined) this.#log(`> ${truncate(body)}`);
-      const result = await this.#attempt(transport, route.method, target, body, signal, o.idempotencyKey);
+      const result = await this.#attempt(
+        transport,
+        route.method,
+        target,
+        body,
+        signal,
+        o.idempotencyKey,
+        o.shelf,
+      );
       if (result.ok) return result.response;
       const { error } = result;
       const retryable =
@@ -269,6 +280,7 @@ export class ApiClient {
     body: string | undefined,
     signal: AbortSignal | undefined,
     idempotencyKey?: string,
+    shelf?: ByteShelf,
   ): Promise<Attempt> {
     // process.hrtime, not performance.now(): the first use of `performance` loads perf_hooks.
     const started = process.hrtime.bigint();
@@ -302,11 +314,13 @@ export class ApiClient {
       }
       // Kept as bytes until parsed: outside V8's heap, a page read ahead is not copied by
       // every young-generation collection while it waits (which made the heap grow).
-      const bytes = await readLimited(res, headers['content-length'], this.#o.maxResponseBytes, {
-        method,
-        target,
-        status,
-      });
+      const bytes = await readLimited(
+        res,
+        headers['content-length'],
+        this.#o.maxResponseBytes,
+        { method, target, status },
+        shelf,
+      );
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
       this.#log(`< ${status} ${ms}ms`);
       if (status >= 200 && status < 300) {
@@ -317,7 +331,13 @@ export class ApiClient {
           response: {
             status,
             headers,
-            parse: (p?: { whole?: boolean }) => parseSuccess(bytes, status, method, target, p?.whole),
+            parse: (p?: { whole?: boolean }) => {
+              try {
+                return parseSuccess(bytes, status, method, target, p?.whole);
+              } finally {
+                shelf?.give(bytes);
+              }
+            },
           },
         };
       }
@@ -506,6 +526,7 @@ async function readLimited(
   contentLength: string | string[] | undefined,
   limit: number,
   at: { method: string; target: Target; status: number },
+  shelf?: ByteShelf,
 ): Promise<Buffer> {
   const tooLarge = () => {
     discard(body);
@@ -530,7 +551,7 @@ async function readLimited(
     if (size > limit) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks, size);
+  return shelf ? shelf.fill(chunks, size) : Buffer.concat(chunks, size);
 }
 
 /** Closes an answer's body that will not be read; its 'aborted' error has nobody to hear it. */

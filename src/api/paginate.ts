@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isRecord } from '../domain/records.js';
 import { BillingError, EXIT } from '../errors.js';
 import { AbortError } from './errors.js';
+import { SeenIds } from './seen-ids.js';
 
 export interface Page<T> {
   records: T[];
@@ -141,20 +142,19 @@ export async function* paginate<T>(
   };
 
   // A service that repeats a page, or whose pages shift, would list records twice (and one
-  // that never ends, forever): every id read is kept (numbers: a Set of 40,000 is ~1 MB),
-  // and a record seen twice stops the list with exit 8.
-  const seen = new Set<unknown>();
+  // that never ends, forever): every id read is kept (./seen-ids.ts), and a record seen twice
+  // stops the list with exit 8.
+  const seen = new SeenIds();
   let count = 0;
   const take = (page: Page<T>, pageNo: number): T[] => {
     for (const record of page.records) {
       const id = isRecord(record) ? record.id : undefined;
       if (typeof id !== 'number' && typeof id !== 'string') continue;
-      if (seen.has(id)) {
+      if (!seen.add(id)) {
         throw broken(
           `page ${pageNo} repeats record ${String(id).slice(0, 40)}, already read on an earlier page`,
         );
       }
-      seen.add(id);
     }
     count += page.records.length;
     o.onPage?.(pageNo, page.records.length);

@@ -99,8 +99,12 @@ export class Sink {
     return this.state.closed || w.destroyed === true || w.writableEnded === true || w.errored != null;
   }
 
-  /** Gathers `chunk` (see BATCH_CHARS); false once nobody reads any more. */
-  async write(chunk: string): Promise<boolean> {
+  /**
+   * Gathers `chunk` (see BATCH_CHARS); false once nobody reads any more. A promise only when
+   * there is something to wait for (a write handed on, a turn of the event loop): a list
+   * writes one line a record, and each promise is a microtask and garbage.
+   */
+  write(chunk: string): boolean | Promise<boolean> {
     if (this.closed) return false;
     this.pending.push(chunk);
     this.pendingChars += chunk.length;
@@ -109,7 +113,7 @@ export class Sink {
       this.idle = undefined;
       void this.flush();
     });
-    if (++this.writes % WRITES_PER_TURN === 0) await nextTurn();
+    if (++this.writes % WRITES_PER_TURN === 0) return nextTurn().then(() => !this.closed);
     return !this.closed;
   }
 

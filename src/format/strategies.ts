@@ -48,7 +48,8 @@ async function eachRecord(
 ): Promise<number> {
   let count = 0;
   for await (const record of records) {
-    if (!(await sink.write(line(record, count)))) break;
+    const written = sink.write(line(record, count));
+    if (!(typeof written === 'boolean' ? written : await written)) break;
     count++;
   }
   return count;

@@ -25,7 +25,8 @@ function escapeChar(ch: string): string {
     : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-const secrets = new Set<string>();
+/** Each secret, and the form JSON.stringify gives it inside a string (made once: redactJson runs on every line of a list). */
+const secrets = new Map<string, string>();
 
 /**
  * A value this process holds that must never be printed (the token in use, a webhook
@@ -33,13 +34,13 @@ const secrets = new Set<string>();
  * Values shorter than 4 characters are not registered: hiding them would garble ordinary text.
  */
 export function hideSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (value && value.length >= 4) secrets.set(value, JSON.stringify(value).slice(1, -1));
 }
 
 /** Removes the secrets we hold (by value) and credentials in URLs. */
 export function redact(value: string): string {
   let out = value;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('***');
+  for (const secret of secrets.keys()) if (out.includes(secret)) out = out.split(secret).join('***');
   return maskUrlCredentials(out);
 }
 
@@ -87,8 +88,7 @@ const JSON_URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"\\]+@/gi;
  */
 function redactJson(json: string): string {
   let out = json;
-  for (const secret of secrets) {
-    const written = JSON.stringify(secret).slice(1, -1);
+  for (const written of secrets.values()) {
     if (out.includes(written)) out = out.split(written).join('***');
   }
   // Both tests first: a list of orders has an email in every record but rarely a URL, and the

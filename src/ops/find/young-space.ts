@@ -9,8 +9,13 @@
 
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-/** Both semi-spaces together: 16 MB, half of V8's largest on Node 20 x64. */
-export const YOUNG_CAP_BYTES = 16 * 1024 * 1024;
+/**
+ * Both semi-spaces together: 8 MB, a quarter of V8's largest on Node 20 x64. 16 MB until the
+ * page buffers were reused (../../api/byte-shelf.ts): at 8 they had lived longer, and external
+ * memory grew; since, 8 MB takes ~7 MB off the peak at 100,000 orders for no more CPU
+ * (bench/RESULTS.md, "Issue 36 §2, round 3").
+ */
+export const YOUNG_CAP_BYTES = 8 * 1024 * 1024;
 /** V8's own --semi-space-growth-factor. */
 const V8_GROWTH_FACTOR = 2;
 
