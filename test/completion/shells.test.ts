@@ -71,7 +71,9 @@ function shell(command: string, args: string[]): string[] {
 
 const bash = (line: string) =>
   shell('bash', ['--norc', '--noprofile', BASH_HARNESS, installed().bash, ...line.split(' ')]);
-const zsh = (line: string) => shell('zsh', ['-f', ZSH_HARNESS, dirname(installed().zsh), line]);
+// The dump compinit writes on the first run and reads on the next, made after the install.
+const zsh = (line: string) =>
+  shell('zsh', ['-f', ZSH_HARNESS, dirname(installed().zsh), line, join(home, '.zcompdump')]);
 const fish = (line: string) =>
   shell('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', installed().fish, line]);
 

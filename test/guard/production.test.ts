@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describedCommands } from '../../scripts/commands-reference.js';
 import { type FakeService, startService } from '../api/fake-service.js';
 import { createCustomer, createProduct } from '../emulator/helpers.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runsUntilStopped, shellWords } from '../helpers/readme.js';
-import { seedPayments } from '../payments/helpers.js';
+import { seedPayments, waitFor } from '../payments/helpers.js';
 import { customerWithCard, liveSubscription, plan } from '../recurring/helpers.js';
 
 let emu: TestEmulator;
@@ -48,15 +48,31 @@ const production = () =>
 
 const WRITE = /^(POST|PUT|PATCH|DELETE)$/;
 
-/** Runs the command on the double; the writes it sent there. */
-async function run(args: string[], timeoutMs = 30_000) {
-  const before = double.received.length;
-  const r = await runCli(args, { env: production(), timeoutMs });
-  const writes = double.received
+/** The writes the double received since `before`. */
+const writesSince = (before: number) =>
+  double.received
     .slice(before)
     .filter((q) => WRITE.test(q.method))
     .map((q) => `${q.method} ${q.path}`);
-  return { ...r, writes };
+
+/** Runs the command on the double; the writes it sent there. */
+async function run(args: string[]) {
+  const before = double.received.length;
+  const r = await runCli(args, { env: production(), timeoutMs: 30_000 });
+  return { ...r, writes: writesSince(before) };
+}
+
+/** Starts a command that serves until stopped (checkout open); stops it at its first write, or after 30 s. */
+async function runUntilWrite(args: string[]) {
+  const before = double.received.length;
+  const started = spawnCli(args, production(), 30_000);
+  let ended = false;
+  void started.done.then(() => {
+    ended = true;
+  });
+  await waitFor(() => ended || writesSince(before).length > 0);
+  started.child.kill('SIGKILL');
+  return { ...(await started.done), writes: writesSince(before) };
 }
 
 async function draftOrder(invoice: string): Promise<number> {
@@ -198,9 +214,10 @@ describe('issue 34 §3: a command that writes on production is confirmed, or sen
       expect(dry.code, dry.stderr).toBe(0);
       expect(dry.stdout).toMatch(/(POST|PATCH|DELETE|PUT) \S*\/api\/v[12]\//);
 
-      // Confirmed, it writes (a server, checkout open, is stopped once it serves; webhooks trigger then
-      // posts to an app that is not running here): the refusal above was of a real write.
-      const yes = await run([...words, ...args, '--yes'], name === 'checkout open' ? 6_000 : 30_000);
+      // Confirmed, it writes (a server, checkout open, is stopped once it has written; webhooks
+      // trigger then posts to an app that is not running here): the refusal above was of a real write.
+      const confirmed = [...words, ...args, '--yes'];
+      const yes = name === 'checkout open' ? await runUntilWrite(confirmed) : await run(confirmed);
       expect(yes.writes.length, `${name} --yes sent no write`).toBeGreaterThan(0);
     },
   );

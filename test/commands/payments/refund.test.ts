@@ -607,12 +607,15 @@ describe('payments refund --file', () => {
           );
           expect(refundedFirst.size).toBeLessThan(asks.length);
 
-          let rerun = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson']);
+          // The records show at once here (no 'late' fault): a window of 2 s, not the default 10 s,
+          // still outlasts a request the kill left in flight, and the in-doubt path below waits 2 s.
+          const again = ['payments', 'refund', '--file', file, '-o', 'ndjson', '--settle-window', '2'];
+          let rerun = await cli(again);
           if (signal === 'SIGKILL' && rerun.code === 10) {
             // A row whose 'started' was written when the kill came and that the service does not
             // show stays in doubt (issue 33 §1): only a person's --resend-in-doubt sends it.
             expect(rerun.stderr).toMatch(/it was not sent again/);
-            rerun = await cli(['payments', 'refund', '--file', file, '-o', 'ndjson', '--resend-in-doubt']);
+            rerun = await cli([...again, '--resend-in-doubt']);
           }
           expect(rerun.code, rerun.stderr).toBe(0);
           const rows = parseNdjson(rerun.stdout) as Row[];
