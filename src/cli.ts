@@ -15,7 +15,7 @@ import {
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
 import type { ManifestNode } from './cli/kit/declaration.js';
-import { declareNodes, readManifest, redeclare } from './cli/manifest.js';
+import { declareNodes, declarePath, readManifest, redeclare, runPathOf } from './cli/manifest.js';
 import { examples, type Run } from './cli/shared.js';
 import { TOPICS } from './cli/topic-names.js';
 import { ENVIRONMENT } from './config/variables.js';
@@ -111,17 +111,24 @@ async function buildProgram(
     defineHelp(program, (text) => session.io.stdout.write(text));
     return program;
   }
+  // A command that runs needs only itself and the groups above it: its siblings and the other
+  // groups are for help, completion and the lookups above, which declare them all.
+  const path =
+    everything || lookup || argv[0] === '__complete'
+      ? undefined
+      : runPathOf(program, manifest.commands, argv);
   // From the manifest, without a command's file; then the command that runs from its own.
-  const known = declareNodes(program, manifest.commands, full);
+  const known = path ? undefined : declareNodes(program, manifest.commands, full);
   defineHelp(program, (text) => session.io.stdout.write(text));
-  const target = commandOfArgv(program, argv);
-  const node = known.get(target);
-  if (node) {
-    const [{ configure, runnableOf }, { GROUPS }] = await Promise.all([
+  const target = path ? undefined : commandOfArgv(program, argv);
+  const node = path ? path.at(-1) : known?.get(target as Command);
+  if (node?.command) {
+    const [{ configureDeclared, runnableOf }, { GROUPS }] = await Promise.all([
       import('./cli/build.js'),
       import('./commands/index.js'),
     ]);
-    configure(redeclare(target, node), await runnableOf(Object.values(GROUPS), node), run);
+    const cmd = path ? declarePath(program, path) : redeclare(target as Command, node);
+    configureDeclared(cmd, node.command, await runnableOf(Object.values(GROUPS), node), run);
   }
   return program;
 }

@@ -52,6 +52,20 @@ export function configure(cmd: Command, runnable: Runnable, run: Run): Command {
   return declare(cmd, declarationOf(runnable.verb), parsersOf(runnable.verb)).action(run(runnable));
 }
 
+/**
+ * The command that runs, declared from the manifest's `declaration` of it (made by
+ * declarationOf from the same description at build), with only its parsers and code from the
+ * description.
+ */
+export function configureDeclared(
+  cmd: Command,
+  declaration: Declaration,
+  runnable: Runnable,
+  run: Run,
+): Command {
+  return declare(cmd, declaration, parsersOf(runnable.verb)).action(run(runnable));
+}
+
 /** What commander declares of a description, as data (the manifest holds it). */
 export function declarationOf(verb: VerbSpec): Declaration {
   const after = helpAfter(verb);

@@ -24,25 +24,43 @@ export function findCommand(program: Command, words: readonly string[]): { cmd: 
  * Options are looked up on the command reached so far and its parents, as commander does.
  */
 export function commandOfArgv(program: Command, argv: readonly string[]): Command {
-  let cmd = program;
+  return walkArgv(
+    program,
+    argv,
+    (cmd, word) => cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)),
+    optionOf,
+  );
+}
+
+/**
+ * commandOfArgv's walk over any tree of commands (the manifest's nodes too): `sub` finds a
+ * word's command under the one reached, `option` a flag on it or its parents.
+ */
+export function walkArgv<T>(
+  root: T,
+  argv: readonly string[],
+  sub: (at: T, word: string) => T | undefined,
+  option: (at: T, flag: string) => { required?: boolean; optional?: boolean } | undefined,
+): T {
+  let cmd = root;
   for (let at = 0; at < argv.length; at++) {
     const word = argv[at] ?? '';
     if (word === '--') break;
     if (word.startsWith('-') && word.length > 1) {
       if (word.includes('=')) continue;
-      const option = optionOf(cmd, word);
+      const found = option(cmd, word);
       const next = argv[at + 1];
-      if (option?.required || (option?.optional && next !== undefined && !next.startsWith('-'))) at++;
+      if (found?.required || (found?.optional && next !== undefined && !next.startsWith('-'))) at++;
       continue;
     }
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!sub) break;
-    cmd = sub;
+    const found = sub(cmd, word);
+    if (!found) break;
+    cmd = found;
   }
   return cmd;
 }
 
-function optionOf(cmd: Command, flag: string) {
+export function optionOf(cmd: Command, flag: string) {
   for (let c: Command | null = cmd; c; c = c.parent) {
     const option = c.options.find((o) => o.long === flag || o.short === flag);
     if (option) return option;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
+import { optionOf, walkArgv } from './help.js';
 import { declare, type Manifest, type ManifestNode } from './kit/declaration.js';
 
 /**
@@ -53,6 +54,40 @@ export function declareNodes(
     if (node.commands) declareNodes(cmd, node.commands, () => true, known);
   }
   return known;
+}
+
+/**
+ * The manifest's nodes from the top to the command the command line runs, when it runs one
+ * (not a group): the words are walked as commandOfArgv walks commander's tree, options looked
+ * up on `program` (a group has none of its own; after a command, any word ends the walk).
+ */
+export function runPathOf(
+  program: Command,
+  nodes: readonly ManifestNode[],
+  argv: readonly string[],
+): ManifestNode[] | undefined {
+  type At = { readonly path: ManifestNode[]; readonly under: readonly ManifestNode[] };
+  const end = walkArgv<At>(
+    { path: [], under: nodes },
+    argv,
+    (at, word) => {
+      const node = at.under.find((n) => n.name === word);
+      return node && { path: [...at.path, node], under: node.commands ?? [] };
+    },
+    (_, flag) => optionOf(program, flag),
+  );
+  const leaf = end.path.at(-1);
+  return leaf?.command && !leaf.commands && !leaf.file ? end.path : undefined;
+}
+
+/** Declares the commands of `path` alone, one under the other; returns the last. */
+export function declarePath(program: Command, path: readonly ManifestNode[]): Command {
+  let cmd = program;
+  for (const node of path) {
+    cmd = cmd.command(node.name).description(node.summary);
+    if (node.after) cmd.addHelpText('after', node.after);
+  }
+  return cmd;
 }
 
 /** Puts a command declared anew in the place of `old` (same name, line, place in help). */

@@ -189,6 +189,11 @@ describe('orders get loads the orders group and no other', () => {
     expect(JSON.parse(r.stdout).id).toBe(Number(id));
     expect(r.files).toContain(chunks().get('orders get'));
     expect(othersLoaded(r.files, 'orders get')).toEqual([]);
+    // Of the manifest, the top and the orders group's file: no other group's commands.
+    expect(r.files.filter((f) => f.startsWith('manifest'))).toEqual([
+      'manifest.json',
+      'manifest/orders.json',
+    ]);
     for (const unused of ['child_process', 'http2', 'https', 'tls', 'zlib', 'worker_threads', 'crypto']) {
       expect(r.builtins).not.toContain(unused);
     }
