@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { commandsList } from './commands-list.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scratch = await mkdtemp(join(tmpdir(), 'billing-commands-doc-'));
@@ -22,6 +23,7 @@ try {
     format: 'esm',
     platform: 'node',
     logLevel: 'warning',
+    plugins: [commandsList],
     loader: { '.yaml': 'text' },
     // A command's file holds its code (issue 35 §3), whose CommonJS packages (undici) require
     // Node's builtins: an ES module has no require of its own, so it is given one.

@@ -1,11 +1,9 @@
-// The code of billing links email (its description is apart: the MCP write tool mirrors it) and
-// billing emulator outbox, and what billing links sms and url share with it: the order a link is
-// for, the link, what was sent.
+// What billing links email, sms and url share (the order a link is for, the link, what was
+// sent), and the code of billing emulator outbox.
 
 import { getOrder, sendEmailLink, sendSmsLink } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
 import { writeListOrNote, writeRecord } from '../../cli/kit/result.js';
-import type { OptionsOf } from '../../cli/kit/verb.js';
 import { orderStatus } from '../../domain/orders.js';
 import { isRecord } from '../../domain/records.js';
 import { UsageError } from '../../errors.js';
@@ -18,7 +16,6 @@ import { orderIdOf } from '../../ops/orders/arg.js';
 import * as parse from '../../ops/runtime/args.js';
 import { previewBase, previewOf, writePreviews } from '../../ops/runtime/preview.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
-import type { emailVerb } from './email.js';
 
 export const SENT_COLUMNS = [
   column('order_id', 'Order', undefined, { keep: true }),
@@ -27,11 +24,6 @@ export const SENT_COLUMNS = [
   column('to', 'To', undefined, { keep: true }),
   column('payment_link', 'Link', undefined, { keep: true }),
 ];
-
-export async function email(rt: Runtime, args: string[], flags: OptionsOf<typeof emailVerb>): Promise<void> {
-  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'email-link', args, flags)) return;
-  return send(rt, args[0], 'email', flags);
-}
 
 export async function send(
   rt: Runtime,
