@@ -39,7 +39,7 @@ describe('a group made from its folder', () => {
     });
     expect(commandFiles(dir)).toEqual([join(dir, 'b.ts'), join(dir, 'a.ts'), join(dir, 'sub', 'index.ts')]);
     expect(commandsModule(dir)).toBe(
-      "export const VERBS = [\n  () => import(\"./b.ts\"),\n  () => import(\"./a.ts\"),\n  () => import(\"./sub/index.ts\"),\n];\n",
+      'export const VERBS = [\n  () => import("./b.ts"),\n  () => import("./a.ts"),\n  () => import("./sub/index.ts"),\n];\n',
     );
   });
 
