@@ -3,7 +3,7 @@
 // declares a command (`export default defineCommand(` or `command(`), and every sub-folder whose
 // index.ts declares a group of its own (`export default {`), in the order of help: each
 // one's `place:` field, stated once in its description. So a new command is its file alone.
-// The build (scripts/build.mjs, build-sea.mjs, commands-doc.mjs) resolves it with the esbuild
+// The builds (scripts/build.mjs, build-sea.mjs) resolve it with the esbuild
 // plugin below, vitest (vitest.config.ts) with the Vite one; src/types/commands-list.d.ts types it.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
