@@ -113,18 +113,13 @@ module.exports = {
     {
       name: 'mcp-calls-operations',
       comment:
-        'An MCP tool calls operations (src/ops), never a command: of src/commands it reads only the descriptions ' +
-        "listed here, which hold no code (its input is made from its command's flags); every other file there is " +
-        'or leads to command code (a command file holds its description and its code: <verb>.ts, index.ts, ' +
-        'run.ts). The one exception: src/mcp/reads.ts, whose read tools run their command and take its -o json ' +
-        '(docs/tree.md).',
+        "An MCP tool calls operations (src/ops), never a command: its input is made from its command's " +
+        "declaration in the build's manifest (src/mcp/commands.ts), typed by the description (a type-only " +
+        'import, which loads no code). The one exception: src/mcp/reads.ts, whose read tools run their command ' +
+        'and take its -o json (docs/tree.md).',
       severity: 'error',
       from: { path: '^src/mcp/', pathNot: '^src/mcp/reads\\.ts$' },
-      to: {
-        path: '^src/commands/',
-        pathNot:
-          '^src/commands/(orders/(cancel|pause|resume)|payments/(capture|refund|reverse)|links/email|mcp/mcp)\\.ts$',
-      },
+      to: { path: '^src/commands/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'mcp-has-one-entry',

@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { commandsListVite } from './scripts/commands-list.mjs';
 import { NamedJsonReporter } from './test/setup/json-report.js';
 
 export default defineConfig({
   // docs/openapi.yaml is imported as text, as esbuild's loader does in scripts/build.mjs.
   plugins: [
+    // A group's commands, listed from its folder as the build lists them (scripts/commands-list.mjs).
+    commandsListVite,
     {
       name: 'yaml-as-text',
       transform: (code: string, id: string) =>

@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { inject } from 'postject';
+import { commandsList } from './commands-list.mjs';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
 
@@ -60,7 +61,7 @@ await build({
   target: 'node24',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [deferred, noNgrok],
+  plugins: [deferred, noNgrok, commandsList],
   loader: { '.yaml': 'text' },
   ...commonJsOfEsm(pkg),
 });

@@ -23,6 +23,7 @@ import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
+import { commandsList } from './commands-list.mjs';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
 import { makeManifest } from './manifest.mjs';
@@ -94,7 +95,7 @@ try {
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [deferred],
+    plugins: [deferred, commandsList],
     // docs/openapi.yaml, which the emulator serves, is bundled as text.
     loader: { '.yaml': 'text' },
     // In pass 2 these become CommonJS, where a module knows its own file as __filename.

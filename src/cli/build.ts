@@ -9,9 +9,11 @@ import { type ActionName, batchHelpOf } from '../ops/batch/action-table.js';
 import { actionCommand, entriesOf, resolveEntry } from './kit/action-commands.js';
 import { type Declaration, declare, type ManifestNode } from './kit/declaration.js';
 import {
+  collect,
   type Entry,
   flagsOf,
   type Group,
+  gather,
   isRunnable,
   type Parser,
   type Runnable,
@@ -74,6 +76,8 @@ export function declarationOf(verb: VerbSpec): Declaration {
       name: a.name,
       help: a.help,
       ...(a.values && { values: a.values }),
+      ...(a.id && { id: a.id }),
+      ...(a.key && { key: a.key }),
     })),
     flags: flagsOf(verb).map((f) => ({
       flag: f.flag,
@@ -82,8 +86,12 @@ export function declarationOf(verb: VerbSpec): Declaration {
       ...(f.values && { values: f.values }),
       ...(f.required && { required: f.required }),
       ...(f.hidden && { hidden: f.hidden }),
+      ...((f.parse === gather || f.parse === collect) && { many: true as const }),
+      ...(f.commaList && { commaList: f.commaList }),
     })),
     ...(verb.words?.length && { words: verb.words }),
+    ...(verb.batch && { batch: verb.batch }),
+    ...(verb.examples?.length && { examples: verb.examples }),
     ...(after && { after }),
   };
 }
@@ -125,7 +133,12 @@ export async function manifestOf(
   };
   const walk = async (group: Group, at: number[]): Promise<ManifestNode> => {
     const after = groupAfter(group);
-    const head = { name: group.name, summary: group.summary, ...(after && { after }) };
+    const head = {
+      name: group.name,
+      summary: group.summary,
+      ...(after && { after }),
+      ...(group.examples?.length && { examples: group.examples }),
+    };
     if ('command' in group)
       return {
         ...head,

@@ -1,6 +1,7 @@
 // The command groups declared by descriptions (src/cli/kit/verb.ts): each group's name and
 // line, for `billing --help`, and the lazy import of its verbs, built only when the command
-// line names the group (or for completion and `billing help WORD`, every group).
+// line names the group (or for completion and `billing help WORD`, every group). A group's
+// verbs are the command files of its folder, listed by the build (scripts/commands-list.mjs).
 
 import { command, type Group } from '../cli/kit/verb.js';
 import { apiVerb } from './api/api.js';
@@ -45,27 +46,27 @@ export const GROUPS = {
       'billing config use local',
       'billing config get profile_id',
     ],
-    verbs: async () => (await import('./config/index.js')).VERBS,
+    verbs: async () => (await import('commands:./config')).VERBS,
   },
   orders: {
     name: 'orders',
     summary: 'list, inspect and create orders',
-    verbs: async () => (await import('./orders/index.js')).VERBS,
+    verbs: async () => (await import('commands:./orders')).VERBS,
   },
   customers: {
     name: 'customers',
     summary: 'list, inspect and create customers',
-    verbs: async () => (await import('./customers/index.js')).VERBS,
+    verbs: async () => (await import('commands:./customers')).VERBS,
   },
   products: {
     name: 'products',
     summary: 'list, inspect and create products',
-    verbs: async () => (await import('./products/index.js')).VERBS,
+    verbs: async () => (await import('commands:./products')).VERBS,
   },
   payments: {
     name: 'payments',
     summary: 'look up, capture, reverse and refund payments (one, or many from a file)',
-    verbs: async () => (await import('./payments/index.js')).VERBS,
+    verbs: async () => (await import('commands:./payments')).VERBS,
   },
   schedule: {
     name: 'schedule',
@@ -81,7 +82,7 @@ export const GROUPS = {
       '(POST /scheduled_payments/{id}/execute|skip|reschedule, POST /orders/{id}/scheduled_payments/merge,\n' +
       'PATCH /orders/{id}/scheduled_payments): see src/domain/routes.ts. A payment or an order in the wrong\n' +
       'state is answered 422 with the reason (exit 7).\n',
-    verbs: async () => (await import('./schedule/index.js')).VERBS,
+    verbs: async () => (await import('commands:./schedule')).VERBS,
   },
   checkout: {
     name: 'checkout',
@@ -91,7 +92,7 @@ export const GROUPS = {
       'billing checkout open 1042',
       'billing checkout snippet 1042 --renew > payment-form.html',
     ],
-    verbs: async () => (await import('./checkout/index.js')).VERBS,
+    verbs: async () => (await import('commands:./checkout')).VERBS,
   },
   links: {
     name: 'links',
@@ -105,7 +106,7 @@ export const GROUPS = {
       '\nA link moves a draft order to pending. It opens the order portal: the order, the amount\n' +
       'due, the billing history and a pay button. The emulator keeps what it "sent" in its\n' +
       'outbox: billing emulator outbox.\n',
-    verbs: async () => (await import('./links/index.js')).VERBS,
+    verbs: async () => (await import('commands:./links')).VERBS,
   },
   webhooks: {
     name: 'webhooks',
@@ -115,7 +116,7 @@ export const GROUPS = {
       'billing --env local webhooks trigger order.active',
       'billing webhooks verify --secret-file secret.txt --header "t=…,v1=…" --file body.json',
     ],
-    verbs: async () => (await import('./webhooks/index.js')).VERBS,
+    verbs: async () => (await import('commands:./webhooks')).VERBS,
   },
   emulator: {
     name: 'emulator',
@@ -126,7 +127,7 @@ export const GROUPS = {
       'billing --env local orders list',
       'billing emulator stop',
     ],
-    verbs: async () => (await import('./emulator/index.js')).VERBS,
+    verbs: async () => (await import('commands:./emulator')).VERBS,
   },
   mcp: {
     name: mcpVerb.name,

@@ -7,8 +7,9 @@ import type { OptionsOf } from '../cli/kit/verb.js';
 import type { mcpVerb } from '../commands/mcp/mcp.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../ops/runtime/runtime.js';
+import { readCommands } from './commands.js';
 import { describeGuards, parseGuards } from './guards.js';
-import { READ_TOOLS } from './reads.js';
+import { readTools } from './reads.js';
 
 export type McpFlags = OptionsOf<typeof mcpVerb>;
 
@@ -46,12 +47,13 @@ export async function mcp(rt: Runtime, _args: string[], flags: McpFlags): Promis
   const client = await rt.client();
   let session: import('./session.js').Session | undefined;
   try {
-    const tools = [...READ_TOOLS];
+    const commands = await readCommands();
+    const tools = readTools(commands);
     if (writes) {
       const { Session } = await import('./session.js');
       session = await Session.open(rt, flags.journal);
       const { writeTools } = await import('./writes.js');
-      tools.push(...writeTools({ client, session, guards }));
+      tools.push(...writeTools({ client, session, guards }, commands));
     }
     const where = `environment ${ctx.envName} (${ctx.kind})${ctx.profileId ? `, profile ${ctx.profileId}` : ''}`;
     rt.info(

@@ -9,13 +9,13 @@ import { type ApiClient, monotonicMs } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { getOrder } from '../api/orders.js';
 import type { Order } from '../api/types.js';
-import { emailVerb } from '../commands/links/email.js';
-import { cancelVerb } from '../commands/orders/cancel.js';
-import { pauseVerb } from '../commands/orders/pause.js';
-import { resumeVerb } from '../commands/orders/resume.js';
-import { captureVerb } from '../commands/payments/capture.js';
-import { refundVerb } from '../commands/payments/refund.js';
-import { reverseVerb } from '../commands/payments/reverse.js';
+import type { emailVerb } from '../commands/links/email.js';
+import type { cancelVerb } from '../commands/orders/cancel.js';
+import type { pauseVerb } from '../commands/orders/pause.js';
+import type { resumeVerb } from '../commands/orders/resume.js';
+import type { captureVerb } from '../commands/payments/capture.js';
+import type { refundVerb } from '../commands/payments/refund.js';
+import type { reverseVerb } from '../commands/payments/reverse.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import {
   type Action,
@@ -36,6 +36,7 @@ import { captureAction, commandRow, refundAction, reverseAction } from '../ops/b
 import type { BatchRow } from '../ops/batch/rows.js';
 import * as parse from '../ops/runtime/args.js';
 import { capDay } from './cap-day.js';
+import type { Commands } from './commands.js';
 import { type Mirror, mirror } from './flags.js';
 import { customerRefusal, FAMILIES, type Family, type Guards, PolicyError, refundRefusal } from './guards.js';
 import { type Cap, callKey, type Session } from './session.js';
@@ -290,7 +291,8 @@ function orderTool(
 type AnyAction = Action<never, unknown, ActionPlan, BatchRecord>;
 const loose = (make: (client: ApiClient) => unknown) => make as (client: ApiClient) => AnyAction;
 
-export function writeTools(ctx: Context): ToolSpec[] {
+/** The write tools of the families allowed, each one's input its command's as the manifest declares it. */
+export function writeTools(ctx: Context, commands: Commands): ToolSpec[] {
   const tools: Record<Family, ToolSpec[]> = {
     refunds: [
       paymentTool(
@@ -299,7 +301,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Refund a payment',
           description: `Refunds a debit or capture, in full or in part: money goes back to the customer. Held to this session's caps, per currency, before anything is sent: at most --max-refund a call and --max-total a day (the service's UTC day, across every session on this service); a refund over a cap is refused with a message to relay to a person. Reads the payment and its order's payments first (2-3 requests), then sends one refund. ${AMOUNTS} ${ONCE}`,
           command: 'payments refund',
-          input: mirror(refundVerb, ['amount']),
+          input: mirror<typeof refundVerb>(commands('payments refund'), ['amount']),
           make: loose(refundAction),
           caps: true,
         },
@@ -313,7 +315,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Capture a pre-authorisation',
           description: `Captures a successful pre-authorisation, in full or in part: the customer is charged. Reads the payment and its order's payments first (2-3 requests), then sends one capture. ${AMOUNTS} ${ONCE}`,
           command: 'payments capture',
-          input: mirror(captureVerb, ['amount']),
+          input: mirror<typeof captureVerb>(commands('payments capture'), ['amount']),
           make: loose(captureAction),
         },
         ctx,
@@ -324,7 +326,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Reverse a pre-authorisation',
           description: `Reverses (releases) a pre-authorisation that was not captured: the hold on the customer's card is lifted and it can no longer be captured. Reads first (2-3 requests), then sends one reversal. ${ONCE}`,
           command: 'payments reverse',
-          input: mirror(reverseVerb),
+          input: mirror<typeof reverseVerb>(commands('payments reverse')),
           make: loose(reverseAction),
         },
         ctx,
@@ -338,7 +340,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           description: `Sends the customer the order's payment link by e-mail or SMS, to the address on the order (refused for an order that is complete, cancelled or rejected). Reads the order (1 request), then sends one message. ${ONCE}`,
           command: 'links email',
           also: ['links sms'],
-          input: mirror(emailVerb),
+          input: mirror<typeof emailVerb>(commands('links email')),
           own: { channel: z.enum(['email', 'sms']).describe('email or sms') },
           detail: (a) => String(a.channel),
           make: (client, a) => loose(a.channel === 'sms' ? smsLinkAction : emailLinkAction)(client),
@@ -353,7 +355,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Pause a subscription',
           description: `Pauses an order's recurring payments until it is resumed. Reads the order (1 request), then sends one pause. ${ONCE}`,
           command: 'orders pause',
-          input: mirror(pauseVerb),
+          input: mirror<typeof pauseVerb>(commands('orders pause')),
           make: loose(pauseAction),
         },
         ctx,
@@ -364,7 +366,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Resume a subscription',
           description: `Resumes a paused order's recurring payments. Reads the order (1 request), then sends one resume. ${ONCE}`,
           command: 'orders resume',
-          input: mirror(resumeVerb),
+          input: mirror<typeof resumeVerb>(commands('orders resume')),
           make: loose(resumeAction),
         },
         ctx,
@@ -375,7 +377,7 @@ export function writeTools(ctx: Context): ToolSpec[] {
           title: 'Cancel an order',
           description: `Cancels an order: no further payments are taken; it cannot be undone. Reads the order (1 request), then sends one cancel. ${ONCE}`,
           command: 'orders cancel',
-          input: mirror(cancelVerb),
+          input: mirror<typeof cancelVerb>(commands('orders cancel')),
           make: loose(cancelAction),
         },
         ctx,

@@ -14,6 +14,9 @@ export interface ArgDeclaration {
   readonly name: string;
   readonly help: string;
   readonly values?: readonly string[];
+  /** Given by name (an MCP tool's argument): ArgSpec's id and key (src/cli/kit/verb.ts). */
+  readonly id?: 'order' | 'customer' | 'payment';
+  readonly key?: string;
 }
 
 export interface FlagDeclaration {
@@ -23,12 +26,18 @@ export interface FlagDeclaration {
   readonly values?: readonly string[];
   readonly required?: true;
   readonly hidden?: true;
+  /** Repeatable (each value gathered) or a comma list: an MCP tool takes an array. */
+  readonly many?: true;
+  readonly commaList?: true;
 }
 
 export interface Declaration {
   readonly args: readonly ArgDeclaration[];
   readonly flags: readonly FlagDeclaration[];
   readonly words?: readonly string[];
+  /** The action it runs on many ids or a file (VerbSpec's batch), and its examples, for the reference. */
+  readonly batch?: string;
+  readonly examples?: readonly string[];
   /** Help after the options: examples, its text, a batch's. */
   readonly after?: string;
 }
@@ -43,6 +52,8 @@ export interface ManifestNode {
   readonly summary: string;
   /** The group's help after its commands (examples, text). */
   readonly after?: string;
+  /** The group's examples, for the reference. */
+  readonly examples?: readonly string[];
   /** Declared in full even for `billing --help`, which shows its usage (login [options]). */
   readonly always?: true;
   readonly command?: Declaration;

@@ -66,6 +66,8 @@ export interface VerbSpec {
   readonly afterBatch?: string;
   /** Words people say for what it does, for `billing help WORD` (beyond its name and summary). */
   readonly words?: readonly string[];
+  /** Its place in its group's help, lowest first (scripts/commands-list.mjs lists the folder so). */
+  readonly place?: number;
 }
 
 /** Declares a command; `const` keeps every flag's text, from which OptionsOf reads the option names. */
@@ -83,6 +85,8 @@ export type Group = {
   /** Examples in the group's own help, and its text after them. */
   readonly examples?: readonly string[];
   readonly help?: string;
+  /** A group in a group's folder (its index.ts): its place in that group's help, as a command's. */
+  readonly place?: number;
 } & (
   | { readonly verbs: () => Promise<readonly Entry[]> }
   | { readonly verb: () => Promise<Runnable> }
@@ -96,7 +100,7 @@ export interface Runnable {
 }
 
 /** A command in a file of its own, imported when it is run or described: `() => import('./get.js')`. */
-export type LazyCommand = () => Promise<{ readonly default: Runnable }>;
+export type LazyCommand = () => Promise<{ readonly default: Runnable | Group }>;
 
 /** A group's entry: a verb, a command in its own file, or a group of its own (billing emulator webhooks). */
 export type Entry = Runnable | LazyCommand | Group;

@@ -33,6 +33,7 @@ const TEST_CARDS =
 
 export const openVerb = verb({
   name: 'open',
+  place: 30,
   summary:
     'serve a local page holding the snippet, open it in the browser, and keep the checkout fresh until Ctrl-C',
   args: [{ name: '<order>', help: ORDER_ARG }],

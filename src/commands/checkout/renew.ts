@@ -12,6 +12,7 @@ import { CHECKOUT_VALIDITY_MS, gatewayTime, type Live, left, liveCheckout } from
 
 export const renewVerb = verb({
   name: 'renew',
+  place: 10,
   summary: 'make a new checkout for the order (a checkout is valid 25 minutes); prints its id and expiry',
   args: [{ name: '<order>', help: ORDER_ARG }],
   examples: ['billing checkout renew 1042', 'billing checkout renew 1042 --json | jq -r .checkout.id'],

@@ -23,6 +23,7 @@ import {
 
 export const snippetVerb = verb({
   name: 'snippet',
+  place: 20,
   summary: "the HTML to put on the merchant's page: the widget script (with integrity) and the form",
   args: [{ name: '<order>', help: ORDER_ARG }],
   flags: [BRANDS, { flag: '--renew', help: 'make a new checkout first (else the current one is used)' }],

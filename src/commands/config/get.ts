@@ -12,6 +12,7 @@ const KEYS = [...SETTABLE_KEYS, 'token'];
 
 export const getVerb = verb({
   name: 'get',
+  place: 20,
   summary: 'one setting of the selected environment',
   args: [{ name: '<key>', help: KEYS.join(', '), values: KEYS }],
   examples: ['billing config get profile_id'],

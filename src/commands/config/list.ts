@@ -9,6 +9,7 @@ import { kindFields, selected } from './settings.js';
 
 export const listVerb = verb({
   name: 'list',
+  place: 10,
   summary: 'every environment and its settings (token masked)',
   examples: ['billing config list'],
   output: 'list',

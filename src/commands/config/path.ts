@@ -6,6 +6,7 @@ import { writeValue } from './settings.js';
 
 export const pathVerb = verb({
   name: 'path',
+  place: 60,
   summary: 'where the config file is',
   examples: ['billing config path'],
   output: 'value',

@@ -11,6 +11,7 @@ const KEYS = SETTABLE_KEYS;
 
 export const setVerb = verb({
   name: 'set',
+  place: 30,
   summary: 'change one setting of the selected environment (the token only through login)',
   args: [
     { name: '<key>', help: KEYS.join(', '), values: KEYS },

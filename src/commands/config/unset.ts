@@ -9,6 +9,7 @@ const KEYS = SETTABLE_KEYS;
 
 export const unsetVerb = verb({
   name: 'unset',
+  place: 40,
   summary: 'remove one setting of the selected environment',
   args: [{ name: '<key>', help: '', values: KEYS }],
   examples: ['billing config unset webhook_secret --env sandbox'],

@@ -6,6 +6,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const useVerb = verb({
   name: 'use',
+  place: 50,
   summary: 'select the environment that commands use by default',
   args: [{ name: '<env>', help: '' }],
   examples: ['billing config use local'],

@@ -12,6 +12,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const createVerb = verb({
   name: 'create',
+  place: 30,
   summary: 'create a customer; asks on a terminal for a missing first or last name',
   flags: [
     ...CUSTOMER_FLAGS,

@@ -8,6 +8,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const deleteVerb = verb({
   name: 'delete',
+  place: 40,
   summary: 'delete a customer (refused while an order uses it)',
   args: [{ name: '<id>', help: 'customer id' }],
   examples: ['billing customers delete 3'],

@@ -14,6 +14,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const getVerb = verb({
   name: 'get',
+  place: 20,
   summary: 'one customer, with their orders (the next payment of a subscription) and payments, oldest first',
   args: [{ name: '<id>', help: 'customer id', id: 'customer' }],
   flags: [

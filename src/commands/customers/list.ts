@@ -12,6 +12,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const listVerb = verb({
   name: 'list',
+  place: 10,
   summary: 'list customers',
   flags: [
     ...PAGE_FLAGS,

@@ -9,6 +9,7 @@ import { output } from './run.js';
 
 export const applyVerb = verb({
   name: 'apply',
+  place: 50,
   summary: 'add the records of a fixture file (JSON or YAML) to the running emulator, all or nothing',
   args: [
     { name: '<file>', help: 'the fixture: customers, products, orders, subscriptions, payments, clock' },

@@ -11,6 +11,7 @@ import { output } from './run.js';
 
 export const clockVerb = verb({
   name: 'clock',
+  place: 70,
   summary: "the emulator's time; advance it to run, in order, everything that falls due in between",
   args: [
     { name: '[action]', help: 'advance' },

@@ -14,6 +14,7 @@ import { LIMIT_FLAG, PORT_FLAG } from './flags.js';
 
 export const deliveriesVerb = verb({
   name: 'deliveries',
+  place: 80,
   summary: 'the webhook deliveries the emulator made, newest first, with their attempts',
   flags: [
     PORT_FLAG,

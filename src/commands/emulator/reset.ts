@@ -12,6 +12,7 @@ import { flatten, output } from './run.js';
 
 export const resetVerb = verb({
   name: 'reset',
+  place: 40,
   summary: 'put the emulator back to a seed (default: the one it started with)',
   flags: [
     PORT_FLAG,

@@ -10,6 +10,7 @@ import { PORT_FLAG } from './flags.js';
 
 export const sendTestEventVerb = verb({
   name: 'send-test-event',
+  place: 90,
   summary:
     "send order.test to every webhook endpoint (a sample order until the endpoint has accepted a delivery, then the profile's latest order)",
   flags: [PORT_FLAG, { flag: '--no-wait', help: 'do not wait for the first attempt' }],

@@ -1,9 +1,10 @@
 // billing emulator start: its description; its code is ./run.ts.
 
-import { collect, verb } from '../../cli/kit/verb.js';
+import { collect, command, verb } from '../../cli/kit/verb.js';
 
 export const startVerb = verb({
   name: 'start',
+  place: 10,
   summary: 'start the emulator (the `local` environment points at it)',
   flags: [
     { flag: '--port <port>', help: 'port to listen on', default: '4010' },
@@ -45,3 +46,5 @@ export const startVerb = verb({
   output: 'answer',
   moves: 'none',
 });
+
+export default command(startVerb, async () => (await import('./run.js')).start);

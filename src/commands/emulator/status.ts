@@ -8,6 +8,7 @@ import { flatten, output } from './run.js';
 
 export const statusVerb = verb({
   name: 'status',
+  place: 30,
   summary: 'whether the emulator runs, where, and what it holds',
   flags: [PORT_FLAG],
   examples: ['billing emulator status'],

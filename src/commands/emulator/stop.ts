@@ -8,6 +8,7 @@ import { PORT_FLAG } from './flags.js';
 
 export const stopVerb = verb({
   name: 'stop',
+  place: 20,
   summary: 'stop a running emulator',
   flags: [PORT_FLAG],
   output: 'answer',

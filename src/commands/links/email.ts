@@ -1,11 +1,15 @@
-// billing links email: its description; its code is ../links.ts.
+// billing links email: its description and its code.
 
 import { ORDERS_ARG } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
+import { send } from './run.js';
 import { LINK_DONE } from './send.js';
 
 export const emailVerb = verb({
   name: 'email',
+  place: 10,
   summary: "send the payment link to the customer's email address (a draft order becomes pending)",
   args: [{ name: '[orders...]', help: ORDERS_ARG, id: 'order' }],
   examples: [
@@ -20,3 +24,10 @@ export const emailVerb = verb({
   batch: 'email-link',
   afterBatch: LINK_DONE,
 });
+
+export default defineCommand(emailVerb, email);
+
+async function email(rt: Runtime, args: string[], flags: OptionsOf<typeof emailVerb>): Promise<void> {
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'email-link', args, flags)) return;
+  return send(rt, args[0], 'email', flags);
+}

@@ -1,24 +1,19 @@
-// The code of billing links email (its description is apart: the MCP write tool mirrors it) and
-// billing emulator outbox, and what billing links sms and url share with it: the order a link is
-// for, the link, what was sent.
+// What billing links email, sms and url share: the order a link is for, the link, what was
+// sent.
 
 import { getOrder, sendEmailLink, sendSmsLink } from '../../api/orders.js';
 import type { Order } from '../../api/types.js';
-import { writeListOrNote, writeRecord } from '../../cli/kit/result.js';
-import type { OptionsOf } from '../../cli/kit/verb.js';
+import { writeRecord } from '../../cli/kit/result.js';
 import { orderStatus } from '../../domain/orders.js';
 import { isRecord } from '../../domain/records.js';
 import { UsageError } from '../../errors.js';
 import { textColumn as column, write } from '../../format/index.js';
 import { safeLine } from '../../format/terminal.js';
 import type { BatchFlags } from '../../ops/batch/command.js';
-import { adminCall, emulatorOrigin } from '../../ops/emulator-control/admin.js';
 import { checkedLink } from '../../ops/links/service.js';
 import { orderIdOf } from '../../ops/orders/arg.js';
-import * as parse from '../../ops/runtime/args.js';
 import { previewBase, previewOf, writePreviews } from '../../ops/runtime/preview.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
-import type { emailVerb } from './email.js';
 
 export const SENT_COLUMNS = [
   column('order_id', 'Order', undefined, { keep: true }),
@@ -27,11 +22,6 @@ export const SENT_COLUMNS = [
   column('to', 'To', undefined, { keep: true }),
   column('payment_link', 'Link', undefined, { keep: true }),
 ];
-
-export async function email(rt: Runtime, args: string[], flags: OptionsOf<typeof emailVerb>): Promise<void> {
-  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'email-link', args, flags)) return;
-  return send(rt, args[0], 'email', flags);
-}
 
 export async function send(
   rt: Runtime,
@@ -137,43 +127,4 @@ export function linkOf(raw: unknown): string | undefined {
     if (typeof value === 'string' && value !== '') return value;
   }
   return undefined;
-}
-
-// billing emulator outbox
-
-interface OutboxMessage {
-  id: string;
-  channel: string;
-  to: string;
-  subject: string | null;
-  body: string;
-  link: string;
-  order_id: number;
-  sent_at: string;
-}
-
-export const OUTBOX_COLUMNS = [
-  column('sent_at', 'Sent', undefined, { giveUp: 2 }),
-  column('channel', 'By', undefined, { giveUp: 1 }),
-  column('to', 'To', undefined, { keep: true }),
-  column('order_id', 'Order', undefined, { keep: true }),
-  column('link', 'Link', undefined, { keep: true }),
-];
-
-export async function outbox(
-  rt: Runtime,
-  _args: string[],
-  flags: { port?: string; limit: string; order?: string },
-): Promise<void> {
-  const limit = parse.positiveInt('--limit', flags.limit);
-  const orderId = flags.order === undefined ? undefined : parse.recordId('--order', flags.order);
-  const origin = await emulatorOrigin(rt, flags);
-  const all = (await adminCall<{ messages: OutboxMessage[] }>(origin, 'GET', 'outbox')).messages;
-  const shown = all.filter((m) => orderId === undefined || m.order_id === orderId).slice(0, limit);
-  await writeListOrNote(
-    rt,
-    shown,
-    OUTBOX_COLUMNS,
-    'The outbox is empty. Send a link with billing links email ORDER or billing links sms ORDER.',
-  );
 }

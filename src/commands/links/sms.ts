@@ -9,6 +9,7 @@ import { LINK_DONE } from './send.js';
 
 export const smsVerb = verb({
   name: 'sms',
+  place: 20,
   summary: "send the payment link to the customer's phone by SMS (a draft order becomes pending)",
   args: [{ name: '[orders...]', help: ORDERS_ARG, id: 'order' }],
   examples: [

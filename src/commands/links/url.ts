@@ -18,6 +18,7 @@ import { orderAfter, payableOrder, statusChange } from './run.js';
 
 export const urlVerb = verb({
   name: 'url',
+  place: 30,
   summary:
     'make and print the payment link (a draft order becomes pending); --qr draws it as a QR code, --png writes it to a file',
   args: [{ name: '<order>', help: ORDER_ARG }],

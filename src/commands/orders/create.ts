@@ -14,6 +14,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const createVerb = verb({
   name: 'create',
+  place: 40,
   summary: 'create an order (v2; --v1 uses create_single_order); asks on a terminal for what is missing',
   flags: [
     { flag: '--customer <id>', help: 'customer id' },

@@ -13,6 +13,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const getVerb = verb({
   name: 'get',
+  place: 20,
   summary: 'one order, with its payments (refunds, what is left to refund) and its next payment',
   args: [
     {

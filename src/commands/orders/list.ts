@@ -18,6 +18,7 @@ import { matchesOrder, ORDER_FILTER_FLAGS, orderCriteria } from './filters.js';
 
 export const listVerb = verb({
   name: 'list',
+  place: 10,
   summary: 'list orders, newest first; any filter reads every page and keeps the matches',
   flags: [
     ...PAGE_FLAGS,

@@ -9,6 +9,7 @@ import { writeSchedule } from '../schedule/schedule-view.js';
 
 export const scheduleVerb = verb({
   name: 'schedule',
+  place: 80,
   summary: "an order's scheduled payments: due date, amount, status; the next payment highlighted",
   args: [{ name: '<id>', help: ORDER_ARG }],
   examples: ['billing orders schedule 177', 'billing orders schedule 177 -o json | jq ".[0]"'],

@@ -16,6 +16,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const subscribeVerb = verb({
   name: 'subscribe',
+  place: 50,
   summary: 'create a subscription order (v1 create_subscription_order); prints its payment link and schedule',
   flags: [
     { flag: '--customer <id>', help: 'customer id' },

@@ -22,6 +22,7 @@ import type { Delivery } from '../emulator/deliveries.run.js';
 
 export const timelineVerb = verb({
   name: 'timeline',
+  place: 30,
   summary:
     'everything that happened to an order, oldest first: status, payments, refunds, schedule (and, on the emulator, webhooks and messages)',
   args: [{ name: '<id>', help: ORDER_ARG, id: 'order' }],

@@ -20,6 +20,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const watchVerb = verb({
   name: 'watch',
+  place: 120,
   summary: "follow an order's status: prints it, then each change, by polling the order",
   args: [{ name: '<id>', help: ORDER_ARG }],
   flags: [

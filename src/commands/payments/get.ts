@@ -13,6 +13,7 @@ import { money } from './run.js';
 
 export const getVerb = verb({
   name: 'get',
+  place: 10,
   summary: 'one payment; the detail view adds its refunds and what is left to refund',
   args: [{ name: '<id>', help: 'payment id', id: 'payment' }],
   examples: ['billing payments get 164', 'billing payments get 164 -o json'],

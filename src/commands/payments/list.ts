@@ -12,6 +12,7 @@ import { orderPayments } from './run.js';
 
 export const listVerb = verb({
   name: 'list',
+  place: 20,
   summary: "payments of one order, or (without --order) of every order, the newest orders' first",
   flags: [
     {

@@ -1,12 +1,20 @@
-// billing payments refund: its description; its code is ./run.ts and src/ops/refunds/.
+// billing payments refund: its description and its code.
 
+import { planRefund, readRefundState } from '../../api/refunds.js';
 import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import { UsageError } from '../../errors.js';
 import { AGAIN } from '../../ops/batch/action-table.js';
+import * as parse from '../../ops/runtime/args.js';
+import { writePreviews } from '../../ops/runtime/preview.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
+import { money, moveOne, preview } from './run.js';
 
 export const refundVerb = verb({
   name: 'refund',
+  place: 50,
   summary: 'refund a payment or capture, in full or in part; or many, from a CSV or NDJSON file',
   args: [
     {
@@ -51,3 +59,37 @@ export const refundVerb = verb({
   output: 'answer',
   moves: 'money',
 });
+
+export default defineCommand(refundVerb, refund);
+
+async function refund(rt: Runtime, args: string[], flags: OptionsOf<typeof refundVerb>): Promise<void> {
+  if (flags.file !== undefined) {
+    if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
+    const { bulkRefund } = await import('../../ops/refunds/bulk.js');
+    return bulkRefund(rt, flags);
+  }
+  if (args.length > 1) {
+    const { bulkRefund } = await import('../../ops/refunds/bulk.js');
+    return bulkRefund(rt, flags, args);
+  }
+  if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
+  const paymentId = parse.recordId('payment', args[0]);
+  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
+  if (flags.dryRun) {
+    // A dry run refuses what the run would: a failed debit, more than is left (exit 7).
+    planRefund(await readRefundState(await rt.client(), paymentId, { signal: rt.signal }), amount);
+    await writePreviews(rt, [await preview(rt, 'refund', paymentId, amount)], true);
+    if (amount === undefined)
+      rt.info('A full refund is sent with the amount left, read just before sending.');
+    return;
+  }
+  const { refundAction } = await import('../../ops/batch/on-payments.js');
+  return moveOne(
+    rt,
+    refundAction(await rt.client()),
+    paymentId,
+    amount,
+    flags,
+    (p) => `Refunded ${money(p)} of payment ${paymentId}.`,
+  );
+}

@@ -1,11 +1,17 @@
-// billing payments reverse: its description; its code is ./run.ts.
+// billing payments reverse: its description and its code.
 
 import { PRODUCTION_GUARD } from '../../cli/kit/help-text.js';
-import { verb } from '../../cli/kit/verb.js';
+import type { OptionsOf } from '../../cli/kit/verb.js';
+import { defineCommand, verb } from '../../cli/kit/verb.js';
+import * as parse from '../../ops/runtime/args.js';
+import { writePreviews } from '../../ops/runtime/preview.js';
+import type { Runtime } from '../../ops/runtime/runtime.js';
 import { DRY_RUN, JOURNAL_HELP, journalFlags } from './journal.js';
+import { money, moveOne, preview } from './run.js';
 
 export const reverseVerb = verb({
   name: 'reverse',
+  place: 40,
   summary: 'release the funds of a pre-authorisation that was not captured',
   args: [
     { name: '[ids...]', help: 'payment id of the pre-authorisation (several for a batch)', id: 'payment' },
@@ -27,3 +33,22 @@ export const reverseVerb = verb({
   moves: 'money',
   batch: 'reverse',
 });
+
+export default defineCommand(reverseVerb, reverse);
+
+async function reverse(rt: Runtime, args: string[], flags: OptionsOf<typeof reverseVerb>): Promise<void> {
+  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'reverse', args, flags)) return;
+  const paymentId = parse.recordId('payment', args[0] ?? '');
+  if (flags.dryRun) {
+    return writePreviews(rt, [await preview(rt, 'reverse', paymentId, undefined)], true);
+  }
+  const { reverseAction } = await import('../../ops/batch/on-payments.js');
+  return moveOne(
+    rt,
+    reverseAction(await rt.client()),
+    paymentId,
+    undefined,
+    flags,
+    (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`,
+  );
+}

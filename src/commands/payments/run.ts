@@ -1,17 +1,15 @@
-// The code of billing payments capture | reverse | refund, and billing orders payments | pay:
-// their descriptions are apart because the MCP write tools mirror capture, reverse and refund.
-// Every money move: the amount is checked here first, --dry-run prints the request and
+// What the money moves on one payment share (billing payments capture | reverse | refund and
+// billing orders pay), and billing orders payments' list (billing payments list --order's too).
+// Every money move: the amount is checked first, --dry-run prints the request and
 // sends nothing, a production environment asks (or needs --yes), and the request is sent
 // with a check of the order's payments before any retry. Capture, reverse and refund of one
 // id are a batch of one row (moveOne): the journal and its rows in doubt hold for them too.
 
 import { ApiError } from '../../api/errors.js';
-import { getOrder, listOrderPayments } from '../../api/orders.js';
-import { type CheckedResult, getPayment, payOrderWithCard, sendChecked } from '../../api/payments.js';
-import { planRefund, readRefundState } from '../../api/refunds.js';
+import { listOrderPayments } from '../../api/orders.js';
+import { type CheckedResult, getPayment } from '../../api/payments.js';
 import type { Payment } from '../../api/types.js';
 import { writeRecord, writeResult } from '../../cli/kit/result.js';
-import type { OptionsOf } from '../../cli/kit/verb.js';
 import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import type { ActionName } from '../../ops/batch/action-table.js';
@@ -19,134 +17,9 @@ import type { BatchFlags } from '../../ops/batch/command.js';
 import type { Action, MovePlan, Outcome } from '../../ops/batch/engine.js';
 import type { PaymentRow } from '../../ops/batch/on-payments.js';
 import { orderIdOf } from '../../ops/orders/arg.js';
-import * as parse from '../../ops/runtime/args.js';
 import { confirmMoneyMove } from '../../ops/runtime/confirm.js';
-import { type JournalFlags, previewBase, previewOf, writePreviews } from '../../ops/runtime/preview.js';
+import { type JournalFlags, previewBase, previewOf } from '../../ops/runtime/preview.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
-import type { payVerb } from '../orders/pay.js';
-import type { captureVerb } from './capture.js';
-import type { refundVerb } from './refund.js';
-import type { reverseVerb } from './reverse.js';
-
-export async function capture(
-  rt: Runtime,
-  args: string[],
-  flags: OptionsOf<typeof captureVerb>,
-): Promise<void> {
-  if (
-    await (await import('../../cli/kit/many.js')).batchOf(rt, 'capture', args, flags, {
-      '--amount': flags.amount,
-    })
-  )
-    return;
-  const paymentId = parse.recordId('payment', args[0] ?? '');
-  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
-  if (flags.dryRun) {
-    return writePreviews(rt, [await preview(rt, 'capture', paymentId, amount)], true);
-  }
-  const { captureAction } = await import('../../ops/batch/on-payments.js');
-  return moveOne(
-    rt,
-    captureAction(await rt.client()),
-    paymentId,
-    amount,
-    flags,
-    (p) => `Captured ${money(p)} of pre-authorisation ${paymentId}.`,
-  );
-}
-
-export async function reverse(
-  rt: Runtime,
-  args: string[],
-  flags: OptionsOf<typeof reverseVerb>,
-): Promise<void> {
-  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'reverse', args, flags)) return;
-  const paymentId = parse.recordId('payment', args[0] ?? '');
-  if (flags.dryRun) {
-    return writePreviews(rt, [await preview(rt, 'reverse', paymentId, undefined)], true);
-  }
-  const { reverseAction } = await import('../../ops/batch/on-payments.js');
-  return moveOne(
-    rt,
-    reverseAction(await rt.client()),
-    paymentId,
-    undefined,
-    flags,
-    (p) => `Released ${money(p)} of pre-authorisation ${paymentId}.`,
-  );
-}
-
-export async function refund(
-  rt: Runtime,
-  args: string[],
-  flags: OptionsOf<typeof refundVerb>,
-): Promise<void> {
-  if (flags.file !== undefined) {
-    if (args.length > 0) throw new UsageError('give either a payment id or --file, not both');
-    const { bulkRefund } = await import('../../ops/refunds/bulk.js');
-    return bulkRefund(rt, flags);
-  }
-  if (args.length > 1) {
-    const { bulkRefund } = await import('../../ops/refunds/bulk.js');
-    return bulkRefund(rt, flags, args);
-  }
-  if (args[0] === undefined) throw parse.needArgument('payment id', '--file FILE');
-  const paymentId = parse.recordId('payment', args[0]);
-  const amount = flags.amount === undefined ? undefined : parse.amount('--amount', flags.amount);
-  if (flags.dryRun) {
-    // A dry run refuses what the run would: a failed debit, more than is left (exit 7).
-    planRefund(await readRefundState(await rt.client(), paymentId, { signal: rt.signal }), amount);
-    await writePreviews(rt, [await preview(rt, 'refund', paymentId, amount)], true);
-    if (amount === undefined)
-      rt.info('A full refund is sent with the amount left, read just before sending.');
-    return;
-  }
-  const { refundAction } = await import('../../ops/batch/on-payments.js');
-  return moveOne(
-    rt,
-    refundAction(await rt.client()),
-    paymentId,
-    amount,
-    flags,
-    (p) => `Refunded ${money(p)} of payment ${paymentId}.`,
-  );
-}
-
-export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
-  const orderId = await orderIdOf(rt, id);
-  const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
-  await writeList(payments, 'payment', rt.output);
-}
-
-export async function pay(rt: Runtime, args: string[], flags: OptionsOf<typeof payVerb>): Promise<void> {
-  if (await (await import('../../cli/kit/many.js')).batchOf(rt, 'pay', args, flags)) return;
-  const [id] = args;
-  const orderId = await orderIdOf(rt, id);
-  if (flags.dryRun) {
-    return writePreviews(rt, [previewOf(await previewBase(rt), 'pay', orderId)], true);
-  }
-  const client = await rt.client();
-  const order = await getOrder(client, orderId, { signal: rt.signal });
-  const before = await paymentIds(rt, orderId);
-  await confirmMoneyMove(rt, {
-    action: 'charge',
-    subject: `order ${orderId} (the customer's stored card)`,
-    amount: typeof order.initial_amount === 'string' ? order.initial_amount : undefined,
-    currency: typeof order.currency === 'string' ? order.currency : undefined,
-  });
-  const result = await sendChecked(client, {
-    orderId,
-    isOurs: (p) =>
-      !before.has(p.id) && (p.kind === 'debit' || p.kind === 'preauthorization') && p.status === 'succeeded',
-    send: () => payOrderWithCard(client, orderId, { signal: rt.signal }),
-    signal: rt.signal,
-  });
-  await report(rt, result, (p) =>
-    p?.kind === 'preauthorization'
-      ? `Authorised ${money(p)} on order ${orderId} (payment ${p.id}); capture it with billing payments capture ${p.id}.`
-      : `Charged ${money(p)} on order ${orderId}${p ? ` (payment ${p.id})` : ''}.`,
-  );
-}
 
 export async function paymentIds(rt: Runtime, orderId: number): Promise<Set<number>> {
   const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
@@ -315,4 +188,11 @@ export function movedLine(line: string, payment: Payment | undefined): string {
 
 export async function preview(rt: Runtime, name: ActionName, paymentId: number, amount: string | undefined) {
   return previewOf(await previewBase(rt), name, paymentId, amount);
+}
+
+/** The payments of one order (billing orders payments, billing payments list --order). */
+export async function orderPayments(rt: Runtime, [id]: string[]): Promise<void> {
+  const orderId = await orderIdOf(rt, id);
+  const payments = await listOrderPayments(await rt.client(), orderId, { signal: rt.signal });
+  await writeList(payments, 'payment', rt.output);
 }

@@ -13,6 +13,7 @@ export const PRODUCT_TYPES = ['single', 'subscription'] as const;
 
 export const createVerb = verb({
   name: 'create',
+  place: 30,
   summary: 'create a product; asks on a terminal for a missing name, price or currency',
   flags: [
     { flag: '--name <name>', help: 'name (needed)' },

@@ -8,6 +8,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const deleteVerb = verb({
   name: 'delete',
+  place: 40,
   summary: 'delete a product (refused while an order uses it)',
   args: [{ name: '<id>', help: 'product id' }],
   examples: ['billing products delete 5'],

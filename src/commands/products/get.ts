@@ -8,6 +8,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const getVerb = verb({
   name: 'get',
+  place: 20,
   summary: 'one product',
   args: [{ name: '<id>', help: 'product id' }],
   examples: ['billing products get 5'],

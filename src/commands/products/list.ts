@@ -9,6 +9,7 @@ import type { Runtime } from '../../ops/runtime/runtime.js';
 
 export const listVerb = verb({
   name: 'list',
+  place: 10,
   summary: 'list products',
   flags: [...PAGE_FLAGS, limitFlag('products')],
   examples: ['billing products list', 'billing products list --all -o csv > products.csv'],

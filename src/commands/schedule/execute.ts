@@ -10,6 +10,7 @@ import { str, writeEntry } from './schedule-view.js';
 
 export const executeVerb = verb({
   name: 'execute',
+  place: 10,
   summary: 'charge a scheduled (or failed) payment now, to the stored card',
   args: [{ name: '<id>', help: 'scheduled payment id' }],
   flags: [

@@ -12,6 +12,7 @@ import { minute, str, writeEntry } from './schedule-view.js';
 
 export const mergeVerb = verb({
   name: 'merge',
+  place: 40,
   summary:
     'merge payments of one order (a failed one and the one scheduled) into the earliest, for their sum',
   args: [

@@ -11,6 +11,7 @@ import { minute, ordinal, str, writeEntry } from './schedule-view.js';
 
 export const rescheduleVerb = verb({
   name: 'reschedule',
+  place: 30,
   summary: 'move a scheduled payment to another day, keeping its time of day (UTC) and its billing cycle',
   args: [
     { name: '<id>', help: 'scheduled payment id' },

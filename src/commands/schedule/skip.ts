@@ -8,6 +8,7 @@ import { writeEntry } from './schedule-view.js';
 
 export const skipVerb = verb({
   name: 'skip',
+  place: 20,
   summary: 'skip a scheduled payment: it will not be charged (the order stays on its cycle)',
   args: [{ name: '<id>', help: 'scheduled payment id' }],
   examples: ['billing schedule skip 312'],

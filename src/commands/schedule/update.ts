@@ -11,6 +11,7 @@ import { minute, ordinal, writeSchedule } from './schedule-view.js';
 
 export const updateVerb = verb({
   name: 'update',
+  place: 50,
   summary:
     "change the billing cycle and/or the amount of an order's future payments (Update scheduled payment)",
   args: [{ name: '<order>', help: ORDER_ARG }],

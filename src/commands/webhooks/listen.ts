@@ -31,6 +31,7 @@ import { givenSecret, type SecretFlags, webhookSecret } from './shared.js';
 
 export const listenVerb = verb({
   name: 'listen',
+  place: 10,
   summary: 'receive deliveries: verify each on its raw body, show one line per event, forward to your app',
   flags: [
     { flag: '--port <port>', help: 'port to listen on (0 picks a free one)', default: '4242' },

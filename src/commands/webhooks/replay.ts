@@ -21,6 +21,7 @@ import { requireSecret } from './shared.js';
 
 export const replayVerb = verb({
   name: 'replay',
+  place: 30,
   summary:
     're-send deliveries recorded by listen --record, re-signed now, with their delivery ids; only those verified when recorded and unchanged since are re-signed',
   args: [{ name: '<file>', help: 'an NDJSON file written by listen --record' }],

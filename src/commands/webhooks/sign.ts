@@ -12,6 +12,7 @@ import { signingSecret } from './signing.js';
 
 export const signVerb = verb({
   name: 'sign',
+  place: 40,
   summary: 'print the X-Service-Signature header for a body (for curl)',
   flags: [
     ...SECRET_FLAGS,

@@ -30,6 +30,7 @@ import { triggerOnEmulator } from './trigger-real.js';
 
 export const triggerVerb = verb({
   name: 'trigger',
+  place: 20,
   summary:
     'against an emulator: make the change happen on a real order, so the emulator sends the event; else send one synthetic signed event',
   args: [{ name: '<event>', help: 'event name, e.g. order.active or order.test' }],

@@ -13,6 +13,7 @@ import { signingSecret } from './signing.js';
 
 export const verifyVerb = verb({
   name: 'verify',
+  place: 50,
   summary: 'check a body against an X-Service-Signature header and a secret, and say why it fails',
   flags: [
     { flag: '--header <value>', help: 'the X-Service-Signature value (t=…,v1=…)', required: true },

@@ -11,6 +11,7 @@ import { ENDPOINT_COLUMNS } from './columns.js';
 
 export const addVerb = verb({
   name: 'add',
+  place: 10,
   summary:
     'send order events to URL from now on (all of them, or --events); deliveries waiting for a retry there are sent now',
   args: [{ name: '<url>', help: 'the endpoint, e.g. http://localhost:3000/webhooks' }],

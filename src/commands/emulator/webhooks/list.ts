@@ -10,6 +10,7 @@ import { ENDPOINT_COLUMNS } from './columns.js';
 
 export const listVerb = verb({
   name: 'list',
+  place: 20,
   summary: 'the endpoints, their events, and how many deliveries wait for a retry',
   flags: [PORT_FLAG],
   examples: ['billing emulator webhooks list', 'billing emulator webhooks list --json'],

@@ -9,6 +9,7 @@ import { PORT_FLAG } from '../flags.js';
 
 export const removeVerb = verb({
   name: 'remove',
+  place: 30,
   summary: 'stop sending order events to URL (its waiting deliveries wait until it is added again)',
   args: [{ name: '<url>', help: 'the endpoint as listed' }],
   flags: [PORT_FLAG],
