@@ -4,7 +4,10 @@
 //    knows only Node's builtins, so dist/'s chunks cannot be loaded from beside it. Without
 //    code splitting, each import() of a command becomes a module initialised on first use,
 //    so a command still runs only its own code.
-// 2. Node writes the preparation blob with V8's code cache of that script (useCodeCache).
+// 2. Node writes the preparation blob with V8's code cache of that script (useCodeCache), and
+//    the build's manifest of the commands (dist/manifest.json, dist/manifest/*.json) as assets:
+//    `billing mcp` makes its tools' inputs from it (src/mcp/commands.ts), so `npm run build`
+//    comes first.
 // 3. postject injects the blob into a copy of the Node 24 binary of the devDependency node24
 //    (Node 24 is the LTS line users run; the blob must come from the same binary it goes into).
 //
@@ -13,7 +16,16 @@
 // fail with a message that says why; `--tunnel ngrok` reports it and everything else works.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -66,10 +78,19 @@ await build({
   ...commonJsOfEsm(pkg),
 });
 
+const dist = join(root, 'dist');
+const manifestFiles = ['manifest.json', ...readdirSync(join(dist, 'manifest')).map((f) => `manifest/${f}`)];
+const assets = Object.fromEntries(manifestFiles.map((name) => [name, join(dist, name)]));
 const config = join(out, 'sea-config.json');
 writeFileSync(
   config,
-  JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }),
+  JSON.stringify({
+    main: script,
+    output: blob,
+    disableExperimentalSEAWarning: true,
+    useCodeCache: true,
+    assets,
+  }),
 );
 execFileSync(node, ['--experimental-sea-config', config], {
   stdio: ['ignore', 'ignore', 'inherit'],

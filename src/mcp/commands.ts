@@ -1,8 +1,7 @@
 // The declarations of the commands the tools mirror, read from the build's manifest
 // (dist/manifest.json and dist/manifest/<group>.json, scripts/manifest.mjs) without loading any
 // command's code: each tool's input is made from its command's arguments and flags (./flags.ts).
-// Without a manifest (the single executable) there are no tools: the MCP server may not load the
-// descriptions' code, and only the CLI's floor makes declarations from them (src/cli/build.ts).
+// The single executable carries the same files as its assets (scripts/build-sea.mjs).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,17 +17,23 @@ function manifestFile(): string | undefined {
   return [here, dirname(here)].map((dir) => join(dir, 'manifest.json')).find(existsSync);
 }
 
+/** Reads a file of the manifest by its name in dist/ ("manifest/orders.json"). */
+async function manifestReader(): Promise<((name: string) => string) | undefined> {
+  const sea = await import('node:sea');
+  if (sea.isSea()) return (name) => sea.getAsset(name, 'utf8');
+  const file = manifestFile();
+  return file === undefined ? undefined : (name) => readFileSync(join(dirname(file), name), 'utf8');
+}
+
 /** The group nodes of the manifest, each with its commands (read from their file when apart). */
 async function nodes(): Promise<readonly ManifestNode[]> {
-  const file = manifestFile();
-  if (file === undefined)
+  const reader = await manifestReader();
+  if (reader === undefined)
     throw new UsageError(
       "billing mcp needs the build's manifest of the commands (dist/manifest.json), which its tools' inputs are made from",
-      {
-        hint: 'run billing mcp from the npm package (or npm run build in a checkout): the single executable has no manifest',
-      },
+      { hint: 'run npm run build in a checkout' },
     );
-  const read = (name: string) => JSON.parse(readFileSync(join(dirname(file), name), 'utf8'));
+  const read = (name: string) => JSON.parse(reader(name));
   return (read('manifest.json').commands as ManifestNode[]).map((node) =>
     node.file ? { ...node, commands: read(node.file) as ManifestNode[] } : node,
   );

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { baseEnv, tempDir } from '../helpers/cli.js';
+import { startMcp } from '../helpers/mcp.js';
 import { expectTunnelRefused, freePort, run, smoke } from '../package/smoke.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -39,6 +40,22 @@ it('the single executable runs the smoke with no node on PATH', { timeout: 300_0
   expect(detached.stderr).toContain('running in the background');
   expect(detached.code).toBe(0);
   expect((await run(billing, ['emulator', 'stop', '--port', port], env)).code).toBe(0);
+
+  // billing mcp makes its tools from the build's manifest, which the executable carries as assets.
+  // Listing the tools asks the service nothing: an address where nothing answers will do.
+  const mcpEnv = {
+    ...env,
+    BILLING_BASE_URL: `http://127.0.0.1:${await freePort()}/api/v2`,
+    BILLING_API_TOKEN: 'sea-test',
+  };
+  const mcp = await startMcp(['mcp'], mcpEnv, { command: [billing] });
+  try {
+    const { tools } = await mcp.client.listTools();
+    const orders = tools.find((t) => t.name === 'list_orders');
+    expect(Object.keys(orders?.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
+  } finally {
+    await mcp.client.close();
+  }
 
   const tunnel = await expectTunnelRefused(billing, env);
   expect(tunnel.stderr).toContain('the single executable cannot load native modules');
