@@ -2,7 +2,7 @@
 // a free port, the emulator as its own process, and its admin API. The statistics are in
 // bench/stats.mjs.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -123,4 +123,30 @@ export function adminClient(origin) {
       return res.json();
     }
   };
+}
+
+/**
+ * What the start-up benches time `orders get` against: an emulator seeded with the demo data,
+ * answering at once (no latency, no faults), the CLI's environment for it (config and code cache
+ * under `tmp`, the cache in `cacheName`) and the id of an order to get. Stop it with stopEmulator.
+ */
+export async function startGetTarget(tmp, cacheName) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = cliEnv(origin, {
+    BILLING_CONFIG_DIR: join(tmp, 'config'),
+    XDG_CACHE_HOME: join(tmp, cacheName),
+  });
+  const { child } = await startEmulator({ port, env, args: ['--seed', 'demo'] });
+  try {
+    await adminClient(origin)('config', { latency_ms: 0, fail_rate: 0 });
+    const list = execFileSync(process.execPath, [BIN, 'orders', 'list', '--items', '1', '--json'], {
+      env,
+      encoding: 'utf8',
+    });
+    return { origin, env, child, id: String(JSON.parse(list)[0].id) };
+  } catch (error) {
+    await stopEmulator(child);
+    throw error;
+  }
 }

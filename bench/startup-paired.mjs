@@ -8,35 +8,22 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adminClient, BIN, cliEnv, freePort, root, startEmulator, stopEmulator } from './harness.mjs';
+import { BIN, root, startGetTarget, stopEmulator, TOKEN } from './harness.mjs';
 
 const before = process.env.BEFORE;
 if (!before) throw new Error('startup-paired.mjs: set BEFORE to a built checkout');
 const tmp = join(root, 'bench', '.tmp');
 mkdirSync(tmp, { recursive: true });
-const port = await freePort();
-const origin = `http://127.0.0.1:${port}`;
-const env = cliEnv(origin, {
-  BILLING_CONFIG_DIR: join(tmp, 'config'),
-  XDG_CACHE_HOME: join(tmp, 'cache-paired'),
-});
-const { child } = await startEmulator({ port, env, args: ['--seed', 'demo'] });
+const { origin, env, child, id } = await startGetTarget(tmp, 'cache-paired');
 const acc = {};
 try {
-  await adminClient(origin)('config', { latency_ms: 0, fail_rate: 0 });
-  const id = JSON.parse(
-    execFileSync(process.execPath, [BIN, 'orders', 'list', '--items', '1', '--json'], {
-      env,
-      encoding: 'utf8',
-    }),
-  )[0].id;
   const node = process.execPath;
   const old = join(before, 'bin', 'billing');
   const cmds = {
     'node -e 0': [node, '-e', '0'],
-    'bare-get': [node, join(root, 'bench', 'bare-get.mjs'), origin, 'sk_local_dev_emulator', String(id)],
-    'get after': [node, BIN, 'orders', 'get', String(id), '-o', 'json'],
-    'get before': [node, old, 'orders', 'get', String(id), '-o', 'json'],
+    'bare-get': [node, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, id],
+    'get after': [node, BIN, 'orders', 'get', id, '-o', 'json'],
+    'get before': [node, old, 'orders', 'get', id, '-o', 'json'],
     'config path after': [node, BIN, 'config', 'path'],
     'config path before': [node, old, 'config', 'path'],
   };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { commonJsOfEsm } from '../scripts/commonjs-of-esm.mjs';
 import { deferred } from '../scripts/deferred-plugin.mjs';
-import { adminClient, BIN, cliEnv, freePort, root, startEmulator, stopEmulator, TOKEN } from './harness.mjs';
+import { BIN, root, startGetTarget, stopEmulator, TOKEN } from './harness.mjs';
 
 const tmp = join(root, 'bench', '.tmp', 'snapshot');
 mkdirSync(tmp, { recursive: true });
@@ -50,22 +50,9 @@ await build({
   },
 });
 
-const port = await freePort();
-const origin = `http://127.0.0.1:${port}`;
-const env = cliEnv(origin, {
-  BILLING_CONFIG_DIR: join(tmp, 'config'),
-  XDG_CACHE_HOME: join(tmp, 'cache'),
-});
-const { child } = await startEmulator({ port, env, args: ['--seed', 'demo'] });
+const { origin, env, child, id } = await startGetTarget(tmp, 'cache');
 try {
-  await adminClient(origin)('config', { latency_ms: 0, fail_rate: 0 });
-  const id = JSON.parse(
-    execFileSync(process.execPath, [BIN, 'orders', 'list', '--items', '1', '--json'], {
-      env,
-      encoding: 'utf8',
-    }),
-  )[0].id;
-  const get = ['orders', 'get', String(id), '-o', 'json'];
+  const get = ['orders', 'get', id, '-o', 'json'];
   for (const node of [
     process.execPath,
     join(root, 'node_modules', 'node22', 'bin', 'node'),
@@ -82,7 +69,7 @@ try {
     }
     const cmds = {
       'node -e 0': [node, '-e', '0'],
-      'bare-get': [node, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, String(id)],
+      'bare-get': [node, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, id],
       package: [node, BIN, ...get],
       'single script': [node, single, ...get],
       ...(built && { snapshot: [node, '--snapshot-blob', blob, ...get] }),

@@ -15,53 +15,40 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { adminClient, BIN, cliEnv, freePort, root, startEmulator, stopEmulator, TOKEN } from './harness.mjs';
+import { BIN, root, startGetTarget, stopEmulator, TOKEN } from './harness.mjs';
 
 const tmp = join(root, 'bench', '.tmp');
 mkdirSync(tmp, { recursive: true });
 const runs = process.env.RUNS ?? '30';
 const before = process.env.BEFORE;
 const sea = join(root, 'build', 'sea', 'billing');
-const port = await freePort();
-const origin = `http://127.0.0.1:${port}`;
-const env = cliEnv(origin, {
-  BILLING_CONFIG_DIR: join(tmp, 'config'),
-  XDG_CACHE_HOME: join(tmp, 'cache-startup'),
-});
-const { child } = await startEmulator({ port, env, args: ['--seed', 'demo'] });
+const { origin, env, child, id } = await startGetTarget(tmp, 'cache-startup');
 const load = [loadavg()[0]];
 let results;
 try {
-  await adminClient(origin)('config', { latency_ms: 0, fail_rate: 0 });
-  const id = JSON.parse(
-    execFileSync(process.execPath, [BIN, 'orders', 'list', '--items', '1', '--json'], {
-      env,
-      encoding: 'utf8',
-    }),
-  )[0].id;
   const node = process.execPath;
   const commands = {
     'node -e 0': [node, '-e', '0'],
-    'bare-get': [node, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, String(id)],
+    'bare-get': [node, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, id],
     help: [node, BIN, '--help'],
     version: [node, BIN, '--version'],
-    get: [node, BIN, 'orders', 'get', String(id), '-o', 'json'],
+    get: [node, BIN, 'orders', 'get', id, '-o', 'json'],
     'config path': [node, BIN, 'config', 'path'],
   };
   if (before) {
     const old = join(before, 'bin', 'billing');
     commands['help before'] = [node, old, '--help'];
     commands['version before'] = [node, old, '--version'];
-    commands['get before'] = [node, old, 'orders', 'get', String(id), '-o', 'json'];
+    commands['get before'] = [node, old, 'orders', 'get', id, '-o', 'json'];
     commands['config path before'] = [node, old, 'config', 'path'];
   }
   if (existsSync(sea)) {
     // Its baselines: the Node it is built from (node24, a devDependency).
     const node24 = join(root, 'node_modules', 'node24', 'bin', 'node');
     commands['node24 -e 0'] = [node24, '-e', '0'];
-    commands['bare-get 24'] = [node24, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, String(id)];
+    commands['bare-get 24'] = [node24, join(root, 'bench', 'bare-get.mjs'), origin, TOKEN, id];
     commands['sea help'] = [sea, '--help'];
-    commands['sea get'] = [sea, 'orders', 'get', String(id), '-o', 'json'];
+    commands['sea get'] = [sea, 'orders', 'get', id, '-o', 'json'];
   }
   const json = join(tmp, 'startup.json');
   const names = Object.keys(commands);
