@@ -51,6 +51,7 @@ export function confirmMove(record: Payment | undefined, asked: MoveAsked, answe
   }
   const wrong: string[] = [];
   const kind = textOf(record.kind);
+  const status = textOf(record.status);
   if (kind !== asked.kind) wrong.push(`kind ${shown(record.kind)} (not ${asked.kind})`);
   if (record.parent_id !== asked.paymentId) {
     wrong.push(`parent payment ${shown(record.parent_id)} (not ${asked.paymentId})`);
@@ -63,7 +64,7 @@ export function confirmMove(record: Payment | undefined, asked: MoveAsked, answe
   if (asked.currency !== undefined && currency !== undefined && !sameCurrency(currency, asked.currency)) {
     wrong.push(`currency ${shown(currency)} (not ${asked.currency})`);
   }
-  if (textOf(record.status) !== SUCCEEDED) wrong.push(`status ${shown(record.status)} (not ${SUCCEEDED})`);
+  if (status !== SUCCEEDED) wrong.push(`status ${shown(record.status)} (not ${SUCCEEDED})`);
   if (wrong.length === 0) return record;
   throw new UnconfirmedMoveError(
     `${said} as payment ${record.id} whose ${wrong.join(', ')}; it is not confirmed`,

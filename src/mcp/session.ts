@@ -12,16 +12,11 @@ import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InUseError, UsageError } from '../errors.js';
 import { stateDir } from '../ops/batch/batches.js';
-import {
-  type Action,
-  type ActionPlan,
-  type BatchRecord,
-  type Outcome,
-  runBatch,
-} from '../ops/batch/engine.js';
+import { runBatch } from '../ops/batch/engine.js';
 import { Journal } from '../ops/batch/journal.js';
 import { JournalLock, lockJournalFile } from '../ops/batch/lock.js';
 import { journalPathOf } from '../ops/batch/name.js';
+import type { Action, ActionPlan, BatchRecord, Outcome } from '../ops/batch/row.js';
 import { type BatchRow, digestOf } from '../ops/batch/rows.js';
 import { canonicalService, serviceOf } from '../ops/batch/service.js';
 import type { Runtime } from '../ops/runtime/runtime.js';

@@ -18,13 +18,6 @@ import type { refundVerb } from '../commands/payments/refund.js';
 import type { reverseVerb } from '../commands/payments/reverse.js';
 import { BillingError, EXIT, UsageError } from '../errors.js';
 import {
-  type Action,
-  type ActionPlan,
-  type BatchRecord,
-  type Outcome,
-  statusWord,
-} from '../ops/batch/engine.js';
-import {
   cancelAction,
   emailLinkAction,
   orderRow,
@@ -33,7 +26,9 @@ import {
   smsLinkAction,
 } from '../ops/batch/on-orders.js';
 import { captureAction, commandRow, refundAction, reverseAction } from '../ops/batch/on-payments.js';
+import type { Action, ActionPlan, BatchRecord, Outcome } from '../ops/batch/row.js';
 import type { BatchRow } from '../ops/batch/rows.js';
+import { statusWord } from '../ops/batch/summary.js';
 import * as parse from '../ops/runtime/args.js';
 import { capDay } from './cap-day.js';
 import type { Commands } from './commands.js';

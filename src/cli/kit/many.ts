@@ -5,10 +5,10 @@
 import { UsageError } from '../../errors.js';
 import { ACTIONS, type ActionName } from '../../ops/batch/action-table.js';
 import { type BatchCommand, type BatchFlags, isBatch } from '../../ops/batch/command.js';
-import type { ActionPlan } from '../../ops/batch/engine.js';
 import { ORDER_ACTIONS, orderRow } from '../../ops/batch/on-orders.js';
 import { commandRow, PAYMENT_ACTIONS } from '../../ops/batch/on-payments.js';
 import { runBatchCommand } from '../../ops/batch/pipeline.js';
+import type { ActionPlan } from '../../ops/batch/row.js';
 import { needArgument } from '../../ops/runtime/args.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { Handler } from './verb.js';

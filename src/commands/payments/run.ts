@@ -14,8 +14,8 @@ import { InDoubtError, InterruptedError, UsageError } from '../../errors.js';
 import { writeList } from '../../format/index.js';
 import type { ActionName } from '../../ops/batch/action-table.js';
 import type { BatchFlags } from '../../ops/batch/command.js';
-import type { Action, MovePlan, Outcome } from '../../ops/batch/engine.js';
 import type { PaymentRow } from '../../ops/batch/on-payments.js';
+import type { Action, MovePlan, Outcome } from '../../ops/batch/row.js';
 import { orderIdOf } from '../../ops/orders/arg.js';
 import { confirmMoneyMove } from '../../ops/runtime/confirm.js';
 import { type JournalFlags, previewBase, previewOf } from '../../ops/runtime/preview.js';
@@ -65,11 +65,12 @@ export async function moveOne<S, P extends MovePlan>(
   done: (payment: Payment | undefined) => string,
 ): Promise<void> {
   if (flags.amend && flags.newBatch) throw new UsageError('give either --amend or --new-batch, not both');
-  const [{ commandRow }, { openBatch }, { runBatch, describeDoubt }, { journalFor }, { readJournal }] =
+  const [{ commandRow }, { openBatch }, { runBatch }, { describeDoubt }, { journalFor }, { readJournal }] =
     await Promise.all([
       import('../../ops/batch/on-payments.js'),
       import('../../ops/batch/open.js'),
       import('../../ops/batch/engine.js'),
+      import('../../ops/batch/summary.js'),
       import('../../ops/batch/name.js'),
       import('../../ops/batch/journal.js'),
     ]);

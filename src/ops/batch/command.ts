@@ -1,29 +1,20 @@
 // A batch command's parts beside its pipeline (./pipeline.ts): its flags and description, and the
-// run and record steps — one result per row in input order, the summary, progress on a
-// terminal, exit 9 when a row failed, 10 when one is in doubt, 11 when a result could not be
-// written — through the batch engine (./engine.ts).
+// run step — progress on a terminal, one result per row in input order, through the batch
+// engine (./engine.ts), then the summary and the run's exit (./summary.ts).
 
 import type { ApiClient } from '../../api/client.js';
-import { BatchFailedError, type BillingError, InterruptedError, UnreportedError } from '../../errors.js';
+import type { BillingError } from '../../errors.js';
 import { type ResourceName, writeList } from '../../format/index.js';
-import { outputError, outputFailure } from '../../format/sink.js';
+import { outputFailure } from '../../format/sink.js';
 import { plural } from '../../format/text.js';
 import { startProgress } from '../runtime/progress.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { ActionEntry, ActionName } from './action-table.js';
-import {
-  type Action,
-  type ActionPlan,
-  type BatchRecord,
-  describeDoubt,
-  inDoubt,
-  inDoubtError,
-  type Outcome,
-  runBatch,
-  statusWord,
-} from './engine.js';
+import type { ActionName } from './action-table.js';
+import { runBatch } from './engine.js';
 import type { OpenBatch } from './reconcile.js';
+import type { Action, ActionPlan, BatchRecord, Outcome } from './row.js';
 import type { BatchRow } from './rows.js';
+import { type BatchWords, report } from './summary.js';
 
 export const MAX_CONCURRENCY = 64;
 
@@ -44,13 +35,6 @@ export interface BatchCommand<R extends BatchRow, S, P extends ActionPlan, T ext
   rowOf(id: number, index: number, line: number): R;
 }
 
-export interface BatchResult {
-  id: number;
-  status: string;
-  result: string;
-  error: string | null;
-}
-
 /** Whether the command was given many (ids or --file) rather than one id: one id keeps its own output. */
 export function isBatch(args: string[], flags: BatchFlags): boolean {
   return args.length > 1 || flags.file !== undefined;
@@ -60,21 +44,6 @@ export function isBatch(args: string[], flags: BatchFlags): boolean {
 export function resendLine(rt: Runtime, inDoubt: readonly string[]): string {
   if (!rt.flags.resendInDoubt || inDoubt.length === 0) return '';
   return `, sending again ${plural(inDoubt.length, 'row')} in doubt (--resend-in-doubt): ${inDoubt.join('; ')}`;
-}
-
-/** What a run's summary and progress say: "Refunds from refunds.csv: 3 refunded, …, of 4 rows". */
-export interface BatchWords {
-  /** "Refunds from refunds.csv", "stdin". */
-  head: string;
-  /** "4 rows", "3 orders". */
-  rows: string;
-  /** The done word of the summary: refunded, sent. */
-  done: string;
-  /** payment, order: what a row's id is, in the lines about rows in doubt. */
-  what: string;
-  /** "refunds", "rows": what is let finish after Ctrl-C. */
-  inFlight: string;
-  failed(count: number): string;
 }
 
 /**
@@ -167,111 +136,15 @@ export async function executeBatch<R extends BatchRow, S, P extends ActionPlan, 
   } finally {
     await opened.close();
   }
-  const count = (status: Outcome<R, T>['status']) => outcomes.filter((x) => x.status === status).length;
-  const doubtful = inDoubt(outcomes).sort((a, b) => a.row.index - b.row.index);
-  const notStarted = total - outcomes.length;
-  const before = outcomes.filter((x) => x.before !== undefined).sort((a, b) => a.row.index - b.row.index);
-  const already = count('already_done');
-  const parts = [
-    `${count('done')} ${words.done}`,
-    `${already} skipped (${skippedWhy(already - before.length, before.length, action.done, opened.created)})`,
-    ...(count('nothing_to_do') > 0 ? [`${count('nothing_to_do')} nothing to do`] : []),
-    `${count('failed')} failed`,
-  ];
-  if (doubtful.length > 0) parts.push(`${doubtful.length} in doubt`);
-  if (notStarted > 0) parts.push(`${notStarted} not started`);
-  rt.info(`${words.head}: ${parts.join(', ')}, of ${words.rows}. Journal: ${opened.journal.path}`);
-  if (before.length > 0) rt.info(...before.map((o) => describeBefore(o, words.what)));
-  if (doubtful.length > 0) rt.info(...doubtful.map((d) => describeDoubt(d, words.what, action.done)));
-  if (outputLost !== undefined || !outputSound()) {
-    throw unreported(rt, outcomes, new Set(handed.slice(0, written)), words, action.done);
-  }
-  if (stopped || doubtful.length > 0) {
-    throw inDoubtError({ stopped: stopped as never, doubtful: doubtful.length, notStarted, total });
-  }
-  if (notStarted > 0) {
-    throw new InterruptedError('interrupted: run the same command again to finish the rows not started');
-  }
-  const failed = count('failed');
-  if (failed > 0) throw new BatchFailedError(words.failed(failed));
-}
-
-/**
- * Why rows were skipped: the journal shows them done by an earlier run of this batch, or the
- * service shows them done before by something this batch did not make (issue 33 §3: a journal
- * restored from an old backup, another file, folder or user).
- */
-function skippedWhy(journaled: number, before: number, done: string, created: string): string {
-  const earlier = `${done} by an earlier run`;
-  const shown = 'done before, as the service shows';
-  if (before === 0) return `${earlier}${journaled > 0 ? ` of the batch of ${created}` : ''}`;
-  if (journaled === 0) return shown;
-  return `${journaled} ${earlier} of the batch of ${created}, ${before} ${shown}`;
-}
-
-/** "done before, as the service shows: line 4, payment 13: refund 21 of 1.00, 2026-…" (a row the results call skipped). */
-function describeBefore<R extends BatchRow, T extends BatchRecord>(o: Outcome<R, T>, what: string): string {
-  const [id] = o.row.key.split('|');
-  return `done before, as the service shows: line ${o.row.line}, ${what} ${id}: ${o.before}`;
-}
-
-/**
- * The results could not all be written (stdout full or closed): exit 11, naming on stderr each
- * move made whose result is not known written, so that nothing is sent again blindly.
- */
-function unreported<R extends BatchRow, T extends BatchRecord>(
-  rt: Runtime,
-  outcomes: readonly Outcome<R, T>[],
-  written: ReadonlySet<Outcome<R, T>>,
-  words: BatchWords,
-  done: string,
-): BillingError {
-  const { failed, closed } = outputFailure(rt.io.stdout);
-  const cause = failed ?? closed;
-  const why = cause ? outputError(cause).message.replace(/^could not write to /, '') : 'standard output';
-  const moved = outcomes
-    .filter((o) => !written.has(o) && (o.status === 'done' || inDoubt([o]).length > 0))
-    .sort((a, b) => a.row.index - b.row.index);
-  if (moved.length === 0) return outputError(cause ?? new Error('standard output'));
-  rt.info(
-    ...moved.map((o) => {
-      const [id] = o.row.key.split('|');
-      const amount = o.amount ? ` ${o.amount}${o.currency ? ` ${o.currency}` : ''}` : '';
-      const what =
-        o.status === 'done'
-          ? `${done}${amount}${o.resultId === null ? '' : ` (id ${o.resultId})`}`
-          : `in doubt${amount}: it may have been ${done}`;
-      return `not reported: line ${o.row.line}, ${words.what} ${id}: ${what}`;
-    }),
-  );
-  return new UnreportedError(
-    `${plural(moved.length, 'move')} made without its result written (${why}): named above; do not send them again`,
-    {
-      hint: 'the journal holds what was done: the same command run again with room for its output skips them',
-      cause,
-    },
-  );
-}
-
-export async function* results<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
-  outcomes: AsyncGenerator<Outcome<R, T>>,
-  action: Action<R, S, P, T>,
-  entry: ActionEntry,
-): AsyncGenerator<BatchResult> {
-  for await (const o of outcomes) {
-    yield {
-      id: action.idOf(o.row),
-      status: statusWord(o.status, action.done),
-      result: o.status === 'done' ? resultOf(o, entry) : (o.note ?? ''),
-      error: o.error,
-    };
-  }
-}
-
-/** The result column of a row done: "to james@…", "payment 312", "paused". */
-function resultOf(o: Outcome<BatchRow, BatchRecord>, entry: ActionEntry): string {
-  if (entry.result === 'recipient')
-    return typeof o.record?.to === 'string' ? `to ${o.record.to}` : entry.done;
-  if (entry.result === 'payment') return o.resultId === null ? '' : `payment ${o.resultId}`;
-  return entry.done;
+  report(rt, {
+    outcomes,
+    action,
+    words,
+    total,
+    created: opened.created,
+    journalPath: opened.journal.path,
+    stopped,
+    outputLost,
+    written: new Set(handed.slice(0, written)),
+  });
 }

@@ -7,8 +7,8 @@ import { plural } from '../../format/text.js';
 import { writePreviews } from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type ActionName, actionOf } from './action-table.js';
-import type { Action, ActionPlan, BatchRecord } from './engine.js';
 import { readJournal } from './journal.js';
+import type { Action, ActionPlan, BatchRecord } from './row.js';
 import type { BatchRow } from './rows.js';
 
 export async function previewBatch<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(

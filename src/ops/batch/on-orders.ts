@@ -29,7 +29,7 @@ import { isRecord } from '../../domain/records.js';
 import { BillingError, EXIT, UsageError } from '../../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { ACTIONS, type ActionName } from './action-table.js';
-import type { Action, ActionPlan, BatchRecord } from './engine.js';
+import type { Action, ActionPlan, BatchRecord } from './row.js';
 import type { BatchRow } from './rows.js';
 
 /** A row that acts on one order: its key is the order's id. */

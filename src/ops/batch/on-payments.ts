@@ -23,7 +23,7 @@ import type { Payment } from '../../api/types.js';
 import { fromMinor, isAmount, toMinor } from '../../domain/money.js';
 import type { BillingError } from '../../errors.js';
 import { ACTIONS } from './action-table.js';
-import type { Action, MovePlan, Sent } from './engine.js';
+import type { Action, MovePlan, Sent } from './row.js';
 import type { BatchRow } from './rows.js';
 
 /** A row that acts on one payment. */

@@ -14,21 +14,15 @@ import { positiveInt } from '../runtime/args.js';
 import { confirmInProduction } from '../runtime/confirm.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { actionOf } from './action-table.js';
-import {
-  type BatchCommand,
-  type BatchFlags,
-  executeBatch,
-  MAX_CONCURRENCY,
-  resendLine,
-  results,
-} from './command.js';
+import { type BatchCommand, type BatchFlags, executeBatch, MAX_CONCURRENCY, resendLine } from './command.js';
 import { previewBatch } from './dry-run.js';
-import type { ActionPlan, BatchRecord } from './engine.js';
 import { readBatchRows } from './input.js';
 import { nameBatch } from './name.js';
 import { openOn } from './open.js';
+import type { ActionPlan, BatchRecord } from './row.js';
 import type { BatchRow } from './rows.js';
 import { resolveService } from './service.js';
+import { results } from './summary.js';
 
 export async function runBatchCommand<R extends BatchRow, S, P extends ActionPlan, T extends BatchRecord>(
   rt: Runtime,

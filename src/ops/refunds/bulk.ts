@@ -10,12 +10,13 @@ import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { ACTIONS } from '../batch/action-table.js';
 import { executeBatch, resendLine } from '../batch/command.js';
-import { type Outcome, statusWord } from '../batch/engine.js';
 import { readBatchRows } from '../batch/input.js';
 import { readJournal } from '../batch/journal.js';
 import { journalFor, journalPathOf } from '../batch/name.js';
 import { commandRow, type PaymentRow, refundAction } from '../batch/on-payments.js';
 import { openBatch } from '../batch/open.js';
+import type { Outcome } from '../batch/row.js';
+import { statusWord } from '../batch/summary.js';
 import { positiveInt } from '../runtime/args.js';
 import { confirmMoneyMove } from '../runtime/confirm.js';
 import { previewBase, previewOf, type RefundFlags, writePreviews } from '../runtime/preview.js';
@@ -30,7 +31,7 @@ export interface RowResult {
   amount: string;
   /** The payment's currency, as the service gave it; null when the payment was not read. */
   currency: string | null;
-  /** statusWord (../batch/engine.ts): refunded, skipped, failed, in_doubt. */
+  /** statusWord (../batch/summary.ts): refunded, skipped, failed, in_doubt. */
   status: string;
   refund_id: number | null;
   error: string | null;
