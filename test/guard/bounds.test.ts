@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BATCH_INPUT_BYTES } from '../../src/api/bounded-read.js';
 import { FIXTURE_LIMITS } from '../../src/domain/fixture-limits.js';
 import { QUERY_LIMITS } from '../../src/format/query.js';
+import { BATCH_INPUT_BYTES } from '../../src/ops/batch/input.js';
 import { baseEnv, localEnv, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 

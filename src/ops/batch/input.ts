@@ -4,10 +4,14 @@
 // a line that is not one JSON object, a key given twice — each refuses the whole file with
 // the line and what is wrong (the command's own checks of each cell add to the same list).
 // A shape says which columns a command takes; one that takes the records a list prints
-// (`orders list -o ndjson`) ignores their other keys instead of refusing them.
+// (`orders list -o ndjson`) ignores their other keys instead of refusing them. The input is read
+// with a bound in bytes (`readBounded`): chunk by chunk, abandoned as soon as it passes the
+// bound, so that a file or pipe of any size never fills the memory before it is checked (issue
+// 34 §4); files are streamed too, since a pipe or a process substitution (`<(…)`) has no size to
+// ask first.
 
+import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
-import { BATCH_INPUT_BYTES, readBounded } from '../../api/bounded-read.js';
 import { JsonTextError, numberText, parseExactJson } from '../../domain/exact-json.js';
 import { UsageError } from '../../errors.js';
 import { plural, singleLine } from '../../format/text.js';
@@ -57,6 +61,35 @@ export interface RawInput {
   ndjson: boolean;
   /** When a line was another kind of record: the list that gives the records wanted, for the hint. */
   whereIds?: string;
+}
+
+/** A batch's input (--file, or stdin): far more rows than any batch runs, far less than the memory. */
+export const BATCH_INPUT_BYTES = 32 * 1024 * 1024;
+
+async function readBounded(
+  source: string | NodeJS.ReadableStream,
+  o: { name: string; limit: number; signal?: AbortSignal; hint?: string },
+): Promise<string> {
+  const stream = typeof source === 'string' ? createReadStream(source) : source;
+  if (o.signal) {
+    const { addAbortSignal } = await import('node:stream');
+    addAbortSignal(o.signal, stream as NodeJS.ReadableStream & import('node:stream').Readable);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    if (size > o.limit) {
+      (stream as { destroy?: () => void }).destroy?.();
+      throw new UsageError(
+        `${o.name} is larger than ${o.limit / 1024 / 1024} MB: it was not read further and nothing was sent`,
+        { hint: o.hint ?? 'split it into smaller files and run each' },
+      );
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 export async function readRawInput(rt: Runtime, path: string, shape: InputShape): Promise<RawInput> {

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { stateDir } from '../../domain/state-dir.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { stateDir } from './batches.js';
 import { type BatchRow, digestOf, rowList } from './rows.js';
 import { serviceOf } from './service.js';
 
@@ -31,7 +31,7 @@ export async function journalFor(
     flags.journal !== undefined || (flags.file !== undefined && flags.file !== '-')
       ? ''
       : await serviceOf(rt);
-  return nameBatch(rt.env, flags, action, rows, service);
+  return nameBatch(stateDir(rt.env), flags, action, rows, service);
 }
 
 /**
@@ -39,7 +39,8 @@ export async function journalFor(
  * one in the state directory named after the rows and the service they move money on.
  */
 export async function nameBatch(
-  env: Record<string, string | undefined>,
+  /** The tool's state folder (stateDir), resolved by the caller. */
+  state: string,
   flags: { file?: string; journal?: string; dryRun?: boolean },
   action: string,
   rows: readonly BatchRow[],
@@ -47,7 +48,7 @@ export async function nameBatch(
 ): Promise<string> {
   if (flags.journal !== undefined) return journalPathOf(flags.journal);
   if (flags.file !== undefined && flags.file !== '-') return journalPathOf(`${flags.file}.journal`);
-  const dir = join(stateDir(env), 'journals');
+  const dir = join(state, 'journals');
   const digest = createHash('sha256')
     .update(`${service}\n${digestOf(rowList(rows))}`)
     .digest('hex');

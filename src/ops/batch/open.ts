@@ -17,11 +17,17 @@ import { serviceOf } from './service.js';
 
 /** Opens a batch, the service resolved here (for the callers that do not resolve it first). */
 export async function openBatch(rt: Runtime, spec: BatchSpec): Promise<OpenBatch> {
-  return openOn(rt, { ...spec, service: await serviceOf(rt) });
+  return openOn(rt, { ...spec, service: await serviceOf(rt), state: stateDir(rt.env) });
 }
 
-/** Opens a batch on the service the pipeline resolved at its start. */
-export async function openOn(rt: Runtime, spec: BatchSpec & { service: string }): Promise<OpenBatch> {
+/**
+ * Opens a batch on the service and in the state folder (where the index of batches is: reconcile
+ * reads it, record adds to it) that the pipeline resolved at its start.
+ */
+export async function openOn(
+  rt: Runtime,
+  spec: BatchSpec & { service: string; state: string },
+): Promise<OpenBatch> {
   await checkOwnership(spec);
   const locked = await lockJournalFile(spec.journalPath, { breakLock: spec.breakLock });
   let journal: Journal | undefined;
@@ -36,8 +42,7 @@ export async function openOn(rt: Runtime, spec: BatchSpec & { service: string })
       (key) => loaded.get(key)?.last,
       [...loaded.histories()].map((h) => h.last.key),
     );
-    // The state folder, where the index of batches is kept: reconcile reads it, record adds to it.
-    const state = stateDir(rt.env);
+    const { state } = spec;
     const bound = await reconcile(rt, spec, journal, compared, state);
     journal = bound.journal;
     await recordBatch(rt, {

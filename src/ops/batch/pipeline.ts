@@ -1,13 +1,15 @@
 // A batch command opened and run in one pass (issue 35 §2): each step a function of its own
 // module, called once, in this order —
-//   read the input (./input.ts) → resolve the service once (./service.ts) → name the batch
-//   (./name.ts) → [--dry-run: preview, ./dry-run.ts] → open it (./open.ts: check ownership,
-//   lock, load the journal, hold the rows against it, reconcile, record, plan)
-//   → run each row and report it (./command.ts, executeBatch, through ./engine.ts).
+//   read the input (./input.ts) → resolve the service once (./service.ts) and the state folder
+//   → name the batch (./name.ts) → [--dry-run: preview, ./dry-run.ts] → open it (./open.ts:
+//   check ownership, lock, load the journal, hold the rows against it, reconcile, record, plan)
+//   → run each row (./command.ts, executeBatch, through ./engine.ts and ./row.ts) → the
+//   results, summary and exit (./summary.ts).
 // docs/decisions.md ("Issue 35 §2: the batch pipeline") names the step each rule lives in.
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
+import { stateDir } from '../../domain/state-dir.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../runtime/args.js';
@@ -40,11 +42,14 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   const { service, base } = await resolveService(rt);
   // The action's name (and done word) without a client, for the journal and the dry run.
   const action = command.makeAction(client as ApiClient, rt);
-  const journalPath = await nameBatch(rt.env, flags, action.name, rows, service);
+  // The tool's state folder, resolved once: where journals of ids and stdin and the index of batches are.
+  const state = stateDir(rt.env);
+  const journalPath = await nameBatch(state, flags, action.name, rows, service);
   const many = (n: number) => plural(n, entry.on);
   if (flags.dryRun) return previewBatch(rt, { command: command.action, action, rows, journalPath, base });
   const opened = await openOn(rt, {
     service,
+    state,
     action: action.name,
     done: action.done,
     what: entry.on,
