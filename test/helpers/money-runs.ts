@@ -1,11 +1,37 @@
-// Helpers of the money and safety tests (issue 35 §5, round 4): a CLI whose clocks run fast,
-// so that a settle window passes without the test waiting it out; and a service double that
-// holds every refund until the test lets it go, so that "a run is still sending" is a fact the
-// test waits for, not a guess at how long a start takes on a loaded machine.
+// Helpers of the money and safety tests (issue 35 §5, round 4): a refunds file read in this
+// process; a CLI whose clocks run fast, so that a settle window passes without the test
+// waiting it out; and a service double that holds every refund until the test lets it go, so
+// that "a run is still sending" is a fact the test waits for, not a guess at how long a start
+// takes on a loaded machine.
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Readable } from 'node:stream';
+import { BillingError } from '../../src/errors.js';
+import { type RefundInput, readRefundInput } from '../../src/ops/refunds/input.js';
+import { Runtime } from '../../src/ops/runtime/runtime.js';
 import { BIN } from './cli.js';
 import { need } from './needs.js';
+
+/**
+ * `text` read as `payments refund --file -` reads its stdin, in this process
+ * (src/ops/refunds/input.ts, the first thing the command does, before any journal or request):
+ * the rows, or the error that refuses the whole file.
+ */
+export async function readRefundsIn(text: string): Promise<RefundInput | BillingError> {
+  const io = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: Readable.from([text]) as unknown as NodeJS.ReadStream,
+    stdinIsTTY: false,
+  };
+  const rt = new Runtime(io, {}, {}, new AbortController().signal);
+  try {
+    return await readRefundInput(rt, '-');
+  } catch (err) {
+    if (err instanceof BillingError) return err;
+    throw err;
+  }
+}
 
 /** How much faster than the real one the clock of a `fastClock` CLI runs. */
 export const FAST = 10;

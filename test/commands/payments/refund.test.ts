@@ -7,8 +7,10 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BillingError } from '../../../src/errors.js';
 import { BIN, parseNdjson, runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
+import { readRefundsIn } from '../../helpers/money-runs.js';
 import { mountTmpfs } from '../../helpers/mounts.js';
 import { need } from '../../helpers/needs.js';
 import { faultsOn, useEmulator } from '../../helpers/suite.js';
@@ -414,7 +416,22 @@ describe('payments refund --file', () => {
         message: 'stdin line 3: the same payment and amount as line 2',
       },
     ];
-    for (const c of cases) {
+    // Two of them, one CSV and one NDJSON, run as the process: exit 2, the line on stderr,
+    // nothing on stdout, no journal, nothing sent, with and without --dry-run. The reading that
+    // refuses them is the command's first step (src/ops/refunds/input.ts, before the journal is
+    // opened or a request made), so the others are read in this process, with the same message.
+    const asProcess = new Set(['an unknown column (amt)', 'an NDJSON key that is not ours (Amount)']);
+    for (const c of cases.filter((c) => !asProcess.has(c.name))) {
+      it(`refuses ${c.name}: exit 2, the line (read in-process)`, async () => {
+        const refused = await readRefundsIn(c.file(4242));
+        expect(refused).toBeInstanceOf(BillingError);
+        const error = refused as BillingError;
+        expect(error.exitCode).toBe(2);
+        expect(error.message).toContain(c.message);
+        expect(error.message).toContain('nothing was sent');
+      });
+    }
+    for (const c of cases.filter((c) => asProcess.has(c.name))) {
       it(`refuses ${c.name}: exit 2, the line, nothing refunded`, async () => {
         const { payments } = await seedPayments(emu.url, 1, { amount: '55.50' });
         const payment = payments[0] as number;
