@@ -8,6 +8,7 @@ import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BillingError } from '../../../src/errors.js';
+import * as parse from '../../../src/ops/runtime/args.js';
 import { BIN, parseNdjson, runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
 import { readRefundsIn } from '../../helpers/money-runs.js';
@@ -58,7 +59,9 @@ describe('payments refund ID', () => {
 
   it('checks the amount and the id before any request (exit 2)', async () => {
     const before = allRefunds(emu.emulator.state);
-    for (const amount of ['abc', '1.234', '0', '-3', '']) {
+    // As the process: a word, a value commander could take for a flag, an empty one. The other
+    // bad amounts go through the same parse (src/ops/runtime/args.ts), read in-process below.
+    for (const amount of ['abc', '-3', '']) {
       const result = await cli(['payments', 'refund', '1', '--amount', amount]);
       expect(result.code, amount).toBe(2);
       expect(result.stderr).toMatch(/--amount/);
@@ -67,6 +70,20 @@ describe('payments refund ID', () => {
     expect((await cli(['payments', 'refund'])).code).toBe(2);
     expect((await cli(['payments', 'refund', '1', '--file', 'f.csv'])).code).toBe(2);
     expect(allRefunds(emu.emulator.state)).toBe(before);
+  });
+
+  it('refuses an amount with a third decimal or of zero (exit 2), read in-process', () => {
+    for (const value of ['1.234', '0']) {
+      let refused: unknown;
+      try {
+        parse.amount('--amount', value);
+      } catch (err) {
+        refused = err;
+      }
+      expect(refused, value).toBeInstanceOf(BillingError);
+      expect((refused as BillingError).exitCode, value).toBe(2);
+      expect((refused as BillingError).message).toMatch(/--amount/);
+    }
   });
 
   it('answers exit 5 for an unknown payment and for one of another profile', async () => {
