@@ -5,13 +5,14 @@
 // test: 10 min), `slow` (an answer that comes late), and a proxy that drops Idempotency-Key
 // (a service that ignores it). Delays are a few seconds where the rule does not need 12 s.
 
-import { copyFileSync, existsSync, linkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { adminFetch, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { journalLines, refundsOf, seedPayments } from '../payments/helpers.js';
+import { holdRefunds } from '../helpers/money-runs.js';
+import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
 
 const NEVER = 600_000;
 const open: { close(): Promise<void> }[] = [];
@@ -339,27 +340,39 @@ describe("§3 the service's record is the truth across files, folders and journa
   });
 
   it('two hard links of one journal run at once with different state folders: the second is refused (exit 13); run after, it sends nothing', async () => {
-    const emu = await service([{ route: 'refund', mode: 'slow', latency_ms: 1500 }]);
+    const emu = await service();
     const { payments } = await seedPayments(emu.url, 3);
     const file = csv(payments.map((p) => [p, '1.00']));
     const first = join(tempDir('billing-money-'), 'a.journal');
     const second = join(tempDir('billing-money-'), 'b.journal');
+    // The first run sends through a double that holds its refunds: once one has arrived, the run
+    // holds its journal and its lock, and it goes on holding them until the test lets it finish
+    // (a wait for a fact, not for a time a loaded machine may overrun either way).
+    const held = await holdRefunds(emu.url);
+    open.push(held);
+    // Every run goes through it (the journal is bound to the address it was written for).
+    const env = () =>
+      emu.env({
+        BILLING_STATE_DIR: tempDir('billing-state-'),
+        BILLING_BASE_URL: `${held.url}/api/v2`,
+        BILLING_BASE_URL_V1: `${held.url}/api/v1`,
+      });
     const a = runCli(['payments', 'refund', '--file', file, '--journal', first, '--concurrency', '1'], {
-      env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
+      env: env(),
       timeoutMs: 30_000,
     });
-    // The first run has its journal (and its lock) once its header is written.
-    for (let n = 0; n < 100 && !existsSync(first); n++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => held.arrived() > 0);
     linkSync(first, second);
     const b = await runCli(['payments', 'refund', '--file', file, '--journal', second], {
-      env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
+      env: env(),
       timeoutMs: 30_000,
     });
     expect(b.code, b.stderr).toBe(13);
+    expect(held.arrived()).toBe(1);
+    held.release();
     expect((await a).code).toBe(0);
     const after = await runCli(['payments', 'refund', '--file', file, '--journal', second], {
-      env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
+      env: env(),
       timeoutMs: 30_000,
     });
     expect(after.code, after.stderr).toBe(0);

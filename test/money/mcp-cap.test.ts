@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { adminFetch, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { type McpServer as Server, startMcp } from '../helpers/mcp.js';
+import { FAST, fastClock } from '../helpers/money-runs.js';
 import { need } from '../helpers/needs.js';
 import { otherUser, runnableByOthers } from '../helpers/other-user.js';
 import { refundsOf, seedPayments } from '../payments/helpers.js';
@@ -87,8 +88,10 @@ it('a refund in doubt repeated by the assistant is not sent again: 1 applied', {
     });
   await set([{ route: 'refund', mode: 'late', latency_ms: 600_000 }]);
   try {
-    // The MCP server has no --settle-window: the first call reads for the default 10 s.
-    const s = await serve(caps, env);
+    // The MCP server has no --settle-window (nor a variable for it): it reads for the default
+    // 10 s, on a clock that runs FAST times as fast (test/helpers/money-runs.ts), so the test
+    // does not wait the window out. BILLING_TIMEOUT keeps its requests' real deadline at 30 s.
+    const s = await serve(caps, { ...env, BILLING_TIMEOUT: String(30 * FAST) }, fastClock());
     const first = await call(s, 'refund_payment', { payment_id: p, amount: '1.00' });
     expect(first.isError).toBe(true);
     const again = await call(s, 'refund_payment', { payment_id: p, amount: '1.00' });

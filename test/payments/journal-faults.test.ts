@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, type StartedCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { holdRefunds } from '../helpers/money-runs.js';
 import { mountExt4, mountTmpfs } from '../helpers/mounts.js';
 import { need } from '../helpers/needs.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
@@ -335,18 +336,28 @@ describe('one run at a time', () => {
         run: 'killed',
       }),
     );
-    // The winner's run lasts until all the others have tried (8 refunds of 3 s, one at a time,
-    // at most); once 49 runs have ended, the refunds are fast again.
-    await slowRefunds(3000);
+    // The winner's run lasts until all the others have tried: its refunds go through a double
+    // that holds them until 49 runs have ended. (A 3 s latency a refund was a guess: the 50
+    // spawns block the event loop of this process, the emulator's, and on a loaded machine
+    // they took longer than the winner's 30 s request timeout, so its first read failed.) The
+    // requests' own timeout is longer than the runs' 90 s here for the same reason; the
+    // timeout is not what this test checks.
+    const held = await holdRefunds(emu.url);
     try {
+      const env = () =>
+        emu.env({
+          BILLING_BASE_URL: `${held.url}/api/v2`,
+          BILLING_BASE_URL_V1: `${held.url}/api/v1`,
+          BILLING_TIMEOUT: '120',
+        });
       const runs = Array.from({ length: 50 }, () =>
-        start(['payments', 'refund', '--file', file, '--concurrency', '1'], emu.env()),
+        start(['payments', 'refund', '--file', file, '--concurrency', '1'], env()),
       );
       let ended = 0;
       for (const run of runs) {
         void run.done.then(() => {
           ended += 1;
-          if (ended === 49) void slowRefunds(0);
+          if (ended === 49) held.release();
         });
       }
       const results = await Promise.all(runs.map((r) => r.done));
@@ -362,7 +373,8 @@ describe('one run at a time', () => {
       }
       expectEachOnce(asks);
     } finally {
-      await slowRefunds(0);
+      held.release();
+      await held.close();
     }
   });
 });

@@ -7,8 +7,11 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BillingError } from '../../../src/errors.js';
+import * as parse from '../../../src/ops/runtime/args.js';
 import { BIN, parseNdjson, runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
+import { readRefundsIn } from '../../helpers/money-runs.js';
 import { mountTmpfs } from '../../helpers/mounts.js';
 import { need } from '../../helpers/needs.js';
 import { faultsOn, useEmulator } from '../../helpers/suite.js';
@@ -56,7 +59,9 @@ describe('payments refund ID', () => {
 
   it('checks the amount and the id before any request (exit 2)', async () => {
     const before = allRefunds(emu.emulator.state);
-    for (const amount of ['abc', '1.234', '0', '-3', '']) {
+    // As the process: a word, a value commander could take for a flag, an empty one. The other
+    // bad amounts go through the same parse (src/ops/runtime/args.ts), read in-process below.
+    for (const amount of ['abc', '-3', '']) {
       const result = await cli(['payments', 'refund', '1', '--amount', amount]);
       expect(result.code, amount).toBe(2);
       expect(result.stderr).toMatch(/--amount/);
@@ -65,6 +70,20 @@ describe('payments refund ID', () => {
     expect((await cli(['payments', 'refund'])).code).toBe(2);
     expect((await cli(['payments', 'refund', '1', '--file', 'f.csv'])).code).toBe(2);
     expect(allRefunds(emu.emulator.state)).toBe(before);
+  });
+
+  it('refuses an amount with a third decimal or of zero (exit 2), read in-process', () => {
+    for (const value of ['1.234', '0']) {
+      let refused: unknown;
+      try {
+        parse.amount('--amount', value);
+      } catch (err) {
+        refused = err;
+      }
+      expect(refused, value).toBeInstanceOf(BillingError);
+      expect((refused as BillingError).exitCode, value).toBe(2);
+      expect((refused as BillingError).message).toMatch(/--amount/);
+    }
   });
 
   it('answers exit 5 for an unknown payment and for one of another profile', async () => {
@@ -414,7 +433,22 @@ describe('payments refund --file', () => {
         message: 'stdin line 3: the same payment and amount as line 2',
       },
     ];
-    for (const c of cases) {
+    // Two of them, one CSV and one NDJSON, run as the process: exit 2, the line on stderr,
+    // nothing on stdout, no journal, nothing sent, with and without --dry-run. The reading that
+    // refuses them is the command's first step (src/ops/refunds/input.ts, before the journal is
+    // opened or a request made), so the others are read in this process, with the same message.
+    const asProcess = new Set(['an unknown column (amt)', 'an NDJSON key that is not ours (Amount)']);
+    for (const c of cases.filter((c) => !asProcess.has(c.name))) {
+      it(`refuses ${c.name}: exit 2, the line (read in-process)`, async () => {
+        const refused = await readRefundsIn(c.file(4242));
+        expect(refused).toBeInstanceOf(BillingError);
+        const error = refused as BillingError;
+        expect(error.exitCode).toBe(2);
+        expect(error.message).toContain(c.message);
+        expect(error.message).toContain('nothing was sent');
+      });
+    }
+    for (const c of cases.filter((c) => asProcess.has(c.name))) {
       it(`refuses ${c.name}: exit 2, the line, nothing refunded`, async () => {
         const { payments } = await seedPayments(emu.url, 1, { amount: '55.50' });
         const payment = payments[0] as number;
