@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { baseEnv, runCli } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 let emu: TestEmulator;
 
@@ -18,8 +19,15 @@ afterAll(async () => {
   await emu.close();
 });
 
-const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+/**
+ * The built CLI, for what the process itself answers (help in a pipe comes from the build's
+ * manifest, dist/help.json) and one case of each wording.
+ */
+const proc = (args: string[], extra: Record<string, string | undefined> = {}) =>
   runCli(args, { env: emu.env(extra) });
+/** The same main() in-process (test/helpers/in-process.ts): what a command says and sends. */
+const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runInProcess(args, { env: emu.env(extra) });
 
 /** The newest demo order in a status (profile 1). */
 async function orderIn(status: string, type?: string): Promise<number> {
@@ -103,7 +111,7 @@ describe('§2 every date flag takes ISO 8601 and the service’s DD/MM/YYYY HH:M
     const own = await startTestEmulator();
     try {
       const port = new URL(own.url).port;
-      const run = (args: string[]) => runCli(args, { env: own.env() });
+      const run = (args: string[]) => runInProcess(args, { env: own.env() });
       const r = await run([
         'emulator',
         'clock',
@@ -143,7 +151,7 @@ describe('§3 one wording for a missing or bad value', () => {
       [['products', 'create', '--price', '1.00', '--currency', 'EUR'], '--name'],
     ];
     for (const [args, flag] of cases) {
-      const r = await cli(args);
+      const r = await proc(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(
         new RegExp(`^error: missing ${flag} \\(.+\\), e\\.g\\. ${flag} .+\\n`),
@@ -217,19 +225,19 @@ describe('§3 one wording for a missing or bad value', () => {
 
 describe('§4 help shows what applies', () => {
   it('lists the global options in every subcommand’s help', async () => {
-    const login = await cli(['login', '--help']);
+    const login = await proc(['login', '--help']);
     for (const flag of ['--env', '--base-url', '--base-url-v1', '--profile'])
       expect(login.stdout).toContain(flag);
-    const list = await cli(['orders', 'list', '--help']);
+    const list = await proc(['orders', 'list', '--help']);
     expect(list.stdout).toContain('-o, --output <format>');
   });
 
   it('billing help <command path> shows that command', async () => {
-    const r = await cli(['help', 'orders', 'list']);
+    const r = await proc(['help', 'orders', 'list']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: billing orders list');
     expect(r.stdout).toContain('--status <status>');
-    const wrong = await cli(['help', 'orders', 'nope']);
+    const wrong = await proc(['help', 'orders', 'nope']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('no command or help topic "orders nope"');
   });
@@ -243,14 +251,14 @@ describe('§4 help shows what applies', () => {
       dates: ['2027-01-31T09:00', '31/01/2027 09:00', 'YYYY-MM-DD HH:MM UTC'],
     };
     for (const [topic, words] of Object.entries(expected)) {
-      const r = await cli(['help', topic]);
+      const r = await proc(['help', topic]);
       expect(r.code, topic).toBe(0);
       for (const word of words) expect(r.stdout, `${topic}: ${word}`).toContain(word);
     }
   });
 
   it('states side effects: links url moves a draft order to pending, in help and output', async () => {
-    const help = await cli(['links', 'url', '--help']);
+    const help = await proc(['links', 'url', '--help']);
     expect(help.stdout).toContain('a draft order becomes pending');
     const draft = await orderIn('draft', 'single_payment');
     const r = await cli(['links', 'url', String(draft)]);
@@ -291,7 +299,7 @@ describe('§4 hints name the actual cause', () => {
   });
 
   it('a missing version 1 base names the environment and the request, not a function', async () => {
-    const r = await runCli(subscribeArgs('2030-01-01'), {
+    const r = await runInProcess(subscribeArgs('2030-01-01'), {
       env: baseEnv({
         BILLING_ENV: 'sandbox',
         BILLING_BASE_URL: `${emu.url}/api/v2`,
@@ -307,13 +315,13 @@ describe('§4 hints name the actual cause', () => {
 
   it('login derives the version 1 base from the version 2 base, and says so', async () => {
     const env = baseEnv();
-    const r = await runCli(
+    const r = await runInProcess(
       ['login', '--env', 'sandbox', '--with-token', '--base-url', `${emu.url}/api/v2`, '--profile', '1'],
       { env, input: LOCAL_EMULATOR.token },
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Version 1 base: ${emu.url}/api/v1 (derived from --base-url`);
-    const status = await runCli(['status', '--env', 'sandbox', '-o', 'json'], { env });
+    const status = await runInProcess(['status', '--env', 'sandbox', '-o', 'json'], { env });
     expect(status.stdout).toContain(`${emu.url}/api/v1`);
   });
 });

@@ -3,6 +3,12 @@
 // own keys only, a remote address guarded like production unless saved as a sandbox); the
 // addresses of an environment move together and are each checked; a symlinked config file is
 // never written through.
+//
+// What is decided from the flags, the variables and the config file runs in-process
+// (runInProcess: main() with the same environment); each rule keeps at least one case that
+// runs the built CLI as a process (runCli), which checks the exit code and stderr of the real
+// process. What needs a process of its own stays one: `emulator start --detach`, `mcp`, and the
+// https double, whose CA reaches Node only through NODE_EXTRA_CA_CERTS at its start.
 
 import {
   chmodSync,
@@ -19,6 +25,7 @@ import { VARIABLES, type Variable } from '../../src/config/variables.js';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { need } from '../helpers/needs.js';
 import { type RemoteEmulator, startRemoteEmulator } from '../helpers/netns.js';
 import { type HttpsDouble, startHttpsDouble } from '../helpers/tls.js';
@@ -43,7 +50,7 @@ const readConfig = (env: Record<string, string | undefined>) =>
 /** A fresh config whose `name` environment is logged in to the emulator at `url` (login --emulator). */
 async function withEmulatorEnv(url: string, name = 'emu'): Promise<Record<string, string | undefined>> {
   const env = baseEnv();
-  const r = await runCli(['login', '--env', name, '--emulator', url], { env });
+  const r = await runInProcess(['login', '--env', name, '--emulator', url], { env });
   expect(r.code, r.stderr).toBe(0);
   return env;
 }
@@ -79,9 +86,10 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
     ['--file', ['orders', 'create', '--file', ''], {}],
     ['--data', ['emulator', 'start', '--data', '', '--port', '0'], {}],
   ];
-  for (const [name, args, vars] of cases) {
+  // The first case runs the built CLI; the others the same main() in-process.
+  for (const [at, [name, args, vars]] of cases.entries()) {
     it(`${name} ''`, async () => {
-      const r = await runCli(args, { env: emu.env(vars) });
+      const r = await (at === 0 ? runCli : runInProcess)(args, { env: emu.env(vars) });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^error: ${name} is empty\\n`));
     });
@@ -91,7 +99,7 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
     const dir = tempDir();
     const xdg = join(dir, 'xdg');
     writeFileSync(join(dir, 'r.csv'), 'payment_id,amount\n999999,1.00\n');
-    const r = await runCli(['payments', 'refund', '--file', join(dir, 'r.csv'), '--yes'], {
+    const r = await runInProcess(['payments', 'refund', '--file', join(dir, 'r.csv'), '--yes'], {
       env: emu.env({ BILLING_STATE_DIR: '', XDG_STATE_HOME: xdg }),
     });
     expect(r.code, r.stderr).toBe(2);
@@ -102,13 +110,13 @@ describe('§1 an empty value that names something is exit 2, naming it', () => {
 
   it("login --env '' touches nothing: sandbox keeps its token and addresses", async () => {
     const env = baseEnv();
-    const first = await runCli(
+    const first = await runInProcess(
       ['login', '--env', 'sandbox', '--with-token', '--base-url', `${emu.url}/api/v2`, '--profile', '1'],
       { env, input: LOCAL_EMULATOR.token },
     );
     expect(first.code, first.stderr).toBe(0);
     const before = readFileSync(configFile(env), 'utf8');
-    const r = await runCli(
+    const r = await runInProcess(
       ['login', '--env', '', '--with-token', '--base-url', `${emu.url}/api/v2`, '--profile', '2'],
       { env, input: LOCAL_EMULATOR.limitedToken },
     );
@@ -142,24 +150,23 @@ describe('§1 environment names: built-ins without regard to case, own keys only
     expect((await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).status).toBe(200);
   });
 
-  for (const name of ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty']) {
+  // The first name runs the built CLI; the others the same main() in-process.
+  for (const [at, name] of ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty'].entries()) {
     it(`"${name}" is no environment: exit 2 as --env, BILLING_ENV and at login; nothing is written`, async () => {
+      const run = at === 0 ? runCli : runInProcess;
       const env = emu.env({ BILLING_ENV: undefined });
-      const flag = await runCli(['orders', 'list', '--env', name], { env });
+      const flag = await run(['orders', 'list', '--env', name], { env });
       expect(flag.code).toBe(2);
       expect(flag.stderr).toContain(`unknown environment "${name}"`);
-      const variable = await runCli(['orders', 'list'], { env: { ...env, BILLING_ENV: name } });
+      const variable = await run(['orders', 'list'], { env: { ...env, BILLING_ENV: name } });
       expect(variable.code).toBe(2);
-      const login = await runCli(
-        ['login', '--env', name, '--with-token', '--base-url', `${emu.url}/api/v2`],
-        {
-          env,
-          input: LOCAL_EMULATOR.token,
-        },
-      );
+      const login = await run(['login', '--env', name, '--with-token', '--base-url', `${emu.url}/api/v2`], {
+        env,
+        input: LOCAL_EMULATOR.token,
+      });
       expect(login.code).toBe(2);
       expect(existsSync(configFile(env))).toBe(false);
-      const logout = await runCli(['logout', '--env', name], { env });
+      const logout = await run(['logout', '--env', name], { env });
       expect(logout.code).toBe(2);
       // No hint suggests what login refuses: config use, config set and --env alike.
       for (const args of [
@@ -167,7 +174,7 @@ describe('§1 environment names: built-ins without regard to case, own keys only
         ['config', 'set', 'profile_id', '1', '--env', name],
         ['orders', 'list', '--env', name],
       ]) {
-        const r = await runCli(args, { env });
+        const r = await run(args, { env });
         expect(r.code, args.join(' ')).toBe(2);
         expect(r.stderr, args.join(' ')).not.toContain('billing login');
       }
@@ -176,7 +183,7 @@ describe('§1 environment names: built-ins without regard to case, own keys only
 
   it('an unknown name login would accept is offered to login', async () => {
     const env = emu.env({ BILLING_ENV: undefined });
-    const use = await runCli(['config', 'use', 'staging-2'], { env });
+    const use = await runInProcess(['config', 'use', 'staging-2'], { env });
     expect(use.code).toBe(2);
     expect(use.stderr).toContain('hint: create it with "billing login --env staging-2 --base-url URL"');
   });
@@ -185,12 +192,12 @@ describe('§1 environment names: built-ins without regard to case, own keys only
 describe('§1 kinds are read without regard to case', () => {
   it('config set kind PRODUCTION is production, stored lowercase; login --kind Sandbox too', async () => {
     const env = await withEmulatorEnv(emu.url);
-    const set = await runCli(['config', 'set', 'kind', 'PRODUCTION', '--env', 'emu'], { env });
+    const set = await runInProcess(['config', 'set', 'kind', 'PRODUCTION', '--env', 'emu'], { env });
     expect(set.code, set.stderr).toBe(0);
     expect(readConfig(env).environments.emu.kind).toBe('production');
-    const status = await runCli(['status', '--env', 'emu', '-o', 'json'], { env });
+    const status = await runInProcess(['status', '--env', 'emu', '-o', 'json'], { env });
     expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'saved' });
-    const login = await runCli(
+    const login = await runInProcess(
       [
         'login',
         '--env',
@@ -207,7 +214,7 @@ describe('§1 kinds are read without regard to case', () => {
     );
     expect(login.code, login.stderr).toBe(0);
     expect(readConfig(env).environments.other.kind).toBe('sandbox');
-    const bad = await runCli(['config', 'set', 'kind', 'live', '--env', 'emu'], { env });
+    const bad = await runInProcess(['config', 'set', 'kind', 'live', '--env', 'emu'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('kind must be one of sandbox, production, local');
   });
@@ -271,30 +278,30 @@ describe.skipIf(netns.skip)(
       expect(login.code, login.stderr).toBe(0);
       expect(login.stderr).toContain('guarded like production');
       expect(login.stderr).toContain('billing login --env staging --kind sandbox');
-      const list = await runCli(['config', 'list', '-o', 'json'], { env });
+      const list = await runInProcess(['config', 'list', '-o', 'json'], { env });
       expect(JSON.parse(list.stdout).find((e: { name: string }) => e.name === 'staging')).toMatchObject({
         kind: 'production',
         kind_source: 'address',
       });
-      const table = await runCli(['config', 'list', '-o', 'table'], { env });
+      const table = await runInProcess(['config', 'list', '-o', 'table'], { env });
       expect(table.stdout).toMatch(
         /staging\s+production \(by address http:\/\/10\.213\.[\d.]+:\d+\/api\/v2 \(base_url\)\)/,
       );
-      const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
+      const status = await runInProcess(['status', '--env', 'staging', '-o', 'json'], { env });
       expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'production', kind_source: 'address' });
 
       const id = await customer();
-      const refused = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
+      const refused = await runInProcess(['customers', 'delete', id, '--env', 'staging'], { env });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('guarded like production');
       expect((await emulatorApi(remote.url, 'GET', `/api/v2/profiles/1/customers/${id}`)).status).toBe(200);
-      const confirmed = await runCli(['customers', 'delete', id, '--env', 'staging', '--yes'], { env });
+      const confirmed = await runInProcess(['customers', 'delete', id, '--env', 'staging', '--yes'], { env });
       expect(confirmed.code, confirmed.stderr).toBe(0);
     });
 
     it('login --kind sandbox says it on purpose: no confirmation, and list and status say sandbox', async () => {
       const env = baseEnv();
-      const login = await runCli(
+      const login = await runInProcess(
         [
           'login',
           '--env',
@@ -312,10 +319,10 @@ describe.skipIf(netns.skip)(
       );
       expect(login.code, login.stderr).toBe(0);
       expect(readConfig(env).environments.staging.kind).toBe('sandbox');
-      const status = await runCli(['status', '--env', 'staging', '-o', 'json'], { env });
+      const status = await runInProcess(['status', '--env', 'staging', '-o', 'json'], { env });
       expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'sandbox', kind_source: 'saved' });
       const id = await customer();
-      const r = await runCli(['customers', 'delete', id, '--env', 'staging'], { env });
+      const r = await runInProcess(['customers', 'delete', id, '--env', 'staging'], { env });
       expect(r.code, r.stderr).toBe(0);
     });
 
@@ -327,7 +334,7 @@ describe.skipIf(netns.skip)(
         BILLING_PROFILE_ID: String(LOCAL_EMULATOR.profileId),
       });
       const id = await customer();
-      const r = await runCli(['customers', 'delete', id], { env });
+      const r = await runInProcess(['customers', 'delete', id], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('guarded like production');
     });
@@ -405,9 +412,9 @@ describe.skipIf(netns.skip)(
 
       it('config list names the address that made the current environment production', async () => {
         const env = overridden();
-        const set = await runCli(['config', 'set', 'profile_id', '1'], { env });
+        const set = await runInProcess(['config', 'set', 'profile_id', '1'], { env });
         expect(set.code, set.stderr).toBe(0);
-        const list = await runCli(['config', 'list', '-o', 'json'], {
+        const list = await runInProcess(['config', 'list', '-o', 'json'], {
           env: { ...env, BILLING_BASE_URL: away },
         });
         expect(list.code, list.stderr).toBe(0);
@@ -417,12 +424,12 @@ describe.skipIf(netns.skip)(
           kind_address: `${away} (BILLING_BASE_URL)`,
           current: true,
         });
-        const table = await runCli(['config', 'list', '-o', 'table'], {
+        const table = await runInProcess(['config', 'list', '-o', 'table'], {
           env: { ...env, BILLING_BASE_URL: away },
         });
         expect(table.stdout).toContain(`production (by address ${away} (BILLING_BASE_URL))`);
         // Without the override the saved sandbox is a sandbox.
-        const plain = await runCli(['config', 'list', '-o', 'json'], { env });
+        const plain = await runInProcess(['config', 'list', '-o', 'json'], { env });
         expect(JSON.parse(plain.stdout).find((e: { name: string }) => e.name === 'sandbox')).toMatchObject({
           kind: 'sandbox',
         });
@@ -477,7 +484,9 @@ describe.skipIf(netns.skip)(
 describe('§4 addresses that move together', () => {
   it('config set base_url moves base_url_v1 and gateway_url that shared its origin, and says so', async () => {
     const env = baseEnv();
-    const set = await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env });
+    const set = await runInProcess(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], {
+      env,
+    });
     expect(set.code, set.stderr).toBe(0);
     expect(set.stderr).toContain(`base_url_v1 moved with it to ${emu.url}/api/v1`);
     expect(set.stderr).toContain(`gateway_url moved with it to ${emu.url}/gateway`);
@@ -488,7 +497,9 @@ describe('§4 addresses that move together', () => {
     });
     // One address set on its own stays where it is put.
     const other = 'http://127.0.0.1:9/api/v1';
-    expect((await runCli(['config', 'set', 'base_url_v1', other, '--env', 'local'], { env })).code).toBe(0);
+    expect(
+      (await runInProcess(['config', 'set', 'base_url_v1', other, '--env', 'local'], { env })).code,
+    ).toBe(0);
     expect(readConfig(env).environments.local.base_url).toBe(`${emu.url}/api/v2`);
     expect(readConfig(env).environments.local.base_url_v1).toBe(other);
   });
@@ -496,9 +507,10 @@ describe('§4 addresses that move together', () => {
   it('setting base_url_v1 or gateway_url alone says which addresses stay on the shared origin', async () => {
     const env = baseEnv();
     expect(
-      (await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env })).code,
+      (await runInProcess(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env }))
+        .code,
     ).toBe(0);
-    const v1 = await runCli(
+    const v1 = await runInProcess(
       ['config', 'set', 'base_url_v1', 'http://127.0.0.1:4154/api/v1', '--env', 'local'],
       { env },
     );
@@ -507,7 +519,7 @@ describe('§4 addresses that move together', () => {
       `base_url and gateway_url stay on ${emu.url}: only base_url moves the others (billing config set base_url URL --env local moves all of them).`,
     );
     expect(readConfig(env).environments.local.gateway_url).toBe(`${emu.url}/gateway`);
-    const gateway = await runCli(
+    const gateway = await runInProcess(
       ['config', 'set', 'gateway_url', 'http://127.0.0.1:4154/gateway', '--env', 'local'],
       {
         env,
@@ -515,7 +527,7 @@ describe('§4 addresses that move together', () => {
     );
     expect(gateway.stderr).toContain(`base_url stays on ${emu.url}: only base_url moves the others`);
     // On the same origin nothing is left behind, and nothing is said.
-    const same = await runCli(
+    const same = await runInProcess(
       ['config', 'set', 'gateway_url', 'http://127.0.0.1:4154/gateway2', '--env', 'local'],
       {
         env,
@@ -526,7 +538,7 @@ describe('§4 addresses that move together', () => {
 
   it('--base-url alone takes v1 and the gateway along (the widget loads from the same emulator)', async () => {
     const env = baseEnv({ BILLING_ENV: 'local' });
-    const status = await runCli(['status', '--base-url', `${emu.url}/api/v2`, '-o', 'json'], { env });
+    const status = await runInProcess(['status', '--base-url', `${emu.url}/api/v2`, '-o', 'json'], { env });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({
       base_url_v1: `${emu.url}/api/v1`,
@@ -535,7 +547,7 @@ describe('§4 addresses that move together', () => {
       service_v1: { ok: true },
       gateway: { ok: true },
     });
-    const order = await runCli(
+    const order = await runInProcess(
       [
         'orders',
         'create',
@@ -554,7 +566,7 @@ describe('§4 addresses that move together', () => {
       { env: { ...env, BILLING_BASE_URL: `${emu.url}/api/v2` } },
     );
     expect(order.code, order.stderr).toBe(0);
-    const snippet = await runCli(['checkout', 'snippet', String(JSON.parse(order.stdout).id)], {
+    const snippet = await runInProcess(['checkout', 'snippet', String(JSON.parse(order.stdout).id)], {
       env: { ...env, BILLING_BASE_URL: `${emu.url}/api/v2` },
     });
     expect(snippet.code, snippet.stderr).toBe(0);
@@ -565,21 +577,23 @@ describe('§4 addresses that move together', () => {
     const env = await withEmulatorEnv(emu.url);
     const dead = `http://127.0.0.1:${await deadPort()}`;
     expect(
-      (await runCli(['config', 'set', 'base_url_v1', `${dead}/api/v1`, '--env', 'emu'], { env })).code,
+      (await runInProcess(['config', 'set', 'base_url_v1', `${dead}/api/v1`, '--env', 'emu'], { env })).code,
     ).toBe(0);
     const r = await runCli(['status', '--env', 'emu'], { env });
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/^error: base_url_v1 of environment "emu" failed: could not reach http:\/\/127/);
     expect(r.stderr).toContain('billing config set base_url_v1 URL --env emu');
     expect(r.stdout).toMatch(/service_v1\s+could not reach/);
-    const json = await runCli(['status', '--env', 'emu', '-o', 'json'], { env });
+    const json = await runInProcess(['status', '--env', 'emu', '-o', 'json'], { env });
     expect(json.code).toBe(8);
     expect(JSON.parse(json.stdout)).toMatchObject({
       service: { ok: true },
       service_v1: { ok: false },
       gateway: { ok: true },
     });
-    const gw = await runCli(['config', 'set', 'gateway_url', `${dead}/gateway`, '--env', 'emu'], { env });
+    const gw = await runInProcess(['config', 'set', 'gateway_url', `${dead}/gateway`, '--env', 'emu'], {
+      env,
+    });
     expect(gw.code).toBe(0);
     const both = await runCli(['status', '--env', 'emu'], { env });
     expect(both.code).toBe(8);
@@ -589,12 +603,12 @@ describe('§4 addresses that move together', () => {
 
   it('config list shows every address of every environment', async () => {
     const env = await withEmulatorEnv(emu.url);
-    const table = await runCli(['config', 'list', '-o', 'table'], { env });
+    const table = await runInProcess(['config', 'list', '-o', 'table'], { env });
     expect(table.stdout).toMatch(/V1 base URL/i);
     expect(table.stdout).toMatch(/Gateway URL/i);
     for (const path of ['/api/v2', '/api/v1', '/gateway'])
       expect(table.stdout).toContain(`${emu.url}${path}`);
-    const json = JSON.parse((await runCli(['config', 'list', '-o', 'json'], { env })).stdout);
+    const json = JSON.parse((await runInProcess(['config', 'list', '-o', 'json'], { env })).stdout);
     expect(json.find((e: { name: string }) => e.name === 'emu')).toMatchObject({
       kind: 'local',
       base_url: `${emu.url}/api/v2`,
@@ -606,9 +620,10 @@ describe('§4 addresses that move together', () => {
   it('a plain command with no base URL says so and names the environment whose emulator answers', async () => {
     const env = baseEnv();
     expect(
-      (await runCli(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env })).code,
+      (await runInProcess(['config', 'set', 'base_url', `${emu.url}/api/v2`, '--env', 'local'], { env }))
+        .code,
     ).toBe(0);
-    const r = await runCli(['orders', 'list'], { env });
+    const r = await runInProcess(['orders', 'list'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no base URL for environment "sandbox"');
     expect(r.stderr).toContain(`an emulator answers at ${emu.url}: billing config use local`);
@@ -630,21 +645,21 @@ describe('§4 the emulator command: one command makes an environment, and every 
       expect(start.stderr).toContain(`billing emulator stop --port ${port}`);
       const login = await runCli(['login', '--env', `emulator-${port}`, '--emulator', origin], { env });
       expect(login.code, login.stderr).toBe(0);
-      const status = await runCli(['status', '--env', `emulator-${port}`, '-o', 'json'], { env });
+      const status = await runInProcess(['status', '--env', `emulator-${port}`, '-o', 'json'], { env });
       expect(status.code, status.stderr).toBe(0);
       expect(JSON.parse(status.stdout)).toMatchObject({ kind: 'local', gateway_url: `${origin}/gateway` });
       const again = await runCli(['emulator', 'start', '--port', String(port), '--detach'], { env });
       expect(again.code).toBe(2);
       expect(again.stderr).toContain(`stop it with billing emulator stop --port ${port}`);
     } finally {
-      await runCli(['emulator', 'stop', '--port', String(port)], { env });
+      await runInProcess(['emulator', 'stop', '--port', String(port)], { env });
     }
   });
 
   it('emulator start --env NAME makes NAME for it at once; never sandbox or production', async () => {
     const env = baseEnv();
     const port = await deadPort();
-    const refused = await runCli(
+    const refused = await runInProcess(
       ['emulator', 'start', '--port', String(port), '--detach', '--env', 'production'],
       {
         env,
@@ -658,7 +673,7 @@ describe('§4 the emulator command: one command makes an environment, and every 
     try {
       expect(start.code, start.stderr).toBe(0);
       expect(start.stderr).toContain('Environment mine now uses it');
-      const list = await runCli(['orders', 'list', '--env', 'mine', '-o', 'json'], { env });
+      const list = await runInProcess(['orders', 'list', '--env', 'mine', '-o', 'json'], { env });
       expect(list.code, list.stderr).toBe(0);
       expect(readConfig(env).environments.mine).toMatchObject({
         kind: 'local',
@@ -666,18 +681,18 @@ describe('§4 the emulator command: one command makes an environment, and every 
         gateway_url: `http://127.0.0.1:${port}/gateway`,
       });
     } finally {
-      await runCli(['emulator', 'stop', '--port', String(port)], { env });
+      await runInProcess(['emulator', 'stop', '--port', String(port)], { env });
     }
   });
 
   it('"no emulator" and "could not reach" hints name the port they are about', async () => {
     const env = baseEnv();
     const port = await deadPort();
-    const admin = await runCli(['emulator', 'status', '--port', String(port)], { env });
+    const admin = await runInProcess(['emulator', 'status', '--port', String(port)], { env });
     expect(admin.code).toBe(8);
     expect(admin.stderr).toContain(`no emulator answers at http://127.0.0.1:${port}`);
     expect(admin.stderr).toContain(`start one with billing emulator start --port ${port}`);
-    const api = await runCli(
+    const api = await runInProcess(
       ['orders', 'list', '--env', 'local', '--base-url', `http://127.0.0.1:${port}/api/v2`],
       {
         env,
@@ -696,16 +711,16 @@ describe('§7c a config file that is a symbolic link is never written through', 
     writeFileSync(elsewhere, content);
     chmodSync(elsewhere, 0o644);
     symlinkSync(elsewhere, configFile(env));
-    const set = await runCli(['config', 'set', 'profile_id', '1', '--env', 'local'], { env });
+    const set = await runInProcess(['config', 'set', 'profile_id', '1', '--env', 'local'], { env });
     expect(set.code).toBe(2);
     expect(set.stderr).toContain('is a symbolic link');
     expect(set.stderr).toContain('refusing to write through it');
-    const login = await runCli(['login', '--env', 'emu', '--emulator', emu.url], { env });
+    const login = await runInProcess(['login', '--env', 'emu', '--emulator', emu.url], { env });
     expect(login.code).toBe(2);
     expect(readFileSync(elsewhere, 'utf8')).toBe(content);
     expect(statSync(elsewhere).mode & 0o777).toBe(0o644);
     expect(lstatSync(configFile(env)).isSymbolicLink()).toBe(true);
-    const get = await runCli(['config', 'get', 'profile_id', '--env', 'local'], { env });
+    const get = await runInProcess(['config', 'get', 'profile_id', '--env', 'local'], { env });
     expect(get.stdout).toBe('2\n');
   });
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMATS, OUTPUT_FORMATS, type OutputFormat } from '../../src/format/formats.js';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { repoFile, tableAfter } from '../helpers/markdown.js';
 
 let emu: TestEmulator;
@@ -74,7 +75,7 @@ const CASES: Case[] = [
     shape: 'list',
     prepare: async () => {
       writeFileSync(refunds, 'payment_id,amount\n175,1.00\n164,1.00\n');
-      const first = await runCli(['payments', 'refund', '--file', refunds], { env: emu.env() });
+      const first = await runInProcess(['payments', 'refund', '--file', refunds], { env: emu.env() });
       expect(first.code, first.stderr).toBe(0);
     },
   },
@@ -83,9 +84,14 @@ const CASES: Case[] = [
 /** The command's words, with the test emulator's port for `$PORT`. */
 const argsOf = (c: Case) => c.args.map((a) => (a === '$PORT' ? new URL(emu.url).port : a));
 
-/** The command in a format: its exit code checked, what it printed. */
+/**
+ * The command in a format: its exit code checked, what it printed. The first case runs the
+ * built CLI in every format, as a script's pipe reads it; the others run the same main()
+ * in-process (test/helpers/in-process.ts): what is checked here is each format's text.
+ */
 async function printed(c: Case, format: OutputFormat) {
-  const r = await runCli([...argsOf(c), '-o', format], { env: emu.env(), input: '{"a":1}' });
+  const run = c === CASES[0] ? runCli : runInProcess;
+  const r = await run([...argsOf(c), '-o', format], { env: emu.env(), input: '{"a":1}' });
   expect(r.code, `billing ${c.args.join(' ')} -o ${format}: ${r.stderr}`).toBe(0);
   return r;
 }

@@ -8,6 +8,12 @@
 // runs on records it makes itself (WRITES), on an emulator of its own kind; one that cannot run
 // here (login to a real service, a server that does not end) is held to what needs no run:
 // conflicting output flags refused (exit 2) before anything is sent.
+//
+// The commands run in-process (test/helpers/in-process.ts: main() with the same environment, its
+// output gathered as a pipe would): what is checked is the shape of what each prints. The
+// block "flags of the output contract" runs the built CLI: the same contract of the real
+// process (status -o json, --json with -o, exit codes), and every-format runs one command in
+// every format as a process.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describedCommands } from '../../scripts/commands-reference.js';
@@ -15,6 +21,7 @@ import type { VerbSpec } from '../../src/cli/kit/verb.js';
 import { createCustomer, createProduct } from '../emulator/helpers.js';
 import { localEnv, parseNdjson, runCli } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runsUntilStopped, shellWords } from '../helpers/readme.js';
 import { seedPayments } from '../payments/helpers.js';
 import { customerWithCard, liveSubscription, plan } from '../recurring/helpers.js';
@@ -35,7 +42,7 @@ beforeAll(async () => {
     ['emulator', 'send-test-event'],
     ['links', 'email', '187'],
   ]) {
-    const r = await runCli(args, { env: reads.env() });
+    const r = await runInProcess(args, { env: reads.env() });
     expect(r.code, `billing ${args.join(' ')}: ${r.stderr}`).toBe(0);
   }
 });
@@ -47,7 +54,7 @@ afterAll(async () => {
 type Json = any;
 
 async function json(emu: TestEmulator, args: string[]): Promise<Json> {
-  const r = await runCli([...args, '-o', 'json'], { env: emu.env() });
+  const r = await runInProcess([...args, '-o', 'json'], { env: emu.env() });
   expect(r.code, `billing ${args.join(' ')} -o json: ${r.stderr}`).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -127,7 +134,7 @@ async function checkFormats(
   args: string[],
 ): Promise<void> {
   const what = `billing ${args.join(' ')}`;
-  const run = (format: string) => runCli([...args, '-o', format], { env: emu.env() });
+  const run = (format: string) => runInProcess([...args, '-o', format], { env: emu.env() });
   const r = await run('json');
   expect(r.code, `${what} -o json: ${r.stderr}`).toBe(0);
   if (kind === 'none') return void expect(r.stdout, `${what} prints nothing`).toBe('');
@@ -196,7 +203,7 @@ async function checkWithoutRun(path: string[], verb: VerbSpec): Promise<void> {
     if (at >= 0) args.splice(at, output === '-o' ? 2 : 1);
   }
   // Nowhere to send to: a request made would be a network error, not exit 2.
-  const r = await runCli([...args, '--json', '-o', 'csv'], { env: localEnv(), input: '', timeoutMs: 60_000 });
+  const r = await runInProcess([...args, '--json', '-o', 'csv'], { env: localEnv(), input: '' });
   expect(r.code, `${name} --json -o csv: ${r.stderr}`).toBe(2);
   expect(r.stderr, name).toContain('--json and -o csv');
   expect(r.stdout, name).toBe('');
@@ -475,7 +482,7 @@ async function checkWrite(path: string[], verb: VerbSpec, c: WriteCase): Promise
   const args = [...path, ...made.args.map(String)];
   if (c.again) return checkFormats(writes, path, verb.output, args);
   const what = `billing ${args.join(' ')}`;
-  const r = await runCli([...args, '-o', 'json'], { env: writes.env() });
+  const r = await runInProcess([...args, '-o', 'json'], { env: writes.env() });
   expect(r.code, `${what} -o json: ${r.stderr}`).toBe(0);
   const out = r.stdout === '' ? undefined : JSON.parse(r.stdout);
   if (c.kind) return checkRecord(writes, what, out, c.kind, { ...c, orderId: made.orderId });
@@ -518,7 +525,9 @@ describe('the output contract, command by command (every command the description
 
 describe('flags of the output contract', () => {
   it('status -o json has typed fields', async () => {
-    const report = await json(reads, ['status']);
+    const r = await runCli(['status', '-o', 'json'], { env: reads.env() });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
     expect(report.service).toEqual({ ok: true, ms: expect.any(Number) });
     expect(report.profile_id).toBe(1);
     expect(report.token).not.toContain('(');

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runOnPty } from '../helpers/pty.js';
 
 let emu: TestEmulator;
@@ -20,7 +21,14 @@ afterAll(async () => {
 // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
 type Any = any;
 
+/**
+ * The commands run in-process (test/helpers/in-process.ts: main() with the same environment):
+ * what is checked is what they find, print and send. §2's help (answered by the built CLI)
+ * and §4's tables on a terminal run the built CLI as a process.
+ */
 const cli = (args: string[], env: Record<string, string> = {}) =>
+  runInProcess(args, { env: emu.env({ COLUMNS: '80', ...env }) });
+const proc = (args: string[], env: Record<string, string> = {}) =>
   runCli(args, { env: emu.env({ COLUMNS: '80', ...env }), timeoutMs: 30_000 });
 
 async function allOrders(): Promise<Any[]> {
@@ -287,25 +295,25 @@ describe('§2 help that leads to the command', () => {
       'e-mail': 'billing links email',
     };
     for (const [word, first] of Object.entries(expected)) {
-      const r = await cli(['help', word]);
+      const r = await proc(['help', word]);
       expect(r.code, `${word}: ${r.stderr}`).toBe(0);
       const lines = r.stdout.split('\n');
       expect(lines[0]).toBe(`Commands for "${word}", the likeliest first:`);
       expect(lines[1]?.trim().startsWith(`${first} `), `${word}: ${lines[1]}`).toBe(true);
       for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
     }
-    const subscription = await cli(['help', 'subscription']);
+    const subscription = await proc(['help', 'subscription']);
     expect(subscription.stdout).toContain('billing orders list --type subscription');
-    const failed = await cli(['help', 'failed']);
+    const failed = await proc(['help', 'failed']);
     expect(failed.stdout).toContain('billing orders list --status failed --since monday');
     expect(failed.stdout).toContain('billing links email');
-    const none = await cli(['help', 'blargh']);
+    const none = await proc(['help', 'blargh']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no command or help topic "blargh"');
   });
 
   it('a command under the wrong group names the command that does it before the spelling neighbour', async () => {
-    const r = await cli(['orders', 'refund', '174']);
+    const r = await proc(['orders', 'refund', '174']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const [message, hint] = r.stderr.split('\n');
@@ -316,16 +324,16 @@ describe('§2 help that leads to the command', () => {
     expect(hint?.indexOf('billing payments refund')).toBeLessThan(
       hint?.indexOf('billing orders resume') ?? -1,
     );
-    const top = await cli(['cancel', '118']);
+    const top = await proc(['cancel', '118']);
     expect(top.code).toBe(2);
     expect(top.stderr).toContain('to cancel, use billing orders cancel');
     // A misspelling stays a misspelling.
-    const typo = await cli(['orders', 'lst']);
+    const typo = await proc(['orders', 'lst']);
     expect(typo.stderr).toContain('(Did you mean list?)');
   });
 
   it('billing subscriptions list is orders list --type subscription, and says so', async () => {
-    const r = await cli(['subscriptions', 'list', '--status', 'active', '-o', 'json']);
+    const r = await proc(['subscriptions', 'list', '--status', 'active', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const listed = JSON.parse(r.stdout) as Any[];
     const orders = (await allOrders()).filter(
@@ -333,7 +341,7 @@ describe('§2 help that leads to the command', () => {
     );
     expect(listed.map((o) => o.id)).toEqual(orders.map((o) => o.id));
     expect(r.stderr).toContain('billing subscriptions list is billing orders list --type subscription');
-    const one = await cli(['subscriptions', 'get', String(orders[0].id), '-o', 'json']);
+    const one = await proc(['subscriptions', 'get', String(orders[0].id), '-o', 'json']);
     expect(JSON.parse(one.stdout).id).toBe(orders[0].id);
   });
 });
@@ -391,9 +399,8 @@ describe('§4 the timeline says when a link was sent; tables at 80 columns keep 
     // read, so the link is the one this machine noted when the service answered.
     const state = tempDir('billing-links-state-');
     const remote = (args: string[]) =>
-      runCli(args, {
+      runInProcess(args, {
         env: emu.env({ BILLING_ENV: 'sandbox', BILLING_STATE_DIR: state, COLUMNS: '80' }),
-        timeoutMs: 30_000,
       });
     const before = parseNdjson(
       (await remote(['orders', 'timeline', String(order.id), '-o', 'ndjson'])).stdout,

@@ -8,14 +8,20 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, freePort, parseNdjson, runCli, runFile } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { type McpServer, startMcp } from '../helpers/mcp.js';
 import { runOnPty } from '../helpers/pty.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
 type Any = any;
 
-/** A demo emulator of its own for each describe that moves its clock or its records. */
-function demo() {
+/**
+ * A demo emulator of its own for each describe that moves its clock or its records. Its `cli`
+ * runs the built CLI when `asProcess` is true (ticket 1's journey and §3, what a person sees),
+ * else the same main() in-process (test/helpers/in-process.ts): what those tests check is what
+ * the commands say and do, not the process.
+ */
+function demo(asProcess = false) {
   const box: { emu?: TestEmulator } = {};
   beforeAll(async () => {
     box.emu = await startTestEmulator({ seed: 'demo' });
@@ -25,7 +31,9 @@ function demo() {
   });
   const emu = () => box.emu as TestEmulator;
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, { env: emu().env({ COLUMNS: '80', ...env }), timeoutMs: 60_000 });
+    asProcess
+      ? runCli(args, { env: emu().env({ COLUMNS: '80', ...env }), timeoutMs: 60_000 })
+      : runInProcess(args, { env: emu().env({ COLUMNS: '80', ...env }) });
   /** The command's table as a person reads it (-o table, 80 columns). */
   const screen = async (args: string[]) => {
     const r = await cli([...args, '-o', 'table']);
@@ -530,8 +538,8 @@ describe('§5 an assistant told the whole truth (MCP)', () => {
  * shows): at most four commands, none a dead end (each exits 0 and the next one's id or
  * date is read off what the last printed), and the answer right by the emulator's rules.
  */
-function ticketDesk() {
-  const d = demo();
+function ticketDesk(asProcess = false) {
+  const d = demo(asProcess);
   const person = async (commands: string[][], args: string[]) => {
     commands.push(args);
     const r = await d.cli([...args, ...(args.includes('-o') ? [] : ['-o', 'table'])]);
@@ -542,7 +550,7 @@ function ticketDesk() {
 }
 
 describe('ticket 1 of round 3 (its own emulator: the clock moves)', () => {
-  const { api, advanceTo, person } = ticketDesk();
+  const { api, advanceTo, person } = ticketDesk(true);
 
   it('1. "move my payments from the 25th to the 1st, from January" (anna.schmidt@example.com): 4 commands, then one payment a month on the 1st', async () => {
     const commands: string[][] = [];
@@ -694,7 +702,7 @@ describe('tickets 2 to 7 of round 3', () => {
 });
 
 describe('§3 small things a person sees', () => {
-  const { emu, cli, screen } = demo();
+  const { emu, cli, screen } = demo(true);
   /** SGR colour codes (foreground, background, 256 and true colour): what NO_COLOR forbids. */
   const COLOUR = /\x1b\[(?:\d+;)*(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;\d+)*m/;
 

@@ -10,8 +10,9 @@ import { LOCAL_EMULATOR } from '../../../src/domain/local.js';
 import { type EmulatorOptions, startEmulator } from '../../../src/emulator/index.js';
 import { verifySignature } from '../../../src/webhooks/signature.js';
 import { createOrder } from '../../emulator/helpers.js';
-import { baseEnv, runCli, tempDir } from '../../helpers/cli.js';
+import { baseEnv, tempDir } from '../../helpers/cli.js';
 import { startTestEmulator } from '../../helpers/emulator.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import { startApp, useJoinedEmulator } from '../../webhooks/helpers.js';
 
 const MARK = 'made by billing webhooks trigger';
@@ -26,7 +27,9 @@ async function setup(options: EmulatorOptions = {}) {
   const t = await startTestEmulator({ webhookUrls: [app.url], webhookRetryDelaysMs: [20], ...options });
   cleanup.push(() => t.close());
   const env = t.env();
-  const billing = (...args: string[]) => runCli(args, { env });
+  // What trigger makes and refuses, run in-process (test/helpers/in-process.ts); the built CLI
+  // runs it below ("trigger, sign, verify", "against an emulator it joins").
+  const billing = (...args: string[]) => runInProcess(args, { env });
   const trigger = async (...args: string[]) => {
     const res = await billing('webhooks', 'trigger', ...args, '--json');
     expect(res.code, res.stderr).toBe(0);
