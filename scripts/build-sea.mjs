@@ -33,7 +33,6 @@ import { inject } from 'postject';
 import { commandsList } from './commands-list.mjs';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
-import { workerDefines } from './worker-code.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build', 'sea');
@@ -77,7 +76,6 @@ await build({
   plugins: [deferred, noNgrok, commandsList],
   loader: { '.yaml': 'text' },
   ...commonJsOfEsm(pkg),
-  define: { ...commonJsOfEsm(pkg).define, ...workerDefines(root, 'node24', pkg) },
 });
 
 const dist = join(root, 'dist');

@@ -27,7 +27,6 @@ import { commandsList } from './commands-list.mjs';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
 import { deferred } from './deferred-plugin.mjs';
 import { makeManifest } from './manifest.mjs';
-import { workerDefines } from './worker-code.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -101,7 +100,6 @@ try {
     loader: { '.yaml': 'text' },
     // In pass 2 these become CommonJS, where a module knows its own file as __filename.
     ...commonJsOfEsm(pkg),
-    define: { ...commonJsOfEsm(pkg).define, ...workerDefines(root, target, pkg) },
     chunkNames: 'chunks/[name]-[hash]',
   });
 

@@ -73,10 +73,6 @@ export interface DeferredResponse {
   headers: Record<string, string | string[] | undefined>;
   /** `whole`: never in parts (./json-parts.ts), for an answer read once, early, when its scanner is still cold. */
   parse(o?: { whole?: boolean }): unknown;
-  /** The body's bytes, to be read elsewhere (a worker): valid until parse() or release() is called. */
-  readonly bytes: Buffer;
-  /** The bytes are no longer needed, and parse() will not be called. */
-  release(): void;
 }
 
 /** The service's clock as its last answer with a `Date` header told it. */
@@ -342,8 +338,6 @@ export class ApiClient {
                 shelf?.give(bytes);
               }
             },
-            bytes,
-            release: () => shelf?.give(bytes),
           },
         };
       }

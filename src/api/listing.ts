@@ -2,17 +2,8 @@
 
 import { UsageError } from '../errors.js';
 import { ByteShelf } from './byte-shelf.js';
-import type { ApiClient, DeferredResponse } from './client.js';
-import {
-  type Fetched,
-  type Page,
-  type PageMeta,
-  type PageShape,
-  type PaginateOptions,
-  pages,
-  paginate,
-  parseListResponse,
-} from './paginate.js';
+import type { ApiClient } from './client.js';
+import { type Fetched, type Page, paginate, parseListResponse } from './paginate.js';
 import type { Route } from './routes.js';
 
 export interface PageQuery {
@@ -56,62 +47,29 @@ export function iterateList<T>(
   rootKey: string,
   o: IterateOptions = {},
 ): AsyncGenerator<T> {
-  // The first page is parsed whole: every other request waits for it, and on a first call V8's
-  // JSON.parse is at full speed where the scanner of ./json-parts.ts is not yet (~12 ms against
-  // ~2 ms for a page of 100 orders). The others stay unparsed until their turn (see paginate).
-  const read = readPages<Page<T>>(
-    c,
-    route,
-    (res, first) => () => parseListResponse<T>(res.parse({ whole: first }), rootKey),
-    { records: [] },
-    o,
-  );
-  return paginate<T>(read.fetchPage, read.options);
-}
-
-/**
- * Every page of a list as `open` makes it of the answer (`first`: the page that gives the total),
- * through paginate's window and guards (./paginate.ts, pages). `empty` is a page past lastPage,
- * answered here without a request, which ends the pagination like a last page.
- */
-export function iteratePages<P extends PageMeta>(
-  c: ApiClient,
-  route: Route,
-  open: (res: DeferredResponse, first: boolean) => Promise<Fetched<P>> | Fetched<P>,
-  empty: P,
-  shape: PageShape<P>,
-  o: IterateOptions = {},
-): AsyncGenerator<P> {
-  const read = readPages<P>(c, route, open, empty, o);
-  return pages<P>(read.fetchPage, shape, read.options);
-}
-
-function readPages<P>(
-  c: ApiClient,
-  route: Route,
-  open: (res: DeferredResponse, first: boolean) => Promise<Fetched<P>> | Fetched<P>,
-  empty: P,
-  o: IterateOptions,
-) {
   const items = o.items === undefined ? undefined : positive('items', o.items);
   const startPage = o.startPage === undefined ? undefined : positive('page', o.startPage);
   const lastPage = o.lastPage;
   const firstPage = startPage ?? 1;
+  // A page past lastPage is answered here as empty, which ends the pagination like a last page.
+  // The others stay unparsed until their turn (see paginate). The first page is parsed whole:
+  // every other request waits for it, and on a first call V8's JSON.parse is at full speed where
+  // the scanner of ./json-parts.ts is not yet (~12 ms against ~2 ms for a page of 100 orders).
   // The pages held at once are the window's and the one being read; their buffers are reused.
   const shelf = new ByteShelf(SHELF_KEEP);
-  const fetchPage = async (page: number, signal: AbortSignal): Promise<Fetched<P>> => {
-    if (lastPage !== undefined && page > lastPage) return empty;
+  const fetchPage = async (page: number, signal: AbortSignal): Promise<Fetched<T>> => {
+    if (lastPage !== undefined && page > lastPage) return { records: [] };
     const res = await c.callDeferred(route, { query: { page, items }, signal, shelf });
-    return open(res, page === firstPage);
+    const whole = page === firstPage;
+    return () => parseListResponse<T>(res.parse({ whole }), rootKey);
   };
-  const options: PaginateOptions = {
+  return paginate<T>(fetchPage, {
     startPage,
     concurrency: o.concurrency,
     signal: o.signal,
     onPage: o.onPage,
     itemsPerPage: Math.min(items ?? DEFAULT_PER_PAGE, MAX_PER_PAGE),
-  };
-  return { fetchPage, options };
+  });
 }
 
 /** The records of an answer that is a list without paging (payments of an order). */

@@ -93,21 +93,10 @@ function unexpected(rootKey: string): BillingError {
   return new BillingError('server', EXIT.unavailable, `unexpected answer: no list of ${rootKey} in it`);
 }
 
-/** What paginate reads of a page besides its pagination: how many records, and their ids. */
-export interface PageShape<P> {
-  count(page: P): number;
-  /** The ids of its records; anything not a number or a string is not an id. */
-  ids(page: P): Iterable<unknown>;
-}
+/** A page as fetched: parsed, or a function that parses it, called when the page's turn comes. */
+export type Fetched<T> = Page<T> | (() => Page<T>);
 
-/** A page's pagination, whatever holds its records. */
-export type PageMeta = Omit<Page<unknown>, 'records'>;
-
-/** A page as fetched: ready, or a function that makes it, called when the page's turn comes. */
-export type Fetched<P> = P | (() => P);
-
-const open = <P>(fetched: Fetched<P>): P =>
-  typeof fetched === 'function' ? (fetched as () => P)() : fetched;
+const open = <T>(fetched: Fetched<T>): Page<T> => (typeof fetched === 'function' ? fetched() : fetched);
 
 export interface PaginateOptions {
   startPage?: number;
@@ -120,35 +109,18 @@ export interface PaginateOptions {
   onPage?: (pageNo: number, records: number) => void;
 }
 
-type Settled<P> = { ok: true; page: Fetched<P> } | { ok: false; error: unknown };
-
-const RECORDS: PageShape<Page<unknown>> = {
-  count: (page) => page.records.length,
-  ids: (page) => page.records.map((record) => (isRecord(record) ? record.id : undefined)),
-};
+type Settled<T> = { ok: true; page: Fetched<T> } | { ok: false; error: unknown };
 
 /**
- * Every record from `startPage` on, strictly in page order (see pages).
+ * Every record from `startPage` on, strictly in page order. When the first answer gives
+ * the total pages, the rest are read with a sliding window of `concurrency` requests;
+ * otherwise one at a time. Stops at the last page, a short or empty page, or a 404 after
+ * the first page. Leaving the loop early, or aborting `signal`, aborts what is in flight.
  */
 export async function* paginate<T>(
-  fetchPage: (page: number, signal: AbortSignal) => Promise<Fetched<Page<T>>>,
+  fetchPage: (page: number, signal: AbortSignal) => Promise<Fetched<T>>,
   o: PaginateOptions = {},
 ): AsyncGenerator<T> {
-  for await (const page of pages<Page<T>>(fetchPage, RECORDS, o)) yield* page.records;
-}
-
-/**
- * Every page from `startPage` on, strictly in page order, each handed out once its records
- * passed the guards. When the first answer gives the total pages, the rest are read with a
- * sliding window of `concurrency` requests; otherwise one at a time. Stops at the last page,
- * a short or empty page, or a 404 after the first page. Leaving the loop early, or aborting
- * `signal`, aborts what is in flight.
- */
-export async function* pages<P extends PageMeta>(
-  fetchPage: (page: number, signal: AbortSignal) => Promise<Fetched<P>>,
-  shape: PageShape<P>,
-  o: PaginateOptions = {},
-): AsyncGenerator<P> {
   const startPage = o.startPage ?? 1;
   const concurrency = Math.max(1, Math.floor(o.concurrency ?? 4));
   const controller = new AbortController();
@@ -160,7 +132,7 @@ export async function* pages<P extends PageMeta>(
 
   // Every request is wrapped so that it never rejects: a page abandoned in the window
   // cannot become an unhandled rejection.
-  const fetchSettled = (n: number): Promise<Settled<P>> =>
+  const fetchSettled = (n: number): Promise<Settled<T>> =>
     fetchPage(n, controller.signal).then(
       (page) => ({ ok: true, page }),
       (error: unknown) => ({ ok: false, error }),
@@ -168,16 +140,15 @@ export async function* pages<P extends PageMeta>(
   const checkAbort = () => {
     if (o.signal?.aborted) throw new AbortError();
   };
-  const isLast = (page: P, pageNo: number, knownTotal?: number): boolean =>
-    lastPage(page, shape.count(page), pageNo, o.itemsPerPage, knownTotal);
 
   // A service that repeats a page, or whose pages shift, would list records twice (and one
   // that never ends, forever): every id read is kept (./seen-ids.ts), and a record seen twice
   // stops the list with exit 8.
   const seen = new SeenIds();
   let count = 0;
-  const take = (page: P, pageNo: number): P => {
-    for (const id of shape.ids(page)) {
+  const take = (page: Page<T>, pageNo: number): T[] => {
+    for (const record of page.records) {
+      const id = isRecord(record) ? record.id : undefined;
       if (typeof id !== 'number' && typeof id !== 'string') continue;
       if (!seen.add(id)) {
         throw broken(
@@ -185,10 +156,9 @@ export async function* pages<P extends PageMeta>(
         );
       }
     }
-    const records = shape.count(page);
-    count += records;
-    o.onPage?.(pageNo, records);
-    return page;
+    count += page.records.length;
+    o.onPage?.(pageNo, page.records.length);
+    return page.records;
   };
 
   try {
@@ -198,18 +168,18 @@ export async function* pages<P extends PageMeta>(
     const totalCount = first.totalCount;
     // Never past what the service said it has.
     const enough = () => totalCount !== undefined && count >= totalCount;
-    take(first, startPage);
-    const done = isLast(first, startPage) || enough();
+    const records = take(first, startPage);
+    const done = isLast(first, startPage, o.itemsPerPage) || enough();
     let next = startPage + 1;
 
     if (!done && totalPages !== undefined) {
       // The window fills before the first page is handed out, so the next pages load meanwhile.
-      const window: Promise<Settled<P>>[] = [];
+      const window: Promise<Settled<T>>[] = [];
       const fill = () => {
         while (window.length < concurrency && next <= totalPages) window.push(fetchSettled(next++));
       };
       fill();
-      yield first;
+      yield* records;
       for (let pageNo = startPage + 1; window.length > 0; pageNo++) {
         const result = await window.shift()!;
         checkAbort();
@@ -217,20 +187,21 @@ export async function* pages<P extends PageMeta>(
           if (isNotFound(result.error)) return;
           throw result.error;
         }
-        const page = take(open(result.page), pageNo);
+        const page = open(result.page);
+        const more = take(page, pageNo);
         if (!enough()) {
           fill();
           // The new requests leave only when the event loop gets a turn: without one they waited
           // for the page's records to be written (bench/RESULTS.md, "Long lists").
           await nextTurn();
         }
-        yield page;
-        if (isLast(page, pageNo, totalPages) || enough()) return;
+        yield* more;
+        if (isLast(page, pageNo, o.itemsPerPage, totalPages) || enough()) return;
       }
       return;
     }
 
-    yield first;
+    yield* records;
     if (done) return;
 
     for (; ; next++) {
@@ -240,9 +211,9 @@ export async function* pages<P extends PageMeta>(
         if (isNotFound(result.error)) return;
         throw result.error;
       }
-      const page = take(open(result.page), next);
-      yield page;
-      if (isLast(page, next) || enough()) return;
+      const page = open(result.page);
+      yield* take(page, next);
+      if (isLast(page, next, o.itemsPerPage) || enough()) return;
     }
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
@@ -250,18 +221,12 @@ export async function* pages<P extends PageMeta>(
   }
 }
 
-function lastPage(
-  page: PageMeta,
-  records: number,
-  pageNo: number,
-  itemsPerPage?: number,
-  knownTotal?: number,
-): boolean {
-  if (records === 0) return true;
+function isLast<T>(page: Page<T>, pageNo: number, itemsPerPage?: number, knownTotal?: number): boolean {
+  if (page.records.length === 0) return true;
   const totalPages = page.totalPages ?? knownTotal;
   if (totalPages !== undefined && (page.currentPage ?? pageNo) >= totalPages) return true;
   const size = page.perPage ?? itemsPerPage;
-  return size !== undefined && records < size;
+  return size !== undefined && page.records.length < size;
 }
 
 function broken(what: string): BillingError {

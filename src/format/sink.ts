@@ -125,23 +125,10 @@ export class Sink {
     const chunk = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
     this.pending = [];
     this.pendingChars = 0;
-    return this.hand(chunk);
-  }
-
-  /**
-   * Bytes made elsewhere (a page's lines, ./page-renderer.ts), after what was gathered;
-   * `written` is called once the stream is done with them (they may be written over then).
-   */
-  async writeBytes(bytes: Uint8Array, written?: () => void): Promise<boolean> {
-    if (!(await this.flush())) return false;
-    return bytes.length === 0 ? !this.closed : this.hand(bytes, written);
-  }
-
-  private async hand(chunk: string | Uint8Array, written?: () => void): Promise<boolean> {
     if (this.closed) return false;
     let flowing: boolean;
     try {
-      flowing = written ? this.stream.write(chunk, () => written()) : this.stream.write(chunk);
+      flowing = this.stream.write(chunk);
     } catch (err) {
       if (!isClosedReader(err)) throw err;
       this.state.closed = true;

@@ -37,11 +37,6 @@ export function hideSecret(value: string | undefined): void {
   if (value && value.length >= 4) secrets.set(value, JSON.stringify(value).slice(1, -1));
 }
 
-/** The secrets registered so far (a worker thread that writes text registers them too). */
-export function heldSecrets(): string[] {
-  return [...secrets.keys()];
-}
-
 /** Removes the secrets we hold (by value) and credentials in URLs. */
 export function redact(value: string): string {
   let out = value;

@@ -95,29 +95,6 @@ export function writeList(
   return writeCounted(out, { list: records, columns: resource, ...(total ? { total } : {}) });
 }
 
-/**
- * Writes a list's pages as -o ndjson made them (./ndjson-page.ts), each page as it comes;
- * returns how many records stdout took. Reading stops once stdout is closed.
- */
-export async function writeNdjsonPages(
-  pages: AsyncIterable<{ lines: Uint8Array; count: number; release?: () => void }>,
-  out: Output,
-): Promise<number> {
-  const sink = new Sink(out.stdout, out.eachAtOnce);
-  let count = 0;
-  try {
-    for await (const page of pages) {
-      if (!(await sink.writeBytes(page.lines, page.release))) break;
-      count += page.count;
-    }
-    await sink.flush();
-    sink.check();
-    return count;
-  } finally {
-    await sink.flush();
-  }
-}
-
 /** Writes one record: a "Field  value" view for table, the record itself for json. */
 export async function writeOne(record: unknown, resource: Columns, out: Output): Promise<void> {
   await writeCounted(out, { one: record, columns: resource });

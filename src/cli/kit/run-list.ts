@@ -7,8 +7,7 @@ import type { Page } from '../../api/paginate.js';
 import type { ListTotal } from '../../format/data.js';
 import type { ResourceName } from '../../format/index.js';
 import { pluralOf, write, writeList } from '../../format/index.js';
-import type { ListRoute } from '../../ops/find/ndjson-list.js';
-import { SCAN_CONCURRENCY, scan, tallyLine } from '../../ops/find/scan.js';
+import { scan, tallyLine } from '../../ops/find/scan.js';
 import { positiveInt } from '../../ops/runtime/args.js';
 import type { Runtime } from '../../ops/runtime/runtime.js';
 import type { ListFlags } from './page-flags.js';
@@ -17,8 +16,6 @@ export interface ListSource<T> {
   resource: ResourceName;
   fetchPage(client: ApiClient, query: { page: number; items?: number }): Promise<Page<T>>;
   iterate(client: ApiClient, options: IterateOptions): AsyncGenerator<T>;
-  /** The list's route: with it, a whole list as -o ndjson is made on a worker thread (../../ops/find/ndjson-list.ts). */
-  list?: ListRoute;
 }
 
 const MAX_ITEMS = 100;
@@ -78,14 +75,6 @@ export async function runList<T>(
   // 100 with --all, the service's 20 without): page 2 starts at the same record either way.
   const size = items ?? (flags.page === undefined || all ? MAX_ITEMS : DEFAULT_PER_PAGE);
   const lastPage = !filter && limit !== undefined ? page + Math.ceil(limit / size) - 1 : undefined;
-  if (source.list && !filter && !query && !totals && limit === undefined && rt.output.format === 'ndjson') {
-    const { writeNdjsonList } = await import('../../ops/find/ndjson-list.js');
-    return writeNdjsonList(rt, source.list, {
-      items: size,
-      startPage: page,
-      concurrency: concurrency ?? SCAN_CONCURRENCY,
-    });
-  }
   const tally = await scan(
     rt,
     {

@@ -1,7 +1,6 @@
 // billing orders list: its description and its code.
 
 import { iterateOrders, listOrdersPage, listScheduledPayments } from '../../api/orders.js';
-import { routes } from '../../api/routes.js';
 import type { Order } from '../../api/types.js';
 import { limitFlag, PAGE_FLAGS, totalFlag } from '../../cli/kit/page-flags.js';
 import { type ListTotals, runList } from '../../cli/kit/run-list.js';
@@ -65,7 +64,6 @@ export async function list(rt: Runtime, _args: string[], flags: ListOptions): Pr
     flags,
     {
       resource: 'order',
-      list: { route: routes.listOrders, rootKey: 'orders' },
       fetchPage: (client, query) => listOrdersPage(client, query),
       iterate: (client, options) => iterateOrders(client, options),
     },
