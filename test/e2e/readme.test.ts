@@ -287,7 +287,11 @@ class Document {
     return failures;
   }
 
-  /** Starts a command that runs until stopped; Ctrl-C once it has said anything, or after 5 s. */
+  /**
+   * Starts a command that runs until stopped; Ctrl-C once it says it is ready for it (each such
+   * command ends its ready line with "Ctrl-C stops"), or after 10 s. A fixed moment after its
+   * first output lost the race on a loaded machine: the signal came before its handler.
+   */
   runUntilStopped(args: string[]): Promise<Run> {
     return new Promise((ok, fail) => {
       const child = spawn(process.execPath, [BIN, ...args], {
@@ -301,18 +305,20 @@ class Document {
       const stop = () => {
         if (stopping) return;
         stopping = true;
-        // A moment for it to finish starting after its first line.
-        setTimeout(() => child.kill('SIGINT'), 500);
+        child.kill('SIGINT');
+      };
+      const stopWhenReady = () => {
+        if (/Ctrl-C stops/.test(stdout + stderr)) stop();
       };
       child.stdout.setEncoding('utf8').on('data', (d: string) => {
         stdout += d;
-        stop();
+        stopWhenReady();
       });
       child.stderr.setEncoding('utf8').on('data', (d: string) => {
         stderr += d;
-        stop();
+        stopWhenReady();
       });
-      const fallback = setTimeout(stop, 5_000);
+      const fallback = setTimeout(stop, 10_000);
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       child.on('error', fail);
       child.on('close', (code) => {

@@ -23,8 +23,8 @@ async function app(): Promise<TestApp> {
   return a;
 }
 
-async function listen(args: string[]): Promise<Listener> {
-  const l = await startListen(args, env);
+async function listen(args: string[], timeoutMs?: number): Promise<Listener> {
+  const l = await startListen(args, env, timeoutMs);
   cleanup.push(async () => {
     if (l.child.exitCode === null) await l.stop();
   });
@@ -97,7 +97,8 @@ describe('listen takes a delivery by its signed body id', () => {
   });
 
   it('10,500 replays with 8 KB header ids and 3,000 deliveries with 8 KB ids leave its memory bounded', async () => {
-    const l = await listen(['-o', 'tsv']);
+    // Killed only after the test's own deadline (spawnCli's 120 s killed it mid-way at load 30).
+    const l = await listen(['-o', 'tsv'], 300_000);
     const pid = l.child.pid as number;
     const rss = () =>
       Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;

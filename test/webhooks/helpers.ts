@@ -81,8 +81,10 @@ export interface Listener {
 export async function startListen(
   args: string[],
   env: Record<string, string | undefined>,
+  /** When the listener is killed: at least as long as the test that uses it may run. */
+  timeoutMs?: number,
 ): Promise<Listener> {
-  const started = spawnCli(['webhooks', 'listen', '--port', '0', ...args], env);
+  const started = spawnCli(['webhooks', 'listen', '--port', '0', ...args], env, timeoutMs);
   const { child } = started;
   const closed = started.done.then((end) => end.code);
   const url = await waitFor(
