@@ -54,7 +54,8 @@ export class OrderStore {
   load(texts: OrderTexts, ids: readonly number[]): void {
     if (this.texts) throw new Error('the orders of one data file only');
     this.texts = texts;
-    this.made = new Array(ids.length);
+    // Filled, not `new Array(n)`: past 100,000 elements that one is a dictionary.
+    this.made = Array.from({ length: ids.length }, () => undefined);
     for (const [n, id] of ids.entries()) this.byId.set(id, n);
   }
 
