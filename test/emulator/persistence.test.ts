@@ -160,22 +160,29 @@ describe('data file', () => {
     expect(JSON.parse(text).orders).toEqual(whole.orders);
   });
 
-  it('reads a file laid out one order a line but with its keys in another order by parsing it whole', async () => {
+  it('reads a file laid out one order a line but with its keys in another order, or CRLF, by parsing it whole', async () => {
     const first = await startEmulator({ port: 0, dataFile: file });
     const customer = await createCustomer(first);
     const product = await createProduct(first);
     const order = await createOrder(first, customer, product);
+    const newer = await createOrder(first, customer, product);
     await first.close();
-    const lines = (await readFile(file, 'utf8')).split('\n');
-    const { invoice_id, ...rest } = JSON.parse(lines[1]!);
-    lines[1] = JSON.stringify({ invoice_id, ...rest });
-    await writeFile(file, lines.join('\n'));
-
-    const second = await startEmulator({ port: 0, dataFile: file });
-    try {
-      expect((await call(second, 'GET', v2(1, '/orders'))).body.orders).toEqual([order]);
-    } finally {
-      await second.close();
+    const text = await readFile(file, 'utf8');
+    const lines = text.split('\n');
+    const { invoice_id, ...rest } = JSON.parse(lines[1]!.replace(/,$/, ''));
+    lines[1] = `${JSON.stringify({ invoice_id, ...rest })},`;
+    // Keys in another order; lines ended by CRLF (an editor on Windows), from the second on.
+    for (const edited of [
+      lines.join('\n'),
+      text.replace(/\n(?!$)/g, (nl, at) => (at > text.indexOf('\n') ? '\r\n' : nl)),
+    ]) {
+      await writeFile(file, edited);
+      const second = await startEmulator({ port: 0, dataFile: file });
+      try {
+        expect((await call(second, 'GET', v2(1, '/orders'))).body.orders).toEqual([newer, order]);
+      } finally {
+        await second.close();
+      }
     }
   });
 

@@ -49,6 +49,7 @@ function parseWhole(text: string, file: string): Snapshot {
 
 const NL = 0x0a;
 const COMMA = 0x2c;
+const CLOSE = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const HEAD_END = ',"orders":[';
@@ -91,7 +92,8 @@ function orderLines(bytes: Buffer, file: string): DataFile | undefined {
       return closed && rest === TAIL ? { snapshot: head, loaded } : undefined;
     }
     const textEnd = bytes[end - 1] === COMMA ? end - 1 : end;
-    if (!orderKeys(bytes, at, textEnd, loaded)) return undefined;
+    // An order ends its line with `}` (and its comma): not so (`\r\n`, spaces) is another layout.
+    if (bytes[textEnd - 1] !== CLOSE || !orderKeys(bytes, at, textEnd, loaded)) return undefined;
     loaded.texts.starts.push(at);
     loaded.texts.ends.push(textEnd);
     if (lineEnd < 0) return undefined;
