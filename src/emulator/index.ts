@@ -98,9 +98,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (dataFile) await removeStaleTemps(dataFile);
   const saved = dataFile ? await readDataFile(dataFile) : null;
   let fixtureIds = noIds();
-  if (saved) state.restore(saved);
+  if (saved) state.restore(saved.snapshot, saved.loaded);
   else fixtureIds = await applySeed(state, startSeed, opts.fixture, opts.fixtureName);
-  const writer = dataFile ? new DataFileWriter(dataFile, () => state.snapshot()) : null;
+  const writer = dataFile ? new DataFileWriter(dataFile, () => state.storedForm()) : null;
   if (writer) state.onChange(() => writer.schedule());
 
   let closing: Promise<void> | null = null;

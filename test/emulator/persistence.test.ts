@@ -63,6 +63,7 @@ describe('data file', () => {
 
   it('never leaves a half-written file: every read while writing parses', async () => {
     const emulator = await startEmulator({ port: 0, dataFile: file });
+    let made = 0;
     try {
       // A large state makes each write take a while.
       await call(emulator, 'POST', '/__emulator/bulk-orders', { body: { count: 20_000 } });
@@ -79,8 +80,10 @@ describe('data file', () => {
           }
         }
       })();
-      for (let round = 0; round < 10; round++) {
+      // Writes are quick (orders not changed are copied as bytes): go on until reads overlapped them.
+      for (let round = 0; round < 10 || (reads === 0 && round < 150); round++) {
         await Promise.all(Array.from({ length: 5 }, () => createOrder(emulator, customer, product)));
+        made += 5;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       reading = false;
@@ -90,8 +93,97 @@ describe('data file', () => {
       await emulator.close();
     }
     const saved = JSON.parse(await readFile(file, 'utf8'));
-    expect(saved.orders).toHaveLength(20_050);
+    expect(saved.orders).toHaveLength(20_000 + made);
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps one order a line and reads them only when asked; what was not changed is written back as it was', async () => {
+    const first = await startEmulator({ port: 0, dataFile: file });
+    const customer = await createCustomer(first);
+    const product = await createProduct(first);
+    const a = await createOrder(first, customer, product);
+    const b = await createOrder(first, customer, product);
+    await first.close();
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    expect(lines[0]).toMatch(/,"orders":\[$/);
+    expect(lines.slice(1, 3).map((line) => JSON.parse(line.replace(/,$/, '')).id)).toEqual([a.id, b.id]);
+    expect(lines.slice(3)).toEqual([']}', '']);
+    const untouched = lines[2];
+
+    const second = await startEmulator({ port: 0, dataFile: file });
+    try {
+      expect(second.state.counts()).toEqual({ orders: 2, customers: 1, products: 1 });
+      expect((await call(second, 'GET', v2(1, '/orders'))).body.orders).toEqual([b, a]);
+      // The invoice ids are known without reading the orders.
+      const again = await call(second, 'POST', v2(1, '/orders'), {
+        body: {
+          order: {
+            currency: 'EUR',
+            customer_id: customer,
+            invoice_id: a.merchant_invoice_id,
+            order_products: [{ product_id: product }],
+          },
+        },
+      });
+      expect(again.status).toBe(422);
+      expect(JSON.stringify(again.body)).toContain('already been taken');
+      const renewed = await call(second, 'POST', v2(1, `/orders/${a.id}/custom_checkout`));
+      expect(renewed.status).toBe(200);
+      const changed = (await call(second, 'GET', v2(1, '/orders'))).body.orders[1];
+      expect(changed.updated_at).not.toBe(a.updated_at);
+    } finally {
+      await second.close();
+    }
+    const after = (await readFile(file, 'utf8')).split('\n');
+    expect(after[2]).toBe(untouched);
+    expect(JSON.parse(after[1]!.replace(/,$/, '')).checkout).not.toBeNull();
+  });
+
+  it('still loads a data file of one line (earlier versions) and writes it one order a line after a change', async () => {
+    const first = await startEmulator({ port: 0, dataFile: file });
+    const customer = await createCustomer(first);
+    const product = await createProduct(first);
+    const order = await createOrder(first, customer, product);
+    await first.close();
+    const whole = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify(whole));
+
+    const second = await startEmulator({ port: 0, dataFile: file });
+    try {
+      expect((await call(second, 'GET', v2(1, `/orders/${order.id}`))).body.order).toEqual(order);
+      await createCustomer(second);
+    } finally {
+      await second.close();
+    }
+    const text = await readFile(file, 'utf8');
+    expect(text.split('\n')).toHaveLength(4);
+    expect(JSON.parse(text).orders).toEqual(whole.orders);
+  });
+
+  it('reads a file laid out one order a line but with its keys in another order, or CRLF, by parsing it whole', async () => {
+    const first = await startEmulator({ port: 0, dataFile: file });
+    const customer = await createCustomer(first);
+    const product = await createProduct(first);
+    const order = await createOrder(first, customer, product);
+    const newer = await createOrder(first, customer, product);
+    await first.close();
+    const text = await readFile(file, 'utf8');
+    const lines = text.split('\n');
+    const { invoice_id, ...rest } = JSON.parse(lines[1]!.replace(/,$/, ''));
+    lines[1] = `${JSON.stringify({ invoice_id, ...rest })},`;
+    // Keys in another order; lines ended by CRLF (an editor on Windows), from the second on.
+    for (const edited of [
+      lines.join('\n'),
+      text.replace(/\n(?!$)/g, (nl, at) => (at > text.indexOf('\n') ? '\r\n' : nl)),
+    ]) {
+      await writeFile(file, edited);
+      const second = await startEmulator({ port: 0, dataFile: file });
+      try {
+        expect((await call(second, 'GET', v2(1, '/orders'))).body.orders).toEqual([newer, order]);
+      } finally {
+        await second.close();
+      }
+    }
   });
 
   it('flushes the last change when shut down through the admin API', async () => {

@@ -13,7 +13,7 @@ async function demo(): Promise<EmulatorState> {
   return state;
 }
 
-const ofProfile = <T extends { profile_id: number }>(records: Map<number, T>, profileId: number) =>
+const ofProfile = <T extends { profile_id: number }>(records: { values(): Iterable<T> }, profileId: number) =>
   [...records.values()].filter((record) => record.profile_id === profileId);
 
 describe('demo seed', async () => {

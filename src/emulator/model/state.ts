@@ -2,6 +2,7 @@
 // changes records goes through here so that the indexes cannot drift from the maps.
 
 import type { OrderStatus } from '../../domain/orders.js';
+import { OrderStore, type OrderTexts } from './order-store.js';
 import type { Customer, Order, Payment, Product, ScheduledPayment, SeedName } from './types.js';
 
 /** An order moved from one status to another at `at` (ISO 8601, the emulator's clock). */
@@ -38,6 +39,20 @@ export interface Snapshot {
 
 export const SNAPSHOT_FORMAT = 'billing-emulator/1';
 
+/** Orders of a data file kept as their texts (OrderStore): the n-th has ids[n], profiles[n], invoices[n]. */
+export interface LoadedOrders {
+  texts: OrderTexts;
+  ids: number[];
+  profiles: number[];
+  invoices: string[];
+}
+
+/** What the data file is written from: the snapshot but its orders, and each order as OrderStore.stored() gives it. */
+export interface StoredForm {
+  head: Omit<Snapshot, 'orders'>;
+  orders: Iterable<Buffer | Order>;
+}
+
 interface ProfileIndex {
   /** Ids in creation order (ascending), so a newest-first page is a slice from the end. */
   orderIds: number[];
@@ -61,13 +76,13 @@ export class EmulatorState {
 
   readonly customers = new Map<number, Customer>();
   readonly products = new Map<number, Product>();
-  readonly orders = new Map<number, Order>();
+  readonly orders = new OrderStore();
   readonly scheduledPayments = new Map<number, ScheduledPayment>();
   readonly payments = new Map<number, Payment>();
 
   private readonly profiles = new Map<number, ProfileIndex>();
-  private readonly ordersPerCustomer = new Map<number, number>();
-  private readonly ordersPerProduct = new Map<number, number>();
+  /** How many orders use each customer and product; counted on first use (every order read). */
+  private usage: { customers: Map<number, number>; products: Map<number, number> } | null = null;
   private readonly schedules = new Map<number, number[]>();
   private readonly orderPayments = new Map<number, number[]>();
   private readonly listeners: Array<() => void> = [];
@@ -163,7 +178,7 @@ export class EmulatorState {
   }
 
   ordersUsingCustomer(id: number): number {
-    return this.ordersPerCustomer.get(id) ?? 0;
+    return this.usageCounts().customers.get(id) ?? 0;
   }
 
   // Products
@@ -189,20 +204,25 @@ export class EmulatorState {
   }
 
   ordersUsingProduct(id: number): number {
-    return this.ordersPerProduct.get(id) ?? 0;
+    return this.usageCounts().products.get(id) ?? 0;
+  }
+
+  private usageCounts(): { customers: Map<number, number>; products: Map<number, number> } {
+    if (!this.usage) {
+      this.usage = { customers: new Map(), products: new Map() };
+      for (const order of this.orders.readOnly()) countUsage(this.usage, order);
+    }
+    return this.usage;
   }
 
   // Orders
 
   addOrder(order: Order): Order {
     const index = this.index(order.profile_id);
-    this.orders.set(order.id, order);
+    this.orders.set(order);
     insertSorted(index.orderIds, order.id);
     index.invoiceIds.set(order.invoice_id, order.id);
-    bump(this.ordersPerCustomer, order.customer_id);
-    for (const productId of new Set(order.lines.map((line) => line.product_id))) {
-      bump(this.ordersPerProduct, productId);
-    }
+    if (this.usage) countUsage(this.usage, order);
     return order;
   }
 
@@ -256,31 +276,39 @@ export class EmulatorState {
       this.scheduledPayments,
       this.payments,
       this.profiles,
-      this.ordersPerCustomer,
-      this.ordersPerProduct,
       this.schedules,
       this.orderPayments,
     ]) {
       map.clear();
     }
+    this.usage = null;
   }
 
   snapshot(): Snapshot {
+    const { head } = this.storedForm();
+    return { ...head, orders: [...this.orders.values()] };
+  }
+
+  /** The snapshot as the data file is written from it: orders still texts stay their bytes. */
+  storedForm(): StoredForm {
     return {
-      format: SNAPSHOT_FORMAT,
-      seed: this.seed,
-      fixture: this.fixture,
-      clock_offset_ms: this.clockOffsetMs,
-      next_ids: { ...this.nextIds },
-      customers: [...this.customers.values()],
-      products: [...this.products.values()],
-      orders: [...this.orders.values()],
-      scheduled_payments: [...this.scheduledPayments.values()],
-      payments: [...this.payments.values()],
+      head: {
+        format: SNAPSHOT_FORMAT,
+        seed: this.seed,
+        fixture: this.fixture,
+        clock_offset_ms: this.clockOffsetMs,
+        next_ids: { ...this.nextIds },
+        customers: [...this.customers.values()],
+        products: [...this.products.values()],
+        scheduled_payments: [...this.scheduledPayments.values()],
+        payments: [...this.payments.values()],
+      },
+      orders: this.orders.stored(),
     };
   }
 
-  restore(snapshot: Snapshot): void {
+  /** Replaces the state by the snapshot's; `loaded` (its orders still texts) follow its orders. */
+  restore(snapshot: Snapshot, loaded?: LoadedOrders): void {
     this.clear();
     this.seed = snapshot.seed;
     this.fixture = snapshot.fixture ?? null;
@@ -289,9 +317,27 @@ export class EmulatorState {
     for (const customer of snapshot.customers) this.addCustomer(customer);
     for (const product of snapshot.products) this.addProduct(product);
     for (const order of snapshot.orders) this.addOrder(order);
+    if (loaded) {
+      const { ids, profiles, invoices } = loaded;
+      for (let n = 0; n < ids.length; n++) {
+        const index = this.index(profiles[n] as number);
+        insertSorted(index.orderIds, ids[n] as number);
+        index.invoiceIds.set(invoices[n] as string, ids[n] as number);
+      }
+      this.orders.load(loaded.texts, ids);
+    }
     for (const payment of snapshot.scheduled_payments) this.addScheduledPayment(payment);
     for (const payment of snapshot.payments) this.addPayment(payment);
   }
+}
+
+function countUsage(
+  usage: { customers: Map<number, number>; products: Map<number, number> },
+  order: Order,
+): void {
+  bump(usage.customers, order.customer_id);
+  for (const productId of new Set(order.lines.map((line) => line.product_id)))
+    bump(usage.products, productId);
 }
 
 function bump(map: Map<number, number>, key: number): void {
