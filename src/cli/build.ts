@@ -171,11 +171,14 @@ function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): O
   return copy;
 }
 
-/** The command a manifest node names: its description and code, loaded now. */
-export async function runnableOf(groups: readonly Group[], node: ManifestNode): Promise<Runnable> {
+/**
+ * The command a manifest node names: its description and code, loaded now. `top` is the group
+ * (or top-level command) the node lies in, `node.at[0]` its place among GROUPS.
+ */
+export async function runnableOf(top: Group | undefined, node: ManifestNode): Promise<Runnable> {
   if (node.action !== undefined) return actionCommand(node.action as ActionName);
-  const [first, ...rest] = node.at ?? [];
-  let entry: Entry | undefined = groups[first ?? -1];
+  const [, ...rest] = node.at ?? [];
+  let entry: Entry | undefined = top;
   for (const i of rest) {
     const group: Runnable | Group | undefined = entry === undefined ? undefined : await resolveEntry(entry);
     entry = group && 'verbs' in group ? (await group.verbs())[i] : undefined;
