@@ -19,6 +19,7 @@ import type { Group } from './cli/kit/verb.js';
 import { declareNodes, declarePath, readManifest, redeclare, runPathOf } from './cli/manifest.js';
 import { examples, type Run } from './cli/shared.js';
 import { TOPICS } from './cli/topic-names.js';
+import { FOLDER_GROUPS } from './commands/groups.js';
 import { ENVIRONMENT } from './config/variables.js';
 import { EXIT, EXIT_CODES, InterruptedError } from './errors.js';
 import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
@@ -125,7 +126,7 @@ async function buildProgram(
   const node = path ? path.at(-1) : known?.get(target as Command);
   if (node?.command) {
     const [{ configureDeclared, runnableOf }, group] = await Promise.all([
-      import('./cli/build.js'),
+      import('./cli/declared.js'),
       groupNamed(path ? (path[0] as ManifestNode).name : topOf(target as Command).name()),
     ]);
     const cmd = path ? declarePath(program, path) : redeclare(target as Command, node);
@@ -146,7 +147,6 @@ function topOf(cmd: Command): Command {
  * the descriptions of the top-level commands (src/commands/index.ts), which only they load.
  */
 async function groupNamed(name: string): Promise<Group | undefined> {
-  const { FOLDER_GROUPS } = await import('./commands/groups.js');
   if (Object.hasOwn(FOLDER_GROUPS, name)) return FOLDER_GROUPS[name as keyof typeof FOLDER_GROUPS];
   const { GROUPS } = await import('./commands/index.js');
   return Object.hasOwn(GROUPS, name) ? GROUPS[name as keyof typeof GROUPS] : undefined;
