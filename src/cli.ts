@@ -15,9 +15,11 @@ import {
 import { commandOfArgv, defineHelp, unalias } from './cli/help.js';
 import { formatHelp, itemLines, wrapHelpText } from './cli/help-layout.js';
 import type { ManifestNode } from './cli/kit/declaration.js';
+import type { Group } from './cli/kit/verb.js';
 import { declareNodes, declarePath, readManifest, redeclare, runPathOf } from './cli/manifest.js';
 import { examples, type Run } from './cli/shared.js';
 import { TOPICS } from './cli/topic-names.js';
+import { FOLDER_GROUPS } from './commands/groups.js';
 import { ENVIRONMENT } from './config/variables.js';
 import { EXIT, EXIT_CODES, InterruptedError } from './errors.js';
 import { OUTPUT_FORMATS, traitsOf } from './format/formats.js';
@@ -123,14 +125,31 @@ async function buildProgram(
   const target = path ? undefined : commandOfArgv(program, argv);
   const node = path ? path.at(-1) : known?.get(target as Command);
   if (node?.command) {
-    const [{ configureDeclared, runnableOf }, { GROUPS }] = await Promise.all([
-      import('./cli/build.js'),
-      import('./commands/index.js'),
+    const [{ configureDeclared, runnableOf }, group] = await Promise.all([
+      import('./cli/declared.js'),
+      groupNamed(path ? (path[0] as ManifestNode).name : topOf(target as Command).name()),
     ]);
     const cmd = path ? declarePath(program, path) : redeclare(target as Command, node);
-    configureDeclared(cmd, node.command, await runnableOf(Object.values(GROUPS), node), run);
+    configureDeclared(cmd, node.command, await runnableOf(group, node), run);
   }
   return program;
+}
+
+/** The group or top-level command `cmd` lies in: its ancestor just under the program. */
+function topOf(cmd: Command): Command {
+  let top = cmd;
+  while (top.parent?.parent) top = top.parent;
+  return top;
+}
+
+/**
+ * The group or top-level command of that name: a group's from src/commands/groups.ts, without
+ * the descriptions of the top-level commands (src/commands/index.ts), which only they load.
+ */
+async function groupNamed(name: string): Promise<Group | undefined> {
+  if (Object.hasOwn(FOLDER_GROUPS, name)) return FOLDER_GROUPS[name as keyof typeof FOLDER_GROUPS];
+  const { GROUPS } = await import('./commands/index.js');
+  return Object.hasOwn(GROUPS, name) ? GROUPS[name as keyof typeof GROUPS] : undefined;
 }
 
 /**

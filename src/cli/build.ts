@@ -2,11 +2,11 @@
 // manifest of every command (scripts/manifest.mjs) made from the same descriptions: arguments,
 // flags with their parser and default, the help after the options (examples, the description's
 // text, a batch's), the batch flags, the lazy action. A run declares from the manifest
-// (src/cli/manifest.ts) and loads only the description of the command it runs, through runnableAt.
+// (src/cli/manifest.ts) and loads only the description of the command it runs (src/cli/declared.ts).
 
 import type { Command } from 'commander';
-import { type ActionName, batchHelpOf } from '../ops/batch/action-table.js';
-import { actionCommand, entriesOf, resolveEntry } from './kit/action-commands.js';
+import { batchHelpOf } from '../ops/batch/action-table.js';
+import { entriesOf } from './kit/action-commands.js';
 import { type Declaration, declare, type ManifestNode } from './kit/declaration.js';
 import {
   collect,
@@ -15,7 +15,7 @@ import {
   type Group,
   gather,
   isRunnable,
-  type Parser,
+  parsersOf,
   type Runnable,
   type VerbSpec,
 } from './kit/verb.js';
@@ -54,20 +54,6 @@ export function configure(cmd: Command, runnable: Runnable, run: Run): Command {
   return declare(cmd, declarationOf(runnable.verb), parsersOf(runnable.verb)).action(run(runnable));
 }
 
-/**
- * The command that runs, declared from the manifest's `declaration` of it (made by
- * declarationOf from the same description at build), with only its parsers and code from the
- * description.
- */
-export function configureDeclared(
-  cmd: Command,
-  declaration: Declaration,
-  runnable: Runnable,
-  run: Run,
-): Command {
-  return declare(cmd, declaration, parsersOf(runnable.verb)).action(run(runnable));
-}
-
 /** What commander declares of a description, as data (the manifest holds it). */
 export function declarationOf(verb: VerbSpec): Declaration {
   const after = helpAfter(verb);
@@ -94,11 +80,6 @@ export function declarationOf(verb: VerbSpec): Declaration {
     ...(verb.examples?.length && { examples: verb.examples }),
     ...(after && { after }),
   };
-}
-
-/** The parsers of a description's flags, by flag. */
-function parsersOf(verb: VerbSpec): Map<string, Parser> {
-  return new Map(flagsOf(verb).flatMap((f) => (f.parse ? [[f.flag, f.parse] as const] : [])));
 }
 
 /** What help prints after the options: the examples, the description's text, a batch's, then its own on batches. */
@@ -169,20 +150,4 @@ function without<T extends object, K extends keyof T>(value: T, ...keys: K[]): O
   const copy = { ...value };
   for (const key of keys) delete copy[key];
   return copy;
-}
-
-/** The command a manifest node names: its description and code, loaded now. */
-export async function runnableOf(groups: readonly Group[], node: ManifestNode): Promise<Runnable> {
-  if (node.action !== undefined) return actionCommand(node.action as ActionName);
-  const [first, ...rest] = node.at ?? [];
-  let entry: Entry | undefined = groups[first ?? -1];
-  for (const i of rest) {
-    const group: Runnable | Group | undefined = entry === undefined ? undefined : await resolveEntry(entry);
-    entry = group && 'verbs' in group ? (await group.verbs())[i] : undefined;
-  }
-  const found = entry === undefined ? undefined : await resolveEntry(entry);
-  if (found && isRunnable(found)) return found;
-  if (found && 'command' in found) return found.command;
-  if (found && 'verb' in found) return found.verb();
-  throw new Error(`the manifest names a command the sources do not have: ${node.name} at ${node.at}`);
 }

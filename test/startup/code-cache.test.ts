@@ -63,8 +63,9 @@ describe.skipIf(users.skip)(`a code cache another user planted is never run${use
     const warnings = help.stderr.split('\n').filter((l) => l.includes('code cache is ignored'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/belongs to another user/);
-    // Nothing of root's was written into the other user's folder.
+    // Nothing of root's was written into the other user's folder: the plant is as it was.
     expect(readdirSync(dirname(file))).toEqual([file.split('/').at(-1)]);
+    expect(Object.keys(indexOf(file))).toEqual(['cli.js']);
   });
 
   it('the same planted code, once this user owns it and nobody else can write it, is what V8 runs (the plant is a real attack)', () => {
@@ -94,17 +95,42 @@ describe.skipIf(users.skip)(`a code cache another user planted is never run${use
   });
 });
 
+/** The index of the build's one cache file (bin/billing's openBook): name to [hash, offset, length]. */
+function indexOf(file: string): Record<string, [string, number, number]> {
+  const bytes = readFileSync(file);
+  return JSON.parse(bytes.subarray(4, 4 + bytes.readUInt32LE(0)).toString('utf8'));
+}
+
 describe('the code cache is keyed by the code', () => {
-  it('a cache file is named after the hash the build made of the bytes of the file it holds', () => {
+  it("the build's one cache file holds each file's code under the hash the build made of the bytes of the file", () => {
     const { node, bin } = runnableByOthers();
     const home = tempDir('billing-cache-');
     expect(billing(node, bin, TOPIC, home).code).toBe(0);
     const code = JSON.parse(readFileSync(join(dirname(bin), '..', 'dist', 'code-hashes.json'), 'utf8'));
     const root = join(home, 'billing', 'v8');
     const [dir] = readdirSync(root);
-    const names = readdirSync(join(root, dir as string));
-    expect(names).toContain(`cli.js-${code['cli.js']}.cache`);
+    expect(readdirSync(join(root, dir as string))).toEqual(['code.cache']);
+    const index = indexOf(join(root, dir as string, 'code.cache'));
+    expect(index['cli.js']?.[0]).toBe(code['cli.js']);
     const cli = readFileSync(join(dirname(bin), '..', 'dist', 'cli.js'));
     expect(code['cli.js']).toBe(createHash('sha256').update(cli).digest('hex').slice(0, 32));
+  });
+
+  it('a run that loads a file the cache does not hold adds it and keeps what the cache held', () => {
+    const { node, bin } = runnableByOthers();
+    const home = tempDir('billing-cache-');
+    expect(billing(node, bin, TOPIC, home).code).toBe(0);
+    const root = join(home, 'billing', 'v8');
+    const [dir] = readdirSync(root);
+    const file = join(root, dir as string, 'code.cache');
+    const first = Object.keys(indexOf(file));
+    expect(billing(node, bin, ['config', 'path'], home).code).toBe(0);
+    const second = Object.keys(indexOf(file));
+    expect(second).toEqual(expect.arrayContaining(first));
+    expect(second.length).toBeGreaterThan(first.length);
+    // A run that compiles nothing new leaves the file as it was.
+    const before = readFileSync(file);
+    expect(billing(node, bin, ['config', 'path'], home).code).toBe(0);
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 });

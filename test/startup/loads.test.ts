@@ -7,7 +7,7 @@
 // files read, process.moduleLoadList).
 
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv } from '../helpers/cli.js';
@@ -44,6 +44,18 @@ function othersLoaded(files: string[], path: string): string[] {
   const others = new Set([...all.values()].filter((c) => c !== own));
   return files.filter((f) => others.has(f));
 }
+
+/** The sources a built file was made from (its source map), as paths under src/. */
+function sourcesOf(file: string): string[] {
+  // dist/trust.js is built without a map.
+  if (!file.endsWith('.js') || !existsSync(join(ROOT, 'dist', `${file}.map`))) return [];
+  const map = JSON.parse(readFileSync(join(ROOT, 'dist', `${file}.map`), 'utf8')) as { sources: string[] };
+  return map.sources.map((s) => s.replace(/^.*\bsrc\//, ''));
+}
+
+/** The descriptions of the top-level commands and their list (src/commands/index.ts). */
+const TOP_LEVEL =
+  /^commands\/(index|(login|logout|status|api|completion|mcp)\/\2|search\/(line|search))\.ts$/;
 
 /** Runs node ARGS as a process that does not block this one (the emulator runs here). */
 function run(args: string[], env: Record<string, string | undefined>) {
@@ -194,6 +206,9 @@ describe('orders get loads the orders group and no other', () => {
       'manifest.json',
       'manifest/orders.json',
     ]);
+    // Nor the descriptions of the top-level commands (login, status, api, ...): only their names,
+    // from the manifest.
+    expect(r.files.filter((f) => sourcesOf(f).some((s) => TOP_LEVEL.test(s)))).toEqual([]);
     for (const unused of ['child_process', 'http2', 'https', 'tls', 'zlib', 'worker_threads', 'crypto']) {
       expect(r.builtins).not.toContain(unused);
     }

@@ -1,6 +1,7 @@
 // What another user does to a shared cache folder (issue 34 §2): writes V8 code made from code
-// of their own, of the same length as dist/cli.js, under the name bin/billing looks for.
-// V8 checks only the source's length, so a cache that bin/billing believed would run it.
+// of their own, of the same length as dist/cli.js, as the build's cache file (bin/billing's
+// openBook: the index's length, the index, the data) with cli.js's entry under the hash the
+// build made. V8 checks only the source's length, so a cache that bin/billing believed would run it.
 //
 //   node plant-cache.cjs DIST CACHE_ROOT
 'use strict';
@@ -24,9 +25,11 @@ script.runInThisContext()({}, require, {}, filename, dist);
 process.exit = exit;
 const dir = path.join(root, `${identity.billingBuild}-${process.versions.v8}-${process.arch}`);
 fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-const file = path.join(
-  dir,
-  `cli.js-${JSON.parse(fs.readFileSync(path.join(dist, 'code-hashes.json'), 'utf8'))['cli.js']}.cache`,
-);
-fs.writeFileSync(file, script.createCachedData(), { mode: 0o644 });
+const file = path.join(dir, 'code.cache');
+const hash = JSON.parse(fs.readFileSync(path.join(dist, 'code-hashes.json'), 'utf8'))['cli.js'];
+const data = script.createCachedData();
+const index = Buffer.from(JSON.stringify({ 'cli.js': [hash, 0, data.length] }));
+const prefix = Buffer.alloc(4);
+prefix.writeUInt32LE(index.length, 0);
+fs.writeFileSync(file, Buffer.concat([prefix, index, data]), { mode: 0o644 });
 process.stdout.write(`${file}\n`);

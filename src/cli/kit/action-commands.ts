@@ -4,7 +4,7 @@
 
 import { ACTIONS, type ActionEntry, type ActionName } from '../../ops/batch/action-table.js';
 import { PRODUCTION_GUARD } from './help-text.js';
-import { type Entry, type Group, type Handler, isRunnable, type Runnable, type VerbSpec } from './verb.js';
+import { type Group, type Handler, isRunnable, type Runnable, resolveEntry, type VerbSpec } from './verb.js';
 
 /** The commands of `group` declared by the table and not by a description of their own. */
 export function actionVerbs(group: string, declared: readonly string[]): Runnable[] {
@@ -33,11 +33,6 @@ export function actionCommand(name: ActionName): Runnable {
   };
   const load = async () => (await import('./many.js')).handlerOf(name) as Handler<never>;
   return { verb: description, load };
-}
-
-/** An entry as a command or a group: a command in its own file is imported. */
-export async function resolveEntry(entry: Entry): Promise<Runnable | Group> {
-  return typeof entry === 'function' ? (await entry()).default : entry;
 }
 
 /**

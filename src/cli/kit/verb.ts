@@ -105,6 +105,11 @@ export type LazyCommand = () => Promise<{ readonly default: Runnable | Group }>;
 /** A group's entry: a verb, a command in its own file, or a group of its own (billing emulator webhooks). */
 export type Entry = Runnable | LazyCommand | Group;
 
+/** An entry as a command or a group: a command in its own file is imported. */
+export async function resolveEntry(entry: Entry): Promise<Runnable | Group> {
+  return typeof entry === 'function' ? (await entry()).default : entry;
+}
+
 /** A group's entry: a verb, or a group of its own (billing emulator webhooks). */
 export function isRunnable(entry: Runnable | Group): entry is Runnable {
   return 'load' in entry;
@@ -199,6 +204,11 @@ export function flagsOf(description: VerbSpec): readonly FlagSpec[] {
   // Every command that writes takes --dry-run; one without its own gets the client's (confirm.ts).
   if (description.moves === 'none' || all.some((f) => long(f) === '--dry-run')) return all;
   return [...all, DRY_RUN];
+}
+
+/** The parsers of a description's flags, by flag. */
+export function parsersOf(verb: VerbSpec): Map<string, Parser> {
+  return new Map(flagsOf(verb).flatMap((f) => (f.parse ? [[f.flag, f.parse] as const] : [])));
 }
 
 /** The --dry-run of a command that has none of its own: the first write is printed, not sent. */
