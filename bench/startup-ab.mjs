@@ -25,8 +25,10 @@ for (let r = 0; r < +rounds; r++) {
     ['-N', '-w', '2', '-r', runs, '--export-json', json, ...list.flatMap(([n, c]) => ['-n', n, c])],
     { stdio: 'ignore' },
   );
-  for (const x of JSON.parse(readFileSync(json, 'utf8')).results)
-    (acc[x.command] ??= []).push({ wall: x.median * 1000, cpu: (x.user + x.system) * 1000 });
+  for (const x of JSON.parse(readFileSync(json, 'utf8')).results) {
+    acc[x.command] ??= [];
+    acc[x.command].push({ wall: x.median * 1000, cpu: (x.user + x.system) * 1000 });
+  }
 }
 const med = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
