@@ -72,6 +72,20 @@ export function confirmMove(record: Payment | undefined, asked: MoveAsked, answe
   );
 }
 
+/**
+ * The record check of a move read back among an order's payments (not its answer): the record
+ * found, held to the same rule. A batch's row journaled done and the record an earlier start
+ * landed are both checked here, as is the send's own look after a failed answer.
+ */
+export function confirmFound(found: Payment, asked: MoveAsked, orderId: number | undefined): Payment {
+  return confirmMove(found, asked, {
+    status: 200,
+    method: 'GET',
+    path: `/orders/${orderId ?? '?'}/payments`,
+    ...(orderId === undefined ? {} : { foundOnOrder: orderId }),
+  });
+}
+
 /** A payment's amount in minor units; a payment without a readable amount is exit 8, before anything is sent. */
 export function minorAmount(p: Payment): bigint {
   if (typeof p.amount === 'string' && isAmount(p.amount)) return toMinor(p.amount);

@@ -6,7 +6,7 @@ import { BillingError, EXIT, UsageError } from '../errors.js';
 import { type ApiClient, monotonicMs } from './client.js';
 
 import { ApiError, lostAnswerReason, UnconfirmedMoveError } from './errors.js';
-import { confirmMove, type MoveAsked, type MoveKind } from './move-proof.js';
+import { confirmFound, confirmMove, type MoveAsked, type MoveKind } from './move-proof.js';
 import { listOrderPayments } from './orders.js';
 import { checkedOptional, checkedRecord, recordId } from './records.js';
 import { type Route, routes } from './routes.js';
@@ -194,14 +194,7 @@ async function settleMove(
       const landed = candidates.length === 1 ? candidates[0] : undefined;
       if (candidates.length > 1) throw unexplainedMove(candidates[1] as Payment, o.orderId);
       if (landed) {
-        return o.asked
-          ? confirmMove(landed, o.asked, {
-              status: 200,
-              method: 'GET',
-              path: `/orders/${o.orderId}/payments`,
-              foundOnOrder: o.orderId,
-            })
-          : landed;
+        return o.asked ? confirmFound(landed, o.asked, o.orderId) : landed;
       }
       const other = payments.find((p) => o.appeared?.(p));
       if (other) throw unexplainedMove(other, o.orderId);

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { monotonicMs } from '../../api/client.js';
 import { lostAnswerReason, UnconfirmedMoveError } from '../../api/errors.js';
-import { confirmMove, type MoveKind } from '../../api/move-proof.js';
+import { confirmFound, type MoveAsked, type MoveKind } from '../../api/move-proof.js';
 import {
   MoveInDoubtError,
   mayHaveApplied,
@@ -268,7 +268,7 @@ async function recordedDone<R extends BatchRow, S, P extends ActionPlan, T exten
         }),
       };
     }
-    confirmed(record, action.kind, id, { ...history.last, amount: amount ?? '' }, currency);
+    proven(askedOf(action.kind, id, amount ?? '', currency), record);
     return {
       ...skipped,
       currency: currency ?? (typeof record.currency === 'string' ? record.currency : null),
@@ -339,7 +339,8 @@ async function act<R extends BatchRow, S, P extends ActionPlan, T extends BatchR
         const candidate = action.landed(state, started);
         const found = candidate && !says.claimed.has(candidate.id) ? candidate : undefined;
         if (found) {
-          const landed = money === undefined ? found : confirmed(found, money, id, started, currency);
+          const asked = money === undefined ? undefined : askedOf(money, id, started.amount ?? '', currency);
+          const landed = asked === undefined ? found : proven(asked, found);
           return {
             outcome: {
               ...base,
@@ -506,25 +507,23 @@ function readBound(history: RowHistory | undefined, settleMs: number): number {
   return Math.max(0, settleMs - since);
 }
 
-/** A landed record held to the rule of an answer's record: a pending or declined one leaves the row in doubt. */
-function confirmed<T extends BatchRecord>(
-  found: T,
-  kind: MoveKind,
-  paymentId: number,
-  started: JournalRecord,
-  currency: string | null,
-): T {
+/**
+ * The row's record check, its one way into src/api/move-proof.ts (`confirmFound`): the record a
+ * row journaled done names, or the one an earlier start landed, held to the rule of an answer's
+ * record; a pending or declined one leaves the row in doubt.
+ */
+function proven<T extends BatchRecord>(asked: MoveAsked, found: T): T {
   const orderId = found.order_id;
-  return confirmMove(
+  return confirmFound(
     found as unknown as Payment,
-    { kind, paymentId, amount: started.amount ?? '', ...(currency === null ? {} : { currency }) },
-    {
-      status: 200,
-      method: 'GET',
-      path: `/orders/${orderId ?? '?'}/payments`,
-      ...(typeof orderId === 'number' ? { foundOnOrder: orderId } : {}),
-    },
+    asked,
+    typeof orderId === 'number' ? orderId : undefined,
   ) as unknown as T;
+}
+
+/** What a row's record must show: the move's kind, on the row's id, of the amount its start recorded. */
+function askedOf(kind: MoveKind, paymentId: number, amount: string, currency: string | null): MoveAsked {
+  return { kind, paymentId, amount, ...(currency === null ? {} : { currency }) };
 }
 
 /** What became of a row, and the record that says so in the journal. */
