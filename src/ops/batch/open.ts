@@ -1,14 +1,16 @@
-// Opening a batch (steps of ./pipeline.ts, in order): check ownership (./ownership.ts), lock
-// (./lock.ts), load the journal (./journal.ts), hold the rows against it (./rows.ts), reconcile
-// it with the input and the service (./reconcile.ts: a decision), record the batch as decided
-// (./record.ts), plan what each row sends (./plan.ts). The
-// single money commands and the refunds of a file open theirs here too.
+// Opening a batch (steps of ./pipeline.ts, in order): check ownership (here, `checkOwnership`:
+// the journal is not the input), lock (./lock.ts), load the journal (./journal.ts), hold the
+// rows against it (./rows.ts), reconcile it with the input and the service (./reconcile.ts: a
+// decision), record the batch as decided (./record.ts), plan what each row sends (./plan.ts).
+// The single money commands and the refunds of a file open theirs here too.
 
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { stateDir } from '../../domain/state-dir.js';
+import { UsageError } from '../../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { Journal } from './journal.js';
 import { lockJournalFile } from './lock.js';
-import { checkOwnership } from './ownership.js';
 import { amountsToSend } from './plan.js';
 import { type BatchSpec, type OpenBatch, reconcile } from './reconcile.js';
 import { recordBatch } from './record.js';
@@ -68,5 +70,23 @@ export async function openOn(
     await journal?.discardIfNew();
     await locked.release();
     throw err;
+  }
+}
+
+/**
+ * The ownership step: a journal that is the input itself (the same file, by any name) is
+ * refused before it is opened: nothing the tool refuses is ever written to. (A journal another
+ * user wrote is refused by the lock step, which opens it: ./lock.ts, openJournalFile.)
+ */
+async function checkOwnership(spec: { input: string; journalPath: string }): Promise<void> {
+  if (!isAbsolute(spec.input)) return;
+  const [input, journal] = await Promise.all([
+    stat(spec.input).catch(() => undefined),
+    stat(spec.journalPath).catch(() => undefined),
+  ]);
+  if (input && journal && input.dev === journal.dev && input.ino === journal.ino) {
+    throw new UsageError(`the journal ${spec.journalPath} is the input ${spec.input}; nothing was sent`, {
+      hint: 'give --journal a file of its own (the default is the input’s name with .journal added)',
+    });
   }
 }

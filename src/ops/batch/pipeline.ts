@@ -1,24 +1,27 @@
-// A batch command opened and run in one pass (issue 35 §2): each step a function of its own
-// module, called once, in this order —
+// A batch command opened and run in one pass (issue 35 §2): each step a function called once,
+// in this order —
 //   read the input (./input.ts) → resolve the service once (./service.ts) and the state folder
-//   → name the batch (./name.ts) → [--dry-run: preview, ./dry-run.ts] → open it (./open.ts:
+//   → name the batch (./name.ts) → [--dry-run: preview, here, and stop] → open it (./open.ts:
 //   check ownership, lock, load the journal, hold the rows against it, reconcile, record, plan)
 //   → run each row (./command.ts, executeBatch, through ./engine.ts and ./row.ts) → the
 //   results, summary and exit (./summary.ts).
-// docs/decisions.md ("Issue 35 §2: the batch pipeline") names the step each rule lives in.
+// docs/decisions.md ("Issue 35 §2") names the step each rule lives in.
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
+import { actionBody, previewRequest } from '../../api/payments.js';
+import { routes } from '../../api/routes.js';
 import { stateDir } from '../../domain/state-dir.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../runtime/args.js';
 import { confirmInProduction } from '../runtime/confirm.js';
+import { writePreviews } from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { actionOf } from './action-table.js';
 import { type BatchCommand, type BatchFlags, executeBatch, MAX_CONCURRENCY, resendLine } from './command.js';
-import { previewBatch } from './dry-run.js';
 import { readBatchRows } from './input.js';
+import { readJournal } from './journal.js';
 import { nameBatch } from './name.js';
 import { openOn } from './open.js';
 import type { ActionPlan, BatchRecord } from './row.js';
@@ -46,7 +49,22 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
   const state = stateDir(rt.env);
   const journalPath = await nameBatch(state, flags, action.name, rows, service);
   const many = (n: number) => plural(n, entry.on);
-  if (flags.dryRun) return previewBatch(rt, { command: command.action, action, rows, journalPath, base });
+  if (flags.dryRun) {
+    // The dry run: the action's own request for each row not done, written and not sent;
+    // nothing is written either (no lock, no journal file).
+    const recorded = (await readJournal(journalPath)).history;
+    const planned = rows.filter((row) => recorded.get(row.key)?.last.state !== action.done);
+    const route = routes[entry.request];
+    const previews = planned.map((row) =>
+      previewRequest(base, route, { id: action.idOf(row) }, actionBody(route, row.amount)),
+    );
+    await writePreviews(rt, previews, false);
+    const skipped = rows.length - planned.length;
+    rt.info(
+      `Dry run: would ${entry.verb} ${many(planned.length)}${skipped > 0 ? `; ${skipped} skipped (${action.done} by an earlier run, journal ${journalPath})` : ''}; nothing was sent.`,
+    );
+    return;
+  }
   const opened = await openOn(rt, {
     service,
     state,
