@@ -3,6 +3,11 @@
 // double stands in front of an emulator, records every request and forwards it; each declared
 // command is run on it as a script would (no terminal, no --yes) and must send no write; with
 // --dry-run it sends none either; with --yes it does (so the refusal is of a real write).
+// One write command (PROCESS_CASE) and one reader run the built CLI as a process for every
+// rule (the exit code, stderr and stdout of the real process); the others run src/cli.ts's
+// main() in this process (test/helpers/in-process.ts) with the same environment, input (none)
+// and no terminal, against the same double over real HTTP: what they check is each command's
+// own guard, not the process (docs/decisions.md, "Issue 35 §5, round 5: the money and safety files").
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describedCommands } from '../../scripts/commands-reference.js';
@@ -10,6 +15,7 @@ import { type FakeService, startService } from '../api/fake-service.js';
 import { createCustomer, createProduct } from '../emulator/helpers.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runsUntilStopped, shellWords } from '../helpers/readme.js';
 import { seedPayments, waitFor } from '../payments/helpers.js';
 import { customerWithCard, liveSubscription, plan } from '../recurring/helpers.js';
@@ -55,12 +61,18 @@ const writesSince = (before: number) =>
     .filter((q) => WRITE.test(q.method))
     .map((q) => `${q.method} ${q.path}`);
 
-/** Runs the command on the double; the writes it sent there. */
-async function run(args: string[]) {
+/** Runs the command on the double, as a process or in this one; the writes it sent there. */
+async function run(args: string[], how: 'process' | 'in-process' = 'process') {
   const before = double.received.length;
-  const r = await runCli(args, { env: production(), timeoutMs: 30_000 });
+  const r =
+    how === 'process'
+      ? await runCli(args, { env: production(), timeoutMs: 30_000 })
+      : await runInProcess(args, { env: production() });
   return { ...r, writes: writesSince(before) };
 }
+
+/** The write command whose three checks run the built CLI as a process: a move of money. */
+const PROCESS_CASE = 'payments refund';
 
 /** Starts a command that serves until stopped (checkout open); stops it at its first write, or after 30 s. */
 async function runUntilWrite(args: string[]) {
@@ -201,7 +213,8 @@ describe('issue 34 §3: a command that writes on production is confirmed, or sen
     async (name) => {
       const words = name.split(' ');
       const args = (await WRITES[name]?.())?.map(String) ?? [];
-      const refused = await run([...words, ...args]);
+      const how = name === PROCESS_CASE ? 'process' : 'in-process';
+      const refused = await run([...words, ...args], how);
       expect(refused.writes, refused.stderr).toEqual([]);
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toMatch(
@@ -209,15 +222,16 @@ describe('issue 34 §3: a command that writes on production is confirmed, or sen
       );
       expect(refused.stderr).toContain('--yes');
 
-      const dry = await run([...words, ...args, '--dry-run']);
+      const dry = await run([...words, ...args, '--dry-run'], how);
       expect(dry.writes, dry.stderr).toEqual([]);
       expect(dry.code, dry.stderr).toBe(0);
       expect(dry.stdout).toMatch(/(POST|PATCH|DELETE|PUT) \S*\/api\/v[12]\//);
 
       // Confirmed, it writes (a server, checkout open, is stopped once it has written; webhooks
       // trigger then posts to an app that is not running here): the refusal above was of a real write.
+      // checkout open runs as a process, since it is stopped by a kill.
       const confirmed = [...words, ...args, '--yes'];
-      const yes = name === 'checkout open' ? await runUntilWrite(confirmed) : await run(confirmed);
+      const yes = name === 'checkout open' ? await runUntilWrite(confirmed) : await run(confirmed, how);
       expect(yes.writes.length, `${name} --yes sent no write`).toBeGreaterThan(0);
     },
   );
@@ -237,10 +251,10 @@ describe('issue 34 §3: a command that writes on production is confirmed, or sen
 
   // The commands that change nothing at the service: their first example, on the double, writes
   // nothing (the client refuses a write from a command declared moves: none before sending it).
-  const readers = commands.filter((c) => c.verb.moves === 'none' && c.path[0] !== 'emulator');
-  it.each(readers.map((c) => [c.path.join(' '), c] as const))(
-    '%s (moves: none) sends no write',
-    async (_name, c) => {
+  // The first that is run runs as a process, the others in this one.
+  const readers = commands
+    .filter((c) => c.verb.moves === 'none' && c.path[0] !== 'emulator')
+    .map((c) => {
       const example = (c.verb.examples ?? [])
         .map((e) => shellWords(e.replace(/\s+#.*$/, '')))
         .find(
@@ -248,8 +262,14 @@ describe('issue 34 §3: a command that writes on production is confirmed, or sen
             w[0] === 'billing' && c.path.every((p, i) => w[i + 1] === p) && !w.some((x) => /[|<>$…]/.test(x)),
         );
       const args = example?.slice(1).filter((w) => w !== '--env' && w !== 'local') ?? c.path;
-      if (runsUntilStopped(args) || args.includes('--install')) return;
-      const r = await run(args);
+      return { name: c.path.join(' '), args, skip: runsUntilStopped(args) || args.includes('--install') };
+    });
+  const readerProcess = readers.find((r) => !r.skip)?.name;
+  it.each(readers.map((r) => [r.name, r] as const))(
+    '%s (moves: none) sends no write',
+    async (name, { args, skip }) => {
+      if (skip) return;
+      const r = await run(args, name === readerProcess ? 'process' : 'in-process');
       expect(r.writes, r.stderr).toEqual([]);
       expect(r.stderr).not.toContain('declares that it changes nothing');
     },

@@ -1,10 +1,19 @@
 // Issue 9 §4: a broken or hostile service gives a clear exit, never a hang, never a false
-// success. Every case runs the built CLI against a small hostile server and is bounded in time.
+// success. Every case runs against a small hostile server and is bounded in time. The first
+// answer of each kind (a missing field, a lying paginator, a body too large) runs the built CLI;
+// the others check what the client decides of another answer and run src/cli.ts's main() in this
+// process with the service's environment (test/helpers/in-process.ts; docs/decisions.md, "Issue
+// 35 §5, round 5: the money and safety files").
 
 import { describe, expect, it } from 'vitest';
-import { CREATE_ORDER, hostileServices, send, TOKEN } from './service.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { CREATE_ORDER, type Hostile, hostileServices, send, TOKEN } from './service.js';
 
 const serve = hostileServices();
+
+/** `h.cli`'s run in this process: the same environment (or `o.env`), no input, no terminal. */
+const inProcess = (h: Hostile, args: string[], o: { env?: Record<string, string | undefined> } = {}) =>
+  runInProcess(args, { env: o.env ?? h.env() });
 
 const createArgs = CREATE_ORDER;
 
@@ -15,14 +24,14 @@ describe('answers without the fields a command relies on', () => {
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('error: the service answered 201 without an order id');
     expect(r.stderr + r.stdout).not.toMatch(/undefined|Created order/);
-    const debug = await h.cli([...createArgs, '--debug']);
+    const debug = await inProcess(h, [...createArgs, '--debug']);
     expect(debug.stderr).toContain('debug: < {}');
   });
 
   it('an id that is an object is exit 8, never "[object Object]"', async () => {
     const h = await serve((_req, res) => send(res, 200, { order: { id: { evil: true }, status: 'active' } }));
     for (const args of [['orders', 'get', '5'], createArgs]) {
-      const r = await h.cli(args);
+      const r = await inProcess(h, args);
       expect(r.code).toBe(8);
       expect(r.stderr).toMatch(
         /the service answered (200|201) with an order id that is not a positive whole number/,
@@ -33,7 +42,7 @@ describe('answers without the fields a command relies on', () => {
 
   it('a status that is neither text nor {value} is exit 8', async () => {
     const h = await serve((_req, res) => send(res, 200, { order: { id: 5, status: [1, 2] } }));
-    const r = await h.cli(['orders', 'get', '5']);
+    const r = await inProcess(h, ['orders', 'get', '5']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('the service answered 200 with order 5 whose status is not text');
   });
@@ -62,9 +71,7 @@ describe('--all against a lying paginator', () => {
 
   it('a service that repeats the same page stops with exit 8 and no duplicate printed', async () => {
     const h = await serve((_req, res) => send(res, 200, page(ids(1, 20))));
-    const r = await h.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
-      timeoutMs: 10_000,
-    });
+    const r = await inProcess(h, ['orders', 'list', '--all', '--items', '20', '-o', 'ndjson']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('repeats record 1, already read on an earlier page');
     const printed = r.stdout
@@ -80,9 +87,7 @@ describe('--all against a lying paginator', () => {
       const n = Number(req.query.get('page') ?? '1');
       send(res, 200, page(ids(n * 100, 20), { total_pages: 3 }));
     });
-    const r = await h.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
-      timeoutMs: 10_000,
-    });
+    const r = await inProcess(h, ['orders', 'list', '--all', '--items', '20', '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(60);
     expect(Math.max(...h.service.received.map((q) => Number(q.query.get('page'))))).toBe(3);
@@ -91,9 +96,7 @@ describe('--all against a lying paginator', () => {
       const n = Number(req.query.get('page') ?? '1');
       send(res, 200, page(ids(n * 100, 20), { total_count: 50 }));
     });
-    const c = await counted.cli(['orders', 'list', '--all', '--items', '20', '-o', 'ndjson'], {
-      timeoutMs: 10_000,
-    });
+    const c = await inProcess(counted, ['orders', 'list', '--all', '--items', '20', '-o', 'ndjson']);
     expect(c.code, c.stderr).toBe(0);
     expect(counted.service.received.map((q) => q.query.get('page'))).toEqual(['1', '2', '3']);
   });
@@ -115,10 +118,7 @@ describe('answers too large, redirects', () => {
 
   it('an endless answer is abandoned at BILLING_MAX_RESPONSE_MB with exit 8 and its own message', async () => {
     const h = await serve((_req, res) => endless(res));
-    const r = await h.cli(['orders', 'list'], {
-      env: h.env({ BILLING_MAX_RESPONSE_MB: '2' }),
-      timeoutMs: 15_000,
-    });
+    const r = await inProcess(h, ['orders', 'list'], { env: h.env({ BILLING_MAX_RESPONSE_MB: '2' }) });
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('is larger than 2 MB; it was not read');
     expect(r.stderr).toContain('BILLING_MAX_RESPONSE_MB');
@@ -138,7 +138,7 @@ describe('answers too large, redirects', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) });
       res.write('{');
     });
-    const r = await h.cli(['orders', 'get', '5'], { timeoutMs: 10_000 });
+    const r = await inProcess(h, ['orders', 'get', '5']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('is larger than 64 MB');
   });
@@ -149,7 +149,7 @@ describe('answers too large, redirects', () => {
       res.writeHead(302, { location: `${other.service.origin}/steal` });
       res.end();
     });
-    const r = await h.cli(['orders', 'get', '5']);
+    const r = await inProcess(h, ['orders', 'get', '5']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain(
       `error: the service redirected to ${new URL(other.service.origin).host}; redirects are not followed`,

@@ -1,16 +1,28 @@
 // Issue 16 §5: a 2xx to a refund, capture or reversal is a success only when its record shows
 // the move asked (kind, parent payment, amount in minor units, status "succeeded"). The built
 // CLI runs against a hostile service that answers 201 with a record that says otherwise.
+// The first lie of each move and the CSV batch run the built CLI as a process; the other runs
+// check the same rule on another answer and run src/cli.ts's main() in this process with the
+// service's environment (test/helpers/in-process.ts; docs/decisions.md, "Issue 35 §5, round 5:
+// the money and safety files").
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../api/fake-service.js';
 import { tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { journalLines } from '../payments/helpers.js';
-import { hostileServices, send } from './service.js';
+import { type Hostile, hostileServices, send } from './service.js';
 
 const serve = hostileServices();
+
+/** `h.cli`'s run in this process: the same environment, no input, no terminal. */
+const inProcess = (h: Hostile, args: string[]) => runInProcess(args, { env: h.env() });
+
+/** For lie `c`: the first lie (LIES[0]) runs the built CLI, the others run in this process. */
+const runFor = (c: { name: string }) => (h: Hostile, args: string[]) =>
+  c === LIES[0] ? h.cli(args) : inProcess(h, args);
 
 /** Payment 1 is a 10.00 EUR debit of order 5, payment 2 a 10.00 EUR pre-authorisation of order 6. */
 const PAYMENTS: Record<string, Record<string, unknown>> = {
@@ -85,7 +97,7 @@ describe('a 201 whose record is not the refund asked', () => {
     it(`${c.name}: exit 8 with what the service said; nothing says Refunded`, async () => {
       const h = await serve(lyingService(c.lie));
       for (const output of [[], ['-o', 'json']]) {
-        const r = await h.cli(['payments', 'refund', '1', '--amount', '1.00', ...output]);
+        const r = await runFor(c)(h, ['payments', 'refund', '1', '--amount', '1.00', ...output]);
         expect(r.code, r.stderr).toBe(8);
         expect(r.stderr).toContain('the service answered 201 to the refund of 1.00 on payment 1');
         expect(r.stderr).toContain(output.length === 0 ? c.said : JSON.stringify(c.said).slice(1, -1));
@@ -99,7 +111,7 @@ describe('a 201 whose record is not the refund asked', () => {
 
   it('an honest 201 still refunds (the check is not a refusal of everything)', async () => {
     const h = await serve(lyingService(honest));
-    const r = await h.cli(['payments', 'refund', '1', '--amount', '1.00']);
+    const r = await inProcess(h, ['payments', 'refund', '1', '--amount', '1.00']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Refunded 1.00 EUR of payment 1.');
   });
@@ -108,7 +120,7 @@ describe('a 201 whose record is not the refund asked', () => {
     const h = await serve((req, res) =>
       req.method === 'POST' ? send(res, 201, { ok: true }) : lyingService(honest)(req, res),
     );
-    const r = await h.cli(['payments', 'refund', '1', '--amount', '1.00']);
+    const r = await inProcess(h, ['payments', 'refund', '1', '--amount', '1.00']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('without a payment record, so it is not confirmed');
     expect(r.stderr).not.toMatch(/Refunded/);
@@ -126,7 +138,7 @@ describe('a 201 whose record is not the refund asked', () => {
       return lyingService(honest)(req, res);
     });
     try {
-      const r = await h.cli(['payments', 'refund', '1', '--amount', '1.00']);
+      const r = await inProcess(h, ['payments', 'refund', '1', '--amount', '1.00']);
       expect(r.code).toBe(8);
       expect(r.stderr).toContain(
         'the payments of order 5 show it as payment 78 whose status "pending" (not succeeded)',
@@ -140,7 +152,7 @@ describe('a 201 whose record is not the refund asked', () => {
 
   it('a full refund expects what was left (10.00), and 9.99 is not it', async () => {
     const h = await serve(lyingService((a) => ({ ...honest(a), amount: '9.99' })));
-    const r = await h.cli(['payments', 'refund', '1']);
+    const r = await inProcess(h, ['payments', 'refund', '1']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('the refund of 10.00 on payment 1');
     expect(r.stderr).toContain('amount "9.99" (not 10.00)');
@@ -151,7 +163,7 @@ describe('the same for a capture and a reversal', () => {
   for (const c of LIES) {
     it(`capture, ${c.name}: exit 8, nothing says Captured`, async () => {
       const h = await serve(lyingService(c.lie));
-      const r = await h.cli(['payments', 'capture', '2', '--amount', '1.00']);
+      const r = await runFor(c)(h, ['payments', 'capture', '2', '--amount', '1.00']);
       expect(r.code, r.stderr).toBe(8);
       expect(r.stderr).toContain('to the capture of 1.00 on payment 2');
       expect(r.stderr).toContain(c.said);
@@ -161,7 +173,7 @@ describe('the same for a capture and a reversal', () => {
 
   it('a full capture expects the whole pre-authorisation (10.00)', async () => {
     const h = await serve(lyingService((a) => ({ ...honest(a), amount: '0.01' })));
-    const r = await h.cli(['payments', 'capture', '2']);
+    const r = await inProcess(h, ['payments', 'capture', '2']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('amount "0.01" (not 10.00)');
   });
@@ -169,7 +181,7 @@ describe('the same for a capture and a reversal', () => {
   for (const c of LIES.filter((l) => !l.name.startsWith('amount'))) {
     it(`reversal, ${c.name}: exit 8, nothing says Released`, async () => {
       const h = await serve(lyingService(c.lie));
-      const r = await h.cli(['payments', 'reverse', '2']);
+      const r = await runFor(c)(h, ['payments', 'reverse', '2']);
       expect(r.code, r.stderr).toBe(8);
       expect(r.stderr).toContain('to the reversal of 10.00 on payment 2');
       expect(r.stderr).toContain(c.said);
@@ -179,17 +191,17 @@ describe('the same for a capture and a reversal', () => {
 
   it('a reversal of 0.01 of a 10.00 pre-authorisation is exit 8', async () => {
     const h = await serve(lyingService((a) => ({ ...honest(a), amount: '0.01' })));
-    const r = await h.cli(['payments', 'reverse', '2']);
+    const r = await inProcess(h, ['payments', 'reverse', '2']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('amount "0.01" (not 10.00)');
   });
 
   it('honest answers capture and release', async () => {
     const h = await serve(lyingService(honest));
-    const captured = await h.cli(['payments', 'capture', '2', '--amount', '1.00']);
+    const captured = await inProcess(h, ['payments', 'capture', '2', '--amount', '1.00']);
     expect(captured.code, captured.stderr).toBe(0);
     expect(captured.stderr).toContain('Captured 1.00 EUR of pre-authorisation 2.');
-    const released = await h.cli(['payments', 'reverse', '2']);
+    const released = await inProcess(h, ['payments', 'reverse', '2']);
     expect(released.code, released.stderr).toBe(0);
     expect(released.stderr).toContain('Released 10.00 EUR of pre-authorisation 2.');
   });
@@ -277,9 +289,9 @@ describe('a row in doubt, on the next run (issue 16 §5)', () => {
     const h = await serve(handler);
     const file = join(tempDir(), 'refunds.csv');
     writeFileSync(file, 'payment_id,amount\n1,1.00\n');
-    const first = await h.cli(['payments', 'refund', '--file', file]);
+    const first = await inProcess(h, ['payments', 'refund', '--file', file]);
     expect(first.code, first.stderr).toBe(10);
-    const again = await h.cli(['payments', 'refund', '--file', file]);
+    const again = await inProcess(h, ['payments', 'refund', '--file', file]);
     expect(again.code, again.stderr).toBe(10);
     expect(again.stderr).toContain('refund 80 of 0.01');
     expect(again.stderr).toContain('not sent again');
@@ -292,8 +304,8 @@ describe('a row in doubt, on the next run (issue 16 §5)', () => {
     const h = await serve(handler);
     const file = join(tempDir(), 'refunds.csv');
     writeFileSync(file, 'payment_id,amount\n1,1.00\n');
-    expect((await h.cli(['payments', 'refund', '--file', file])).code).toBe(10);
-    const again = await h.cli(['payments', 'refund', '--file', file, '-o', 'csv']);
+    expect((await inProcess(h, ['payments', 'refund', '--file', file])).code).toBe(10);
+    const again = await inProcess(h, ['payments', 'refund', '--file', file, '-o', 'csv']);
     expect(again.code, again.stderr).toBe(10);
     expect(again.stdout).toMatch(/^1,1\.00,.*,in_doubt,/m);
     expect(posts(h)).toBe(1);
@@ -301,7 +313,7 @@ describe('a row in doubt, on the next run (issue 16 §5)', () => {
 
   it('a refund record in another currency is exit 8; nothing says Refunded', async () => {
     const h = await serve(lyingService((a) => ({ ...honest(a), currency: 'GBP' })));
-    const r = await h.cli(['payments', 'refund', '1', '--amount', '1.00', '--yes']);
+    const r = await inProcess(h, ['payments', 'refund', '1', '--amount', '1.00', '--yes']);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toContain('currency "GBP" (not EUR)');
     expect(r.stderr).not.toContain('Refunded');

@@ -4,17 +4,25 @@
 // Service doubles: the emulator's `late` fault (a record that shows late, or never within the
 // test: 10 min), `slow` (an answer that comes late), and a proxy that drops Idempotency-Key
 // (a service that ignores it). Delays are a few seconds where the rule does not need 12 s.
+// The first test and the runs that race for a lock run the built CLI; the other runs check the
+// rules' logic and run src/cli.ts's main() in this process (test/helpers/in-process.ts;
+// docs/decisions.md, "Issue 35 §5, round 5: the money and safety files").
 
 import { copyFileSync, linkSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
-import { adminFetch, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { holdRefunds } from '../helpers/money-runs.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
 
 const NEVER = 600_000;
+
+/** A run in this process, with runCli's options (its deadline is the test's). */
+const run = (args: string[], o: { env: Record<string, string | undefined>; timeoutMs?: number }) =>
+  runInProcess(args, { env: o.env });
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((e) => e.close()));
@@ -66,6 +74,26 @@ async function ignoringKeys(emu: TestEmulator): Promise<{ url: string; keys: str
   return { url: `http://127.0.0.1:${address.port}`, keys };
 }
 
+/** The ids of the refunds of a payment in the service's records, shown in its reads or not. */
+function refundIdsOf(emu: TestEmulator, paymentId: number): number[] {
+  return [...emu.emulator.state.payments.values()]
+    .filter((p) => p.parent_id === paymentId && p.kind === 'refund')
+    .map((p) => p.id);
+}
+
+/** Resolves once the service's reads show each of these records (a `late` fault hides them for a while). */
+async function shown(emu: TestEmulator, ids: number[]): Promise<void> {
+  expect(ids.length).toBeGreaterThan(0);
+  for (const id of ids) {
+    for (;;) {
+      const res = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/payments/${id}`);
+      if (res.status === 200) break;
+      expect(res.status).toBe(404);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 describe('§1 nothing whose outcome is unknown is sent again unasked', () => {
   it('a record that never shows: 3 runs (plain, --amend, --new-batch) → 1 refund; the re-run names the row and what the service shows', async () => {
     const emu = await service([{ route: 'refund', mode: 'late', latency_ms: NEVER }]);
@@ -92,9 +120,9 @@ describe('§1 nothing whose outcome is unknown is sent again unasked', () => {
     const file = csv(payments.map((p) => [p, '1.00']));
     const env = emu.env();
     const args = ['payments', 'refund', '--file', file, '--settle-window', '0.3', '-o', 'ndjson'];
-    const first = await runCli(args, { env, timeoutMs: 30_000 });
+    const first = await run(args, { env, timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(10);
-    const again = await runCli(args, { env, timeoutMs: 30_000 });
+    const again = await run(args, { env, timeoutMs: 30_000 });
     expect(again.code, again.stderr).toBe(10);
     const rows = parseNdjson(again.stdout) as { status: string }[];
     expect(rows.map((r) => r.status)).toEqual(payments.map(() => 'in_doubt'));
@@ -108,11 +136,11 @@ describe('§1 nothing whose outcome is unknown is sent again unasked', () => {
     const id = String(payments[0]);
     const env = emu.env({ BILLING_TIMEOUT: '1' });
     const args = ['payments', 'refund', id, '--amount', '2.00', '--settle-window', '0.2'];
-    const first = await runCli(args, { env, timeoutMs: 30_000 });
+    const first = await run(args, { env, timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(10);
     // The service applies it when its slow answer comes; the re-run reads it and sends nothing.
-    await new Promise((r) => setTimeout(r, 2500));
-    const again = await runCli(args, {
+    await waitFor(() => refundsOf(emu.emulator.state, Number(id)).length > 0);
+    const again = await run(args, {
       env: emu.env({ BILLING_STATE_DIR: env.BILLING_STATE_DIR }),
       timeoutMs: 30_000,
     });
@@ -132,9 +160,9 @@ describe('--resend-in-doubt on production', () => {
     ]);
     const env = emu.env();
     const args = ['payments', 'refund', '--file', file, '--settle-window', '0.2'];
-    expect((await runCli(args, { env, timeoutMs: 30_000 })).code).toBe(10);
+    expect((await run(args, { env, timeoutMs: 30_000 })).code).toBe(10);
     await setFaults(emu, []);
-    const asked = await runCli([...args, '--resend-in-doubt'], {
+    const asked = await run([...args, '--resend-in-doubt'], {
       env: { ...env, BILLING_ENV: 'production' },
       timeoutMs: 30_000,
     });
@@ -194,9 +222,9 @@ describe('§2 a move is recognised by its own identity', () => {
       '--journal',
       journal,
     ];
-    expect((await runCli(args, { env, timeoutMs: 30_000 })).code).toBe(10);
+    expect((await run(args, { env, timeoutMs: 30_000 })).code).toBe(10);
     await setFaults(emu, []);
-    const resend = await runCli([...args, '--resend-in-doubt'], { env, timeoutMs: 30_000 });
+    const resend = await run([...args, '--resend-in-doubt'], { env, timeoutMs: 30_000 });
     expect(resend.code, resend.stderr).toBe(0);
     expect(refundsOf(emu.emulator.state, Number(id))).toEqual(['1.00']);
     const started = journalLines(journal).filter((r) => r.state === 'started');
@@ -219,11 +247,11 @@ describe('§2 a move is recognised by its own identity', () => {
     ]);
     const env = emu.env();
     const args = ['payments', 'refund', '--file', file, '--settle-window', '0.2', '-o', 'ndjson'];
-    const first = await runCli(args, { env, timeoutMs: 30_000 });
+    const first = await run(args, { env, timeoutMs: 30_000 });
     expect(first.code, first.stderr).toBe(10);
     expect(refundsOf(emu.emulator.state, id)).toEqual([]);
     await setFaults(emu, []);
-    const resend = await runCli([...args, '--resend-in-doubt'], { env, timeoutMs: 30_000 });
+    const resend = await run([...args, '--resend-in-doubt'], { env, timeoutMs: 30_000 });
     expect(resend.code, resend.stderr).toBe(0);
     expect(refundsOf(emu.emulator.state, id).sort()).toEqual(['3.10', '4.90']);
     const rows = parseNdjson(resend.stdout) as { status: string }[];
@@ -240,9 +268,10 @@ describe('§2 a move is recognised by its own identity', () => {
       BILLING_BASE_URL_V1: `${proxy.url}/api/v1`,
     });
     const args = ['payments', 'refund', id, '--amount', '1.00', '--settle-window', '0.2'];
-    expect((await runCli(args, { env, timeoutMs: 30_000 })).code).toBe(10);
-    await new Promise((r) => setTimeout(r, 1600));
-    const again = await runCli(args, { env, timeoutMs: 30_000 });
+    expect((await run(args, { env, timeoutMs: 30_000 })).code).toBe(10);
+    // Until the late record shows in the service's reads (1.5 s after it was made).
+    await shown(emu, refundIdsOf(emu, Number(id)));
+    const again = await run(args, { env, timeoutMs: 30_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(proxy.keys).toHaveLength(1);
     expect(refundsOf(emu.emulator.state, Number(id))).toEqual(['1.00']);
@@ -256,12 +285,12 @@ describe('§2 a move is recognised by its own identity', () => {
     const file = csv([[id, '1.00']]);
     const journal = join(dir, 'r.journal');
     const env = emu.env();
-    const first = await runCli(['payments', 'refund', '--file', file, '--journal', journal], { env });
+    const first = await run(['payments', 'refund', '--file', file, '--journal', journal], { env });
     expect(first.code, first.stderr).toBe(0);
     // The journal names a record the service does not show (yet): a lagging service, a journal restored.
     const { readFileSync } = await import('node:fs');
     writeFileSync(journal, readFileSync(journal, 'utf8').replace(/"result_id":\d+/, '"result_id":999999'));
-    const again = await runCli(['payments', 'refund', '--file', file, '--journal', journal, '-o', 'ndjson'], {
+    const again = await run(['payments', 'refund', '--file', file, '--journal', journal, '-o', 'ndjson'], {
       env,
     });
     expect(again.code, again.stderr).toBe(10);
@@ -281,7 +310,7 @@ describe("§3 the service's record is the truth across files, folders and journa
       [a, '1.00'],
       [b, '1.00'],
     ]);
-    expect((await runCli(['payments', 'refund', '--file', yesterday], { env })).code).toBe(0);
+    expect((await run(['payments', 'refund', '--file', yesterday], { env })).code).toBe(0);
     const today = csv([
       [a, '1.00'],
       [b, '1.00'],
@@ -289,7 +318,7 @@ describe("§3 the service's record is the truth across files, folders and journa
       [d, '1.00'],
     ]);
     // Another state folder too: nothing of the first run's is known to this one.
-    const r = await runCli(['payments', 'refund', '--file', today, '-o', 'ndjson'], {
+    const r = await run(['payments', 'refund', '--file', today, '-o', 'ndjson'], {
       env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
     });
     expect(r.code, r.stderr).toBe(0);
@@ -298,7 +327,7 @@ describe("§3 the service's record is the truth across files, folders and journa
     expect(rows[0]?.refund_id).toBeGreaterThan(0);
     for (const p of payments) expect(refundsOf(emu.emulator.state, p), `payment ${p}`).toEqual(['1.00']);
     // --again refunds them on purpose.
-    const again = await runCli(['payments', 'refund', '--file', today, '--again', '--new-batch'], {
+    const again = await run(['payments', 'refund', '--file', today, '--again', '--new-batch'], {
       env: emu.env({ BILLING_STATE_DIR: tempDir('billing-state-') }),
     });
     expect(again.code, again.stderr).toBe(0);
@@ -309,10 +338,10 @@ describe("§3 the service's record is the truth across files, folders and journa
     const emu = await service();
     const { payments } = await seedPayments(emu.url, 3);
     const file = csv(payments.map((p) => [p, '2.00']));
-    expect((await runCli(['payments', 'refund', '--file', file], { env: emu.env() })).code).toBe(0);
+    expect((await run(['payments', 'refund', '--file', file], { env: emu.env() })).code).toBe(0);
     const copy = join(tempDir('billing-money-'), 'copy.csv');
     copyFileSync(file, copy);
-    const r = await runCli(['payments', 'refund', '--file', copy], {
+    const r = await run(['payments', 'refund', '--file', copy], {
       env: emu.env({ BILLING_STATE_DIR: undefined, XDG_STATE_HOME: tempDir('billing-xdg-') }),
     });
     expect(r.code, r.stderr).toBe(0);
@@ -328,7 +357,7 @@ describe("§3 the service's record is the truth across files, folders and journa
       [id, '20.00'],
       [id, '10.00'],
     ]);
-    const r = await runCli(['payments', 'refund', '--file', file, '--settle-window', '0.2', '-o', 'ndjson'], {
+    const r = await run(['payments', 'refund', '--file', file, '--settle-window', '0.2', '-o', 'ndjson'], {
       env: emu.env(),
       timeoutMs: 30_000,
     });
@@ -386,7 +415,7 @@ describe("§3 the service's record is the truth across files, folders and journa
     const file = csv(payments.map((p) => [p, '1.00']));
     const { readFileSync } = await import('node:fs');
     const before = readFileSync(file, 'utf8');
-    const r = await runCli(['payments', 'refund', '--file', file, '--journal', file], { env: emu.env() });
+    const r = await run(['payments', 'refund', '--file', file, '--journal', file], { env: emu.env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is the input');
     expect(readFileSync(file, 'utf8')).toBe(before);

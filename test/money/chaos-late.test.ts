@@ -13,8 +13,24 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { seedPayments } from '../payments/helpers.js';
+
+/**
+ * Resolves once every refund the service has made shows in its reads (GET of the record: 404
+ * while a `late` fault hides it): the wait is for the records, not a guess at a time.
+ */
+async function everyRefundShown(emu: TestEmulator): Promise<void> {
+  const ids = [...emu.emulator.state.payments.values()].filter((p) => p.kind === 'refund').map((p) => p.id);
+  for (const id of ids) {
+    for (;;) {
+      const res = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/payments/${id}`);
+      if (res.status === 200) break;
+      expect(res.status).toBe(404);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
 
 const open: TestEmulator[] = [];
 afterEach(async () => {
@@ -67,8 +83,8 @@ it('48 rows, a service 12 s late, a client timeout shorter than the service, kil
     if (code === 0) break;
     // Every exit but a kill is 0 or 10 (rows in doubt): never 9, never a failed row.
     if (code !== null) expect([0, 10], stderr).toContain(code);
-    // Rows in doubt wait for the service: the late records show after 12 s.
-    if (code === 10) await new Promise((r) => setTimeout(r, 4000));
+    // Rows in doubt wait for the service: the late records show 12 s after they were made.
+    if (code === 10) await everyRefundShown(emu);
   }
   expect(codes.filter((c) => c === null).length, codes.join(',')).toBeGreaterThan(0);
   if (last?.code !== 0) {

@@ -1,6 +1,9 @@
 // The journal belongs to one input (issue 16 §1) and a single money move can be retried
 // safely with --journal (§4): the built CLI against the emulator, every "exactly once"
-// read from the emulator's own records.
+// read from the emulator's own records. A run checks the journal's logic, not the process: most
+// run src/cli.ts's main() in this process (test/helpers/in-process.ts, the same environment, no
+// terminal); the first test, the copies started together (a race for the lock) and the lock's
+// own tests run the built CLI (docs/decisions.md, "Issue 35 §5, round 5: the money and safety files").
 
 import { spawn } from 'node:child_process';
 import {
@@ -18,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runOnPty } from '../helpers/pty.js';
 import { allRefunds, journalLines, refundsOf, seedPayments } from './helpers.js';
 
@@ -28,7 +32,12 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
+/** A run in this process. */
 const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runInProcess(args, { env: emu.env(extra) });
+
+/** A run of the built CLI, as a process. */
+const cliProcess = (args: string[], extra: Record<string, string | undefined> = {}) =>
   runCli(args, { env: emu.env(extra), timeoutMs: 30_000 });
 
 function writeCsv(path: string, rows: [number, string][]): string {
@@ -41,7 +50,7 @@ describe('a journal is bound to the rows it was written for', () => {
     const { payments } = await seedPayments(emu.url, 2, { amount: '20.00' });
     const [p120, p119] = payments as [number, number];
     const file = writeCsv(join(tempDir(), 'refunds.csv'), [[p120, '1.00']]);
-    expect((await cli(['payments', 'refund', '--file', file])).code).toBe(0);
+    expect((await cliProcess(['payments', 'refund', '--file', file])).code).toBe(0);
     expect(refundsOf(emu.emulator.state, p120)).toEqual(['1.00']);
 
     // Night 2: a new refunds.csv, a new and legitimate refund of 1.00 of the same payment.
@@ -50,7 +59,7 @@ describe('a journal is bound to the rows it was written for', () => {
       [p119, '2.00'],
     ]);
     const before = allRefunds(emu.emulator.state);
-    const refused = await cli(['payments', 'refund', '--file', file]);
+    const refused = await cliProcess(['payments', 'refund', '--file', file]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`does not match its journal ${file}.journal`);
     expect(refused.stderr).toContain('1 row differs; nothing was sent');
@@ -60,7 +69,7 @@ describe('a journal is bound to the rows it was written for', () => {
     expect(refused.stderr).toContain('--new-batch');
     expect(allRefunds(emu.emulator.state)).toBe(before);
 
-    const fresh = await cli(['payments', 'refund', '--file', file, '--new-batch', '-o', 'ndjson']);
+    const fresh = await cliProcess(['payments', 'refund', '--file', file, '--new-batch', '-o', 'ndjson']);
     expect(fresh.code).toBe(0);
     // The earlier refund is named before anything is sent, and the old journal is kept aside.
     expect(fresh.stderr).toMatch(
@@ -319,7 +328,7 @@ describe('the same rows under a second journal', () => {
       ]),
     );
     const runs = await Promise.all(
-      files.map((file) => cli(['payments', 'refund', '--file', file], { BILLING_STATE_DIR: state })),
+      files.map((file) => cliProcess(['payments', 'refund', '--file', file], { BILLING_STATE_DIR: state })),
     );
     const codes = runs.map((r) => r.code).sort();
     expect(codes, runs.map((r) => r.stderr).join('\n')).toEqual([0, 2, 2, 2, 2, 2]);
@@ -533,12 +542,12 @@ describe('one run at a time', () => {
     const file = writeCsv(join(tempDir(), 'refunds.csv'), [[payments[0] as number, '1.00']]);
     mkdirSync(`${file}.journal.lock`);
     writeFileSync(`${file}.journal.lock/3`, JSON.stringify(owner({ pid: 1, pidns: 'pid:[1]' })));
-    const refused = await cli(['payments', 'refund', '--file', file]);
+    const refused = await cliProcess(['payments', 'refund', '--file', file]);
     expect(refused.code).toBe(13);
     expect(refused.stderr).toContain('locked by a run on another host or pid namespace (pid 1 on');
     expect(refused.stderr).toContain('--break-lock');
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
-    const broken = await cli(['payments', 'refund', '--file', file, '--break-lock']);
+    const broken = await cliProcess(['payments', 'refund', '--file', file, '--break-lock']);
     expect(broken.code).toBe(0);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['1.00']);
   });
@@ -554,17 +563,17 @@ describe('one run at a time', () => {
       const pidns = (await import('node:fs')).readlinkSync('/proc/self/ns/pid');
       mkdirSync(`${file}.journal.lock`);
       writeFileSync(`${file}.journal.lock/1`, JSON.stringify(owner({ pid: sleeper.pid, pidns })));
-      const held = await cli(['payments', 'refund', '--file', file]);
+      const held = await cliProcess(['payments', 'refund', '--file', file]);
       expect(held.code).toBe(13);
       // One line, as each of many runs started together prints it.
       expect(held.stderr.trim().split('\n')).toHaveLength(1);
       expect(held.stderr).toMatch(new RegExp(`^error: another run \\(pid ${sleeper.pid} on `));
       // A lock file being written (empty) is a run starting: not stale while young.
       writeFileSync(`${file}.journal.lock/2`, '');
-      expect((await cli(['payments', 'refund', '--file', file])).code).toBe(13);
+      expect((await cliProcess(['payments', 'refund', '--file', file])).code).toBe(13);
       const old = new Date(Date.now() - 5 * 60_000);
       utimesSync(`${file}.journal.lock/2`, old, old);
-      const taken = await cli(['payments', 'refund', '--file', file]);
+      const taken = await cliProcess(['payments', 'refund', '--file', file]);
       expect(taken.code).toBe(0);
       expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['1.00']);
       expect(existsSync(`${file}.journal.lock/1`)).toBe(false);

@@ -2,6 +2,9 @@
 // hard links share one lock), a journal that is not the user's alone is refused (exit 12), a
 // move-aside never overwrites, every way on refuses while a row is unsettled, --amend sends
 // the difference, and a row recorded done is trusted only when the service still shows it.
+// Runs started together (a race for the lock) and the first test run the built CLI; the other
+// runs check the journal's logic and run src/cli.ts's main() in this process
+// (test/helpers/in-process.ts; docs/decisions.md, "Issue 35 §5, round 5: the money and safety files").
 
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -17,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { need } from '../helpers/needs.js';
 import { journalHeader, journalLines, refundsOf, seedPayments, waitFor } from './helpers.js';
 
@@ -36,7 +40,12 @@ afterAll(async () => {
   await slow.close();
 });
 
+/** A run in this process. */
 const cli = (args: string[], extra: Record<string, string | undefined> = {}) =>
+  runInProcess(args, { env: emu.env(extra) });
+
+/** A run of the built CLI, as a process. */
+const cliProcess = (args: string[], extra: Record<string, string | undefined> = {}) =>
   runCli(args, { env: emu.env(extra), timeoutMs: 30_000 });
 
 function writeCsv(path: string, rows: [number, string][]): string {
@@ -52,14 +61,14 @@ describe('one journal, two names (§2)', () => {
     const target = join(dir, 'real.journal');
     const link = join(dir, 'link.journal');
     symlinkSync(target, link);
-    const dangling = await cli(['payments', 'refund', '--file', file, '--journal', link]);
+    const dangling = await cliProcess(['payments', 'refund', '--file', file, '--journal', link]);
     expect(dangling.code, dangling.stderr).toBe(12);
     expect(dangling.stderr).toContain(`the journal ${link} is a symlink; it is not followed`);
     expect(existsSync(target)).toBe(false);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
     // With the journal there, the link to it is refused the same way; the journal itself runs.
-    expect((await cli(['payments', 'refund', '--file', file, '--journal', target])).code).toBe(0);
-    const toReal = await cli(['payments', 'refund', '--file', file, '--journal', link]);
+    expect((await cliProcess(['payments', 'refund', '--file', file, '--journal', target])).code).toBe(0);
+    const toReal = await cliProcess(['payments', 'refund', '--file', file, '--journal', link]);
     expect(toReal.code).toBe(12);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['1.00']);
   });

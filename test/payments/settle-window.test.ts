@@ -2,13 +2,40 @@
 // later (the emulator's `late` fault). Within one run a move whose outcome is unknown is never
 // sent again: its record is read for the settle window; not shown by then, it is in doubt
 // (exit 10), and the next run reads again before anything is sent.
+// What these tests wait for is the service's lateness (1–3 s of the emulator's own clock), not a
+// window: the CLI runs on a clock FAST times as fast (libfaketime, test/helpers/money-runs.ts),
+// with its windows FAST times as long, so a window is as long in real time as it was, and the
+// CLI's reads, spaced on its clock (250 ms doubling to 2 s), come FAST times as often: the
+// record is read soon after it shows instead of up to 2 s later. Without faketime the windows
+// are as written and the reads as before (docs/decisions.md, "Issue 35 §5, round 5: the money
+// and safety files").
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
+import { parseNdjson, runCli, runFile, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { FAST, fastClock } from '../helpers/money-runs.js';
+import { need } from '../helpers/needs.js';
 import { refundsOf, seedPayments } from './helpers.js';
+
+/** How many times as fast the clock of `late` runs: FAST under faketime, else 1. */
+const RATE = need('faketime').skip ? 1 : FAST;
+
+/** `seconds` of real time as a --settle-window of a `late` run. */
+const window = (seconds: number) => String(seconds * RATE);
+
+/**
+ * The built CLI on the fast clock; its requests' real deadline kept at 30 s (BILLING_TIMEOUT is
+ * counted on its clock).
+ */
+function late(args: string[], env: Record<string, string | undefined>, timeoutMs: number) {
+  const [file, ...start] = fastClock() as [string, ...string[]];
+  return runFile(file, [...start, ...args], {
+    env: { ...env, BILLING_TIMEOUT: String(30 * RATE) },
+    timeoutMs,
+  });
+}
 
 const open: TestEmulator[] = [];
 afterEach(async () => {
@@ -33,10 +60,11 @@ describe('a record that shows up late', () => {
     const emu = await lateService(1500);
     const { payments } = await seedPayments(emu.url, 1);
     const id = payments[0] as number;
-    const r = await runCli(['payments', 'refund', String(id), '--amount', '1.00', '--settle-window', '6'], {
-      env: emu.env(),
-      timeoutMs: 30_000,
-    });
+    const r = await late(
+      ['payments', 'refund', String(id), '--amount', '1.00', '--settle-window', window(6)],
+      emu.env(),
+      30_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('the change had been applied; it was not sent again');
     expect(refundsOf(emu.emulator.state, id)).toEqual(['1.00']);
@@ -46,10 +74,11 @@ describe('a record that shows up late', () => {
     const emu = await lateService(1500, 'capture');
     const { payments } = await seedPayments(emu.url, 1, { preauth: true, amount: '50.00' });
     const id = payments[0] as number;
-    const r = await runCli(['payments', 'capture', String(id), '--amount', '20', '--settle-window', '6'], {
-      env: emu.env(),
-      timeoutMs: 30_000,
-    });
+    const r = await late(
+      ['payments', 'capture', String(id), '--amount', '20', '--settle-window', window(6)],
+      emu.env(),
+      30_000,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(capturesOf(emu, id)).toEqual(['20.00']);
   });
@@ -59,18 +88,20 @@ describe('a record that shows up late', () => {
     const { payments } = await seedPayments(emu.url, 1);
     const id = String(payments[0]);
     const env = emu.env();
-    const first = await runCli(['payments', 'refund', id, '--amount', '1.00', '--settle-window', '0.5'], {
+    const first = await late(
+      ['payments', 'refund', id, '--amount', '1.00', '--settle-window', window(0.5)],
       env,
-      timeoutMs: 30_000,
-    });
+      30_000,
+    );
     expect(first.code, first.stderr).toBe(10);
     expect(first.stderr).toMatch(/^error: in doubt: .*do not show it yet .*it was not sent again$/m);
     expect(refundsOf(emu.emulator.state, Number(id))).toEqual(['1.00']);
     // The re-run's window counts from the first send: it reads until the record shows.
-    const again = await runCli(['payments', 'refund', id, '--amount', '1.00', '--settle-window', '20'], {
+    const again = await late(
+      ['payments', 'refund', id, '--amount', '1.00', '--settle-window', window(20)],
       env,
-      timeoutMs: 40_000,
-    });
+      40_000,
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('applied by an earlier try; it was not sent again');
     expect(refundsOf(emu.emulator.state, Number(id))).toEqual(['1.00']);
@@ -81,9 +112,21 @@ describe('a record that shows up late', () => {
     const { payments } = await seedPayments(emu.url, 8);
     const file = join(tempDir('billing-late-'), 'refunds.csv');
     writeFileSync(file, `payment_id,amount\n${payments.map((p) => `${p},1.00`).join('\n')}\n`);
-    const r = await runCli(
-      ['payments', 'refund', '--file', file, '--settle-window', '8', '--concurrency', '4', '-o', 'ndjson'],
-      { env: emu.env(), timeoutMs: 60_000 },
+    const r = await late(
+      [
+        'payments',
+        'refund',
+        '--file',
+        file,
+        '--settle-window',
+        window(8),
+        '--concurrency',
+        '4',
+        '-o',
+        'ndjson',
+      ],
+      emu.env(),
+      60_000,
     );
     expect(r.code, r.stderr).toBe(0);
     const rows = parseNdjson(r.stdout) as { payment_id: number; status: string }[];
@@ -97,18 +140,20 @@ describe('a record that shows up late', () => {
     const file = join(tempDir('billing-late-'), 'refunds.csv');
     writeFileSync(file, `payment_id,amount\n${payments.map((p) => `${p},1.00`).join('\n')}\n`);
     const env = emu.env();
-    const first = await runCli(
-      ['payments', 'refund', '--file', file, '--settle-window', '0.3', '-o', 'ndjson'],
-      { env, timeoutMs: 60_000 },
+    const first = await late(
+      ['payments', 'refund', '--file', file, '--settle-window', window(0.3), '-o', 'ndjson'],
+      env,
+      60_000,
     );
     expect(first.code, first.stderr).toBe(10);
     const rows = parseNdjson(first.stdout) as { status: string }[];
     expect(rows.map((row) => row.status)).toEqual(payments.map(() => 'in_doubt'));
     expect(first.stderr).toContain('0 refunded, 0 skipped');
     for (const p of payments) expect(refundsOf(emu.emulator.state, p)).toEqual(['1.00']);
-    const again = await runCli(
-      ['payments', 'refund', '--file', file, '--settle-window', '20', '-o', 'ndjson'],
-      { env, timeoutMs: 60_000 },
+    const again = await late(
+      ['payments', 'refund', '--file', file, '--settle-window', window(20), '-o', 'ndjson'],
+      env,
+      60_000,
     );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('4 refunded, 0 skipped');
