@@ -248,10 +248,8 @@ describe('ApiClient retries', () => {
     const { service, client } = await setup((_req, res) =>
       json(res, 429, { error: 'slow down' }, { 'retry-after': '3600' }),
     );
-    const started = performance.now();
+    // Waiting the hour it asked for would outlast the test's own timeout (a failure).
     const error = await failure(client.call(routes.getOrder, { params: { id: 1 } }));
-    // Not the hour it asked for, nor the 30 s cap.
-    expect(performance.now() - started).toBeLessThan(15_000);
     expect(error.status).toBe(429);
     expect(error.exitCode).toBe(8);
     expect(error.message).toBe('slow down');
@@ -284,10 +282,8 @@ describe('ApiClient with no answer', () => {
   it('connection refused is a network error naming the host, quickly', async () => {
     const port = await closedPort();
     client = new ApiClient({ baseUrl: `http://127.0.0.1:${port}/api/v2`, profileId: 1, token: TOKEN });
-    const started = performance.now();
     const error = await failure(client.call(routes.createOrder, { body: { order: {} } }));
-    // Refused at once: well within the 30 s a timeout would take.
-    expect(performance.now() - started).toBeLessThan(15_000);
+    // Refused, not waited out: a wait would end as kind 'timeout'.
     expect(error.kind).toBe('network');
     expect(error.status).toBe(0);
     expect(error.exitCode).toBe(EXIT.unavailable);
@@ -334,15 +330,15 @@ describe('ApiClient with no answer', () => {
 
 describe('ApiClient abort', () => {
   it('an aborted signal rejects promptly with an AbortError and is not retried', async () => {
-    const { service, client } = await setup(() => undefined);
+    // The service never answers, and the client's own timeout would end the call as a timeout
+    // error (kind 'timeout'), not an AbortError: the name below is what says the abort ended it.
+    const { service, client } = await setup(() => undefined, { timeoutMs: 600_000 });
     const controller = new AbortController();
     const pending = client.call(routes.getOrder, { params: { id: 1 }, signal: controller.signal });
-    await delay(50);
-    const started = performance.now();
+    // Aborted once the request is at the service (a fixed delay raced a loaded machine).
+    while (service.received.length === 0) await delay(10);
     controller.abort();
     const error = await pending.catch((e: unknown) => e);
-    // Long before the 30 s timeout that a request with no answer would otherwise wait for.
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect((error as Error).name).toBe('AbortError');
     expect((error as ApiError).exitCode).toBe(EXIT.interrupted);
     await delay(50);
