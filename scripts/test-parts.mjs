@@ -10,10 +10,10 @@
 // the suite: test/sea runs once, with the whole suite.) A file whose surface another entry
 // already drives is not here: webhooks listen's server and HMAC are test/webhooks/receiver's
 // (the same transport, over real HTTP), the checkout page server is served, fetched and stopped
-// by tty/interrupt (Chromium is the same on every Node), terminal-tables' width on a
-// pseudo-terminal is screens', hostile/bounds' streamed bound is hostile/answers', and the pty
-// helper runs under every terminal test (docs/decisions.md, "Issue 35 §5, round 5: the
-// end-to-end files").
+// by tty/interrupt (Chromium is the same on every Node), screens' width on a pseudo-terminal is
+// terminal-tables' (the cheaper of the two), hostile/bounds' streamed bound is hostile/answers',
+// and the pty helper runs under every terminal test (docs/decisions.md, "Issue 35 §5, round 5:
+// the end-to-end files").
 
 /** Paths (files, or folders ending in /) given to vitest as filters, each with what it holds to the Node. */
 export const NODE_DEPENDENT = [
@@ -26,7 +26,10 @@ export const NODE_DEPENDENT = [
     path: 'test/e2e/output-contract.test.ts',
     why: 'every command writing its streams (EPIPE, closed stdout)',
   },
-  { path: 'test/e2e/screens.test.ts', why: 'help and tables on a pseudo-terminal of 80 columns' },
+  {
+    path: 'test/e2e/terminal-tables.test.ts',
+    why: "a terminal's width: tables on pseudo-terminals of 60 and 120 columns",
+  },
   { path: 'test/e2e/emulator-command.test.ts', why: 'the emulator as a process: start, --detach, stop' },
   { path: 'test/commands/emulator/start.test.ts', why: 'the emulator started, detached and signalled' },
   { path: 'test/api/client.test.ts', why: 'fetch: timeouts, retries, redirects, bodies, sockets' },
