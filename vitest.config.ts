@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { commandsListVite } from './scripts/commands-list.mjs';
 import { NamedJsonReporter } from './test/setup/json-report.js';
+import { SlowestFirst } from './test/setup/sequencer.js';
 
 export default defineConfig({
   // docs/openapi.yaml is imported as text, as esbuild's loader does in scripts/build.mjs.
@@ -29,6 +30,8 @@ export default defineConfig({
     // (docs/decisions.md, "A suite that runs in minutes"). No test mocks a module or changes
     // process.env, and each file starts its own emulators, so no file sees another's state.
     isolate: false,
+    // The slowest files start first, so that the two workers end together (test/setup/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     // A test passes on its first try or fails: no retry hides a failure (a test that sets its
     // own retry and needs it is reported as failed, test/setup/json-report.ts).
     retry: 0,

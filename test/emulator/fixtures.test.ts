@@ -9,6 +9,7 @@ import { applySeed } from '../../src/emulator/fixtures/seed.js';
 import { EmulatorState } from '../../src/emulator/index.js';
 import { freePort, runCli, tempDir } from '../helpers/cli.js';
 import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const SHOP = resolve(import.meta.dirname, '../fixtures/shop.yaml');
 const DEMO = resolve(import.meta.dirname, '../../fixtures/demo.json');
@@ -104,18 +105,22 @@ describe('billing emulator apply', () => {
         /orders\.paid\.status: only a subscription order can be paused/,
       ],
     ];
-    for (const [name, fixture, message] of cases) {
-      const run = await runCli(['emulator', 'apply', write(name, fixture), '--port', port], { env: t.env() });
+    // The first case runs the built CLI (its exit code and stderr as a process); the rest check
+    // what apply decides, in-process (test/helpers/in-process.ts), against the same emulator.
+    for (const [at, [name, fixture, message]] of cases.entries()) {
+      const args = ['emulator', 'apply', write(name, fixture), '--port', port];
+      const run =
+        at === 0 ? await runCli(args, { env: t.env() }) : await runInProcess(args, { env: t.env() });
       expect(run.code, name).toBe(2);
       expect(run.stderr, name).toMatch(message);
       expect(run.stderr, name).toContain('nothing was applied');
     }
-    const notYaml = await runCli(['emulator', 'apply', write('x.yaml', 'a: [1'), '--port', port], {
+    const notYaml = await runInProcess(['emulator', 'apply', write('x.yaml', 'a: [1'), '--port', port], {
       env: t.env(),
     });
     expect(notYaml.code).toBe(2);
     expect(notYaml.stderr).toMatch(/x\.yaml is not valid YAML/);
-    const missing = await runCli(['emulator', 'apply', '/nonexistent/f.json', '--port', port], {
+    const missing = await runInProcess(['emulator', 'apply', '/nonexistent/f.json', '--port', port], {
       env: t.env(),
     });
     expect(missing.code).toBe(2);
@@ -169,20 +174,17 @@ describe('billing emulator apply', () => {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the reference syntax of a fixture
   const ada = '${customers.ada.id}';
   const line = (product: string) => [{ product: `\${products.${product}.id}` }];
-  const apply = (orders: unknown) =>
-    runCli(
-      [
-        'emulator',
-        'apply',
-        write('story.json', JSON.stringify({ ...base, orders })),
-        '--port',
-        port,
-        '--json',
-      ],
-      {
-        env: t.env(),
-      },
-    );
+  const applyArgs = (orders: unknown) => [
+    'emulator',
+    'apply',
+    write('story.json', JSON.stringify({ ...base, orders })),
+    '--port',
+    port,
+    '--json',
+  ];
+  const apply = (orders: unknown) => runCli(applyArgs(orders), { env: t.env() });
+  /** apply in-process: for refusals whose exit and stderr a process run of the same kind already checks. */
+  const applyHere = (orders: unknown) => runInProcess(applyArgs(orders), { env: t.env() });
 
   it('is played by the rules: the card rule answers the first payment, the clock charges each cycle, a pause skips', async () => {
     const run = await apply({
@@ -290,8 +292,8 @@ describe('billing emulator apply', () => {
       ],
     ];
     const before = (await emulatorApi(t.url, 'GET', '/__emulator/status')).body.counts;
-    for (const [orders, message] of cases) {
-      const run = await apply(orders);
+    for (const [at, [orders, message]] of cases.entries()) {
+      const run = at === 0 ? await apply(orders) : await applyHere(orders);
       expect(run.code, String(message)).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(run.stderr).toContain('nothing was applied');

@@ -11,11 +11,14 @@ import { tempDir } from '../helpers/cli.js';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/shop');
 
-/** Runs the sample shop's suite against the package in `tarball`; its run time in ms. */
+/**
+ * Runs the sample shop's suite against the package in `tarball`: its project, where the package
+ * is installed as a merchant's dependency, and the suite's run time in ms.
+ */
 export async function expectSampleShop(
   tarball: string,
   env: Record<string, string | undefined>,
-): Promise<number> {
+): Promise<{ project: string; took: number }> {
   const project = tempDir('billing-shop-');
   cpSync(EXAMPLE, project, { recursive: true });
   const run = promisify(execFile);
@@ -33,5 +36,5 @@ export async function expectSampleShop(
   const took = Date.now() - started;
   expect(result.stdout).toMatch(/^# pass 5$/m);
   expect(result.stdout).toMatch(/^# fail 0$/m);
-  return took;
+  return { project, took };
 }
