@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../../src/webhooks/signature.js';
+import { expandLocalUrl } from '../../../src/webhooks/target.js';
 import { createOrder } from '../../emulator/helpers.js';
 import { chromium, launchChromium } from '../../helpers/browser.js';
 import { baseEnv, freePort, localEnv, ngrokDouble, runCli, tempDir } from '../../helpers/cli.js';
@@ -666,13 +667,15 @@ attack();
       for (const [args, expected] of [
         [['--forward-to', String(port)], `http://localhost:${port}/webhooks`],
         [['--forward-to', String(port), '--path', '/hooks'], `http://localhost:${port}/hooks`],
-        [['--forward-to', `${port}/mine`], `http://localhost:${port}/mine`],
-        [['--forward-to', `http://localhost:${port}`], `http://localhost:${port}/`],
       ] as const) {
         const listen = await startListen([...args], await env());
         const { stderr } = await listen.stop();
         expect(stderr).toContain(`each goes on to ${expected}. Ctrl-C stops.`);
       }
+      // A path given is kept: listen passes --forward-to to expandLocalUrl with its path (the two
+      // listens above show the wiring and the ready line), so these two forms are read here.
+      expect(expandLocalUrl(`${port}/mine`, '/webhooks')).toBe(`http://localhost:${port}/mine`);
+      expect(expandLocalUrl(`http://localhost:${port}`, '/webhooks')).toBe(`http://localhost:${port}/`);
     });
   });
 });
