@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, launchChromium } from '../helpers/browser.js';
-import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { CARDS, makeCustomer, makeProduct, type RunningCli, startCli } from './helpers.js';
 
 const SHOTS = resolve(import.meta.dirname, '../artifacts/checkout');
@@ -59,7 +59,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const billing = (...args: string[]) => runCli(args, { env });
+// The orders, links, snippets and reads around the browser run in this process
+// (test/helpers/in-process.ts): each runs as the built CLI in its own file of test/commands/.
+// What this file holds to each Node is the browser against the page server of `checkout open`,
+// which runs as the process (openCheckout).
+const billing = (...args: string[]) => runInProcess(args, { env });
 
 /** An order made with the CLI; with a checkout and the merchant's redirect URLs unless told otherwise. */
 async function cliOrder(o: { checkout?: boolean; redirects?: boolean } = {}): Promise<number> {

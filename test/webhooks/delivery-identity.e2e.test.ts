@@ -1,13 +1,16 @@
 // Issue 16 §7: a delivery's identity is what the signature covers. The built
 // `billing webhooks listen` runs as a process over real HTTP, forwarding to a test app that
-// records what it gets; replay runs as a process against the same app.
+// records what it gets; replay runs against the same app, as a process in its first test and
+// in this process (test/helpers/in-process.ts) in the others.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signature.js';
 import { localEnv, runCli, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { type Listener, startApp, startListen, type TestApp, waitFor } from './helpers.js';
 
 const SECRET = LOCAL_EMULATOR.webhookSecret;
@@ -40,9 +43,26 @@ function event(id: string, amount = '10.00'): string {
   });
 }
 
-async function post(url: string, body: string, headers: Record<string, string>) {
-  const res = await fetch(url, { method: 'POST', body, headers });
-  return { status: res.status, body: await res.text() };
+// node:http on kept-alive sockets, not fetch: the 13,700 posts of the memory test cost the test's
+// own worker ~4x the CPU through fetch (undici) that they do here, more than listen spends
+// answering them (docs/decisions.md, "Issue 35 §5, round 5: the command, webhook, checkout and
+// completion files").
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+afterAll(() => agent.destroy());
+
+function post(url: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** A delivery as the service sends it: signed now, its header equal to the body's id. */
@@ -159,8 +179,15 @@ const lines = (file: string) =>
     .split('\n')
     .map((l) => JSON.parse(l));
 
+/** `webhooks replay` as the built CLI: the exit code, stderr and what reached the app of the process. */
 const replay = (file: string, to: string, extra: string[] = []) =>
   runCli(['webhooks', 'replay', file, '--to', to, ...extra], { env, timeoutMs: 30_000 });
+/**
+ * The same run in this process (test/helpers/in-process.ts): what replay decides about a record.
+ * The first test below runs it as the process, refusing and sending.
+ */
+const replayHere = (file: string, to: string, extra: string[] = []) =>
+  runInProcess(['webhooks', 'replay', file, '--to', to, ...extra], { env });
 
 describe('replay re-signs only what was verified and is unchanged', () => {
   it('refuses a record taken with --skip-verify (exit 2, one line, nothing sent); --send-unverified sends it unsigned and marked', async () => {
@@ -191,7 +218,7 @@ describe('replay re-signs only what was verified and is unchanged', () => {
       recorded.every((r) => r.verified === true && /^hmac-sha256:[0-9a-f]{64}$/.test(r.verified_digest)),
     ).toBe(true);
     const target = await app();
-    const ok = await replay(file, target.url);
+    const ok = await replayHere(file, target.url);
     expect(ok.code, ok.stderr).toBe(0);
     expect(forwardedIds(target)).toEqual(['evt_v1', 'evt_v2']);
     for (const got of target.received) {
@@ -201,14 +228,14 @@ describe('replay re-signs only what was verified and is unchanged', () => {
     target.received.length = 0;
     recorded[1].body = recorded[1].body.replace('10.00', '9999.00');
     writeFileSync(file, `${recorded.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const refused = await replay(file, target.url);
+    const refused = await replayHere(file, target.url);
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n')[0]).toContain(
       'line 2 (delivery evt_v2) changed since it was recorded, or was recorded under another signing secret',
     );
     expect(target.received).toHaveLength(0);
 
-    const marked = await replay(file, target.url, ['--send-unverified']);
+    const marked = await replayHere(file, target.url, ['--send-unverified']);
     expect(marked.code, marked.stderr).toBe(0);
     expect(target.received.map((r) => r.headers['x-billing-unverified'] ?? 'signed')).toEqual([
       'signed',
@@ -224,7 +251,7 @@ describe('replay re-signs only what was verified and is unchanged', () => {
     r.verified_digest = `hmac-sha256:${'0'.repeat(64)}`;
     writeFileSync(file, `${JSON.stringify(r)}\n`);
     const target = await app();
-    const refused = await replay(file, target.url);
+    const refused = await replayHere(file, target.url);
     expect(refused.code).toBe(2);
     expect(target.received).toHaveLength(0);
   });
@@ -254,7 +281,7 @@ describe('credential headers', () => {
     recorded.headers = { ...recorded.headers, ...credentials, Authorization: 'Bearer sk_live_x' };
     writeFileSync(file, `${JSON.stringify(recorded)}\n`);
     target.received.length = 0;
-    const sent = await replay(file, target.url);
+    const sent = await replayHere(file, target.url);
     expect(sent.code, sent.stderr).toBe(0);
     expect(target.received).toHaveLength(1);
     for (const name of Object.keys(credentials)) expect(target.received[0]?.headers[name]).toBeUndefined();

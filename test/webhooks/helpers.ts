@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -163,7 +164,10 @@ export function useJoinedEmulator() {
     const env = t.env();
     const port = new URL(t.url).port;
     const billing = (...args: string[]) => runCli(args, { env });
-    return { t, app, env, port, billing };
+    // The same commands run in the test's process (test/helpers/in-process.ts), for a test whose
+    // fact is listen's, not the process of the command that sets it up.
+    const here = (...args: string[]) => runInProcess(args, { env });
+    return { t, app, env, port, billing, here };
   }
 
   async function listen(args: string[], env: Record<string, string | undefined>): Promise<Listener> {

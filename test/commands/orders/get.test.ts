@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../../helpers/cli.js';
 import { emulatorApi } from '../../helpers/emulator.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import {
   demoOrders,
   listedOrders,
@@ -71,6 +72,9 @@ describe('orders get and orders timeline', () => {
   const emu = useEmulator({ seed: 'demo' });
 
   const cli = (args: string[]) => runCli(args, { env: emu.env({ COLUMNS: '160' }), timeoutMs: 30_000 });
+  // The set-up (a refund), the table and the timeline run in this process (test/helpers/in-process.ts):
+  // each runs as the built CLI in its own test; what is checked here is what they show of a refund.
+  const here = (args: string[]) => runInProcess(args, { env: emu.env({ COLUMNS: '160' }) });
 
   // biome-ignore lint/suspicious/noExplicitAny: records as the service sends them
   type Any = any;
@@ -80,9 +84,9 @@ describe('orders get and orders timeline', () => {
     const order = (await allOrders()).find(
       (o) => o.status.value === 'complete' && o.order_type.value === 'single_payment',
     );
-    const listed = await cli(['orders', 'payments', String(order.id), '-o', 'json']);
+    const listed = await here(['orders', 'payments', String(order.id), '-o', 'json']);
     const debit = JSON.parse(listed.stdout).find((p: Any) => p.kind === 'debit');
-    const refund = await cli(['payments', 'refund', String(debit.id), '--amount', '1.25', '-o', 'json']);
+    const refund = await here(['payments', 'refund', String(debit.id), '--amount', '1.25', '-o', 'json']);
     expect(refund.code, refund.stderr).toBe(0);
     const refundId = JSON.parse(refund.stdout).id;
 
@@ -104,11 +108,11 @@ describe('orders get and orders timeline', () => {
     expect(shown).toMatchObject({ refunded: '1.25', left_to_refund: left.toFixed(2) });
     expect(got.payments.find((p: Any) => p.id === refundId)).toMatchObject({ kind: 'refund' });
 
-    const table = await cli(['orders', 'get', String(order.id), '-o', 'table']);
+    const table = await here(['orders', 'get', String(order.id), '-o', 'table']);
     expect(table.stdout).toMatch(/Payments \(2\)/);
     expect(table.stdout).toMatch(/LEFT TO REFUND/);
 
-    const timeline = await cli(['orders', 'timeline', String(order.id), '-o', 'ndjson']);
+    const timeline = await here(['orders', 'timeline', String(order.id), '-o', 'ndjson']);
     expect(timeline.code, timeline.stderr).toBe(0);
     const events = parseNdjson(timeline.stdout) as Any[];
     const names = events.map((e) => e.event);
@@ -126,6 +130,8 @@ describe('orders get by invoice id', () => {
   const emu = useEmulator({ seed: 'demo' }, async (started) => (orders = await demoOrders(started)));
 
   const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
+  // Runs that compare with one of the built CLI, in this process (test/helpers/in-process.ts).
+  const here = (args: string[]) => runInProcess(args, { env: emu.env() });
 
   const idsOf = (keep: (o: WireOrder) => boolean) => orders.filter(keep).map((o) => o.id);
   it('a unique match is the order, and stops reading on the page it is found', async () => {
@@ -135,7 +141,7 @@ describe('orders get by invoice id', () => {
     expect(JSON.parse(r.stdout).id).toBe(newest.id);
     expect(r.stderr).toContain('Read 1 page of orders (100); 1 matched, then stopped');
     const oldest = orders.at(-1)!;
-    const last = await cli(['orders', 'get', oldest.merchant_invoice_id, '-o', 'json']);
+    const last = await here(['orders', 'get', oldest.merchant_invoice_id, '-o', 'json']);
     expect(JSON.parse(last.stdout).id).toBe(oldest.id);
     expect(last.stderr).toContain('Read 2 pages of orders');
   });
@@ -143,7 +149,7 @@ describe('orders get by invoice id', () => {
   it('ends in the very view of orders get ID: the payments and the next payment, in json, --query and on screen', async () => {
     const order = orders.find((o) => o.merchant_invoice_id === 'INV-000174')!;
     const expand = ['--expand', 'payments,next_payment'];
-    const byId = await cli(['orders', 'get', String(order.id), '-o', 'json', ...expand]);
+    const byId = await here(['orders', 'get', String(order.id), '-o', 'json', ...expand]);
     const byInvoice = await cli(['orders', 'get', 'INV-000174', '-o', 'json', ...expand]);
     expect(byInvoice.code, byInvoice.stderr).toBe(0);
     const record = JSON.parse(byInvoice.stdout);
@@ -152,7 +158,7 @@ describe('orders get by invoice id', () => {
     const paid = (await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/orders/${order.id}/payments`)).body
       .payments as WirePayment[];
     expect(record.payments.map((p: WirePayment) => p.id)).toEqual(paid.map((p) => p.id));
-    const query = await cli([
+    const query = await here([
       'orders',
       'get',
       'inv-000174',
@@ -166,7 +172,7 @@ describe('orders get by invoice id', () => {
     expect(JSON.parse(query.stdout)).toEqual(paid.map((p) => p.id));
     const screen = await cli(['orders', 'get', 'INV-000174', '-o', 'table']);
     expect(screen.stdout).toContain(`Payments (${paid.length})`);
-    expect(screen.stdout).toBe((await cli(['orders', 'get', String(order.id), '-o', 'table'])).stdout);
+    expect(screen.stdout).toBe((await here(['orders', 'get', String(order.id), '-o', 'table'])).stdout);
   });
 
   it('several candidates are listed, exit 2', async () => {

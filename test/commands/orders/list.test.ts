@@ -4,6 +4,7 @@ import { LOCAL_EMULATOR } from '../../../src/domain/local.js';
 import { type FakeService, json, startService } from '../../api/fake-service.js';
 import { BIN, baseEnv, parseNdjson, runCli } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import { demoOrders, ordersPage, useEmulator, type WireOrder } from '../../helpers/suite.js';
 
 const emu = useEmulator({ seed: 'demo' });
@@ -69,13 +70,17 @@ describe('orders list', () => {
   });
 
   it('rejects an unknown status, page 0 and a non-numeric items before sending', async () => {
-    for (const args of [
+    // The first as the process; the others, the same parse, in this process (test/helpers/in-process.ts).
+    for (const [at, args] of [
       ['--status', 'bogus'],
       ['--page', '0'],
       ['--items', 'abc'],
       ['--page', 'x'],
-    ]) {
-      const r = await cli(['orders', 'list', ...args]);
+    ].entries()) {
+      const r =
+        at === 0
+          ? await cli(['orders', 'list', ...args])
+          : await runInProcess(['orders', 'list', ...args], { env: emu.env() });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /);
       expect(r.stdout).toBe('');
@@ -120,9 +125,10 @@ describe('orders list page sizes', () => {
     await service.close();
   });
 
-  async function list(args: string[]) {
+  /** The pages read: the first test runs the built CLI, the others this process (test/helpers/in-process.ts). */
+  async function list(args: string[], run: typeof runCli = runInProcess) {
     service.received.length = 0;
-    const r = await runCli(['orders', 'list', ...args], {
+    const r = await run(['orders', 'list', ...args], {
       env: baseEnv({
         BILLING_ENV: 'local',
         BILLING_BASE_URL: service.baseUrl,
@@ -137,7 +143,7 @@ describe('orders list page sizes', () => {
     return { ...r, pages };
   }
   it('--all reads pages of 100 when --items is not given', async () => {
-    const r = await list(['--all', '-o', 'ndjson']);
+    const r = await list(['--all', '-o', 'ndjson'], runCli);
     expect(r.code).toBe(0);
     expect(parseNdjson(r.stdout)).toHaveLength(TOTAL);
     expect(r.pages).toEqual(['1:100', '2:100', '3:100', '4:100', '5:100']);
@@ -187,9 +193,12 @@ describe("finding among the demo seed's 200 orders", () => {
   const emu = useEmulator({ seed: 'demo' }, async (started) => (orders = await demoOrders(started)));
 
   const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
+  // What each filter keeps is decided in this process (test/helpers/in-process.ts); the first test
+  // of the filters, a refusal, --query and the streaming test run the built CLI.
+  const here = (args: string[]) => runInProcess(args, { env: emu.env() });
 
-  async function listIds(args: string[]): Promise<{ ids: number[]; stderr: string }> {
-    const r = await cli(['orders', 'list', ...args, '-o', 'ndjson']);
+  async function listIds(args: string[], run = here): Promise<{ ids: number[]; stderr: string }> {
+    const r = await run(['orders', 'list', ...args, '-o', 'ndjson']);
     expect(r.stderr).not.toContain('error');
     expect(r.code).toBe(0);
     return { ids: (parseNdjson(r.stdout) as WireOrder[]).map((o) => o.id), stderr: r.stderr };
@@ -202,8 +211,8 @@ describe("finding among the demo seed's 200 orders", () => {
     it('--status, repeated and comma-separated, keeps any of them and says how many pages it read', async () => {
       const want = idsOf((o) => ['failed', 'suspended'].includes(o.status.value));
       expect(want.length).toBeGreaterThan(1);
-      const repeated = await listIds(['--status', 'failed', '--status', 'suspended']);
-      const comma = await listIds(['--status', 'FAILED,suspended']);
+      const repeated = await listIds(['--status', 'failed', '--status', 'suspended'], cli);
+      const comma = await listIds(['--status', 'FAILED,suspended'], cli);
       expect(repeated.ids).toEqual(want);
       expect(comma.ids).toEqual(want);
       expect(repeated.stderr).toContain(`Read 2 pages of orders (200); ${want.length} matched.`);
@@ -251,7 +260,7 @@ describe("finding among the demo seed's 200 orders", () => {
       expect((await listIds(['--invoice', 'Inv-000174'])).ids).toEqual(one);
       const prefixed = idsOf((o) => o.merchant_invoice_id.startsWith('INV-00012'));
       expect((await listIds(['--invoice', 'inv-00012*'])).ids).toEqual(prefixed);
-      const got = await cli(['orders', 'get', 'inv-000174', '-o', 'json']);
+      const got = await here(['orders', 'get', 'inv-000174', '-o', 'json']);
       expect(JSON.parse(got.stdout).id).toBe(one[0]);
     });
 
@@ -282,7 +291,7 @@ describe("finding among the demo seed's 200 orders", () => {
       expect((await listIds(['--min-amount', '100'])).ids).toEqual(
         idsOf((o) => cents(o.initial_amount) >= 10_000),
       );
-      const bad = await cli(['orders', 'list', '--min-amount', '1.234']);
+      const bad = await here(['orders', 'list', '--min-amount', '1.234']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--min-amount');
     });

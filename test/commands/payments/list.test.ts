@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli } from '../../helpers/cli.js';
 import { emulatorApi } from '../../helpers/emulator.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import { demoOrders, useEmulator, type WireOrder, type WirePayment } from '../../helpers/suite.js';
 import { paidAndRefunded } from '../../payments/helpers.js';
 
@@ -12,6 +13,9 @@ let payment: number;
 const emu = useEmulator({}, async (started) => ({ order, payment } = await paidAndRefunded(started)));
 
 const cli = (args: string[]) => runCli(args, { env: emu.env() });
+// The alias and the other formats of a list the built CLI printed above, in this process
+// (test/helpers/in-process.ts): what they print, not the process, which the first run checks.
+const here = (args: string[]) => runInProcess(args, { env: emu.env() });
 
 describe('payments list --order ID', () => {
   it('lists the payment and its refund, the same as orders payments ID', async () => {
@@ -19,7 +23,7 @@ describe('payments list --order ID', () => {
     expect(list.code).toBe(0);
     const records = JSON.parse(list.stdout);
     expect(records.map((p: { kind: string }) => p.kind)).toEqual(['debit', 'refund']);
-    const alias = await cli(['orders', 'payments', String(order), '-o', 'json']);
+    const alias = await here(['orders', 'payments', String(order), '-o', 'json']);
     expect(JSON.parse(alias.stdout)).toEqual(records);
   });
 
@@ -31,11 +35,11 @@ describe('payments list --order ID', () => {
         .split('\n')
         .map((l) => JSON.parse(l).kind),
     ).toEqual(['debit', 'refund']);
-    const csv = await cli(['payments', 'list', '--order', String(order), '-o', 'csv']);
+    const csv = await here(['payments', 'list', '--order', String(order), '-o', 'csv']);
     expect(csv.stdout.trim().split('\n')).toHaveLength(3);
-    const tsv = await cli(['payments', 'list', '--order', String(order), '-o', 'tsv']);
+    const tsv = await here(['payments', 'list', '--order', String(order), '-o', 'tsv']);
     expect(tsv.stdout.trim().split('\n')).toHaveLength(2);
-    const table = await cli(['payments', 'list', '--order', String(order), '-o', 'table']);
+    const table = await here(['payments', 'list', '--order', String(order), '-o', 'table']);
     expect(table.stdout).toMatch(/ID\s+ORDER ID\s+KIND\s+STATUS/i);
   });
 
@@ -55,6 +59,9 @@ describe('payments list --order ID', () => {
 describe('payments list across orders', () => {
   const emu = useEmulator({ seed: 'demo' });
   const cli = (args: string[]) => runCli(args, { env: emu.env(), timeoutMs: 60_000 });
+  // Its payment lists run the built CLI; orders get by invoice id and the filters of the last test
+  // are decided in this process (test/helpers/in-process.ts).
+  const here = (args: string[]) => runInProcess(args, { env: emu.env() });
   let orders: WireOrder[];
   let payments: WirePayment[];
   beforeAll(async () => {
@@ -81,7 +88,7 @@ describe('payments list across orders', () => {
       /^Read 1 page of orders \(100\) and the payments of \d+ orders?; 1 payment matched\.$/m,
     );
     expect(r.stderr).not.toMatch(/\b1 (pages|orders|payments)\b/);
-    const one = await cli(['orders', 'get', orders[0]!.merchant_invoice_id, '-o', 'json']);
+    const one = await here(['orders', 'get', orders[0]!.merchant_invoice_id, '-o', 'json']);
     expect(one.stderr).toContain('Read 1 page of orders (100); 1 matched');
   });
 
@@ -91,10 +98,10 @@ describe('payments list across orders', () => {
       (p) => p.status === 'failed' && Date.parse(p.created_at) >= Date.parse(`${since}T00:00:00Z`),
     );
     expect(want.length).toBeGreaterThan(0);
-    const r = await cli(['payments', 'list', '--since', since, '--status', 'failed', '-o', 'ndjson']);
+    const r = await here(['payments', 'list', '--since', since, '--status', 'failed', '-o', 'ndjson']);
     expect(r.code).toBe(0);
     expect((parseNdjson(r.stdout) as WirePayment[]).map((p) => p.id)).toEqual(want.map((p) => p.id));
-    const bad = await cli(['payments', 'list', '--order', '3', '--since', since]);
+    const bad = await here(['payments', 'list', '--order', '3', '--since', since]);
     expect(bad.code).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import { BillingError } from '../../../src/errors.js';
 import * as parse from '../../../src/ops/runtime/args.js';
 import { BIN, parseNdjson, runCli, tempDir } from '../../helpers/cli.js';
 import { emulatorApi, startTestEmulator } from '../../helpers/emulator.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import { readRefundsIn } from '../../helpers/money-runs.js';
 import { mountTmpfs } from '../../helpers/mounts.js';
 import { need } from '../../helpers/needs.js';
@@ -66,9 +67,15 @@ describe('payments refund ID', () => {
       expect(result.code, amount).toBe(2);
       expect(result.stderr).toMatch(/--amount/);
     }
-    expect((await cli(['payments', 'refund', 'x1'])).code).toBe(2);
-    expect((await cli(['payments', 'refund'])).code).toBe(2);
-    expect((await cli(['payments', 'refund', '1', '--file', 'f.csv'])).code).toBe(2);
+    // A bad id, none, and an id with --file: the same usage refusal (exit 2) decided before any
+    // request, in this process (test/helpers/in-process.ts); the amounts above are the process's.
+    const here = (args: string[]) => runInProcess(args, { env: emu.env() });
+    expect((await here(['payments', 'refund', 'x1'])).code).toBe(2);
+    expect((await here(['payments', 'refund'])).code).toBe(2);
+    // Refused for giving both, not for the file that is not there (which is exit 2 as well).
+    const both = await here(['payments', 'refund', '1', '--file', 'f.csv']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give either a payment id or --file, not both');
     expect(allRefunds(emu.emulator.state)).toBe(before);
   });
 

@@ -10,9 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../../src/domain/local.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../../src/emulator/index.js';
 import { signatureHeader, verifySignature } from '../../../src/webhooks/signature.js';
+import { expandLocalUrl } from '../../../src/webhooks/target.js';
 import { createOrder } from '../../emulator/helpers.js';
 import { chromium, launchChromium } from '../../helpers/browser.js';
 import { baseEnv, freePort, localEnv, ngrokDouble, runCli, tempDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import {
   type Listener,
   startApp,
@@ -210,8 +212,10 @@ describe('listen options', () => {
     const env = localEnv();
     const listen = await startListen(['--record', file], env);
     cleanup.push(() => stopQuietly(listen));
+    // The deliveries are sent from this process (test/helpers/in-process.ts): what is checked is
+    // listen's record and replay, the built CLI's; trigger --to runs as a process in trigger.test.ts.
     for (const event of ['order.active', 'order.test']) {
-      const sent = await runCli(['webhooks', 'trigger', event, '--to', listen.url], { env });
+      const sent = await runInProcess(['webhooks', 'trigger', event, '--to', listen.url], { env });
       expect(sent.code, sent.stderr).toBe(0);
     }
     await listen.lines(2);
@@ -319,9 +323,11 @@ describe('listen options', () => {
     );
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/NGROK_AUTHTOKEN/);
-    const unsafe = await runCli(['webhooks', 'listen', '--skip-verify', '--tunnel', 'ngrok']);
+    // Refused before anything listens: decided in this process (test/helpers/in-process.ts); the
+    // refusal without a token above, and the missing secret of --print-secret below, run as the process.
+    const unsafe = await runInProcess(['webhooks', 'listen', '--skip-verify', '--tunnel', 'ngrok']);
     expect(unsafe.code).toBe(2);
-    const noSecret = await runCli(['webhooks', 'listen', '--port', '0']);
+    const noSecret = await runInProcess(['webhooks', 'listen', '--port', '0']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toMatch(/no webhook signing secret/);
   });
@@ -336,7 +342,7 @@ describe('listen options', () => {
     expect(r.stderr).toMatch(/NGROK_AUTHTOKEN/);
     expect(r.stdout + r.stderr).not.toContain('abc123.ngrok.test');
     // A blank one is no longer a variable the tool reads (no "is empty" refusal either).
-    const blank = await runCli(['webhooks', 'sign', '--file', '/dev/null'], {
+    const blank = await runInProcess(['webhooks', 'sign', '--file', '/dev/null'], {
       env: baseEnv({ BILLING_TUNNEL_STUB_URL: '', BILLING_WEBHOOK_SECRET: 'whsec_x' }),
     });
     expect(blank.code, blank.stderr).toBe(0);
@@ -352,7 +358,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
 
   describe('webhooks listen against an emulator', () => {
     it('registers its address, prints the secret, receives real order events, and removes itself on SIGTERM', async () => {
-      const { t, app, env, billing } = await setup();
+      const { t, app, env, billing, here } = await setup();
       const l = await listen(['--forward-to', app.url, '--json'], env);
       expect(l.stderr()).toContain(`Your webhook signing secret is ${SECRET}\n`);
       expect(l.stderr()).toContain(`Registered ${l.url} with the emulator at ${t.url}`);
@@ -366,7 +372,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
       for (const r of app.received) {
         expect(verifySignature(r.body, r.headers['x-service-signature'] as string, SECRET).ok).toBe(true);
       }
-      expect(await statusOf(billing, result.order_id)).toBe('active');
+      expect(await statusOf(here, result.order_id)).toBe('active');
       expect(result.deliveries.map((d: { state: string }) => d.state)).toEqual(['delivered', 'delivered']);
 
       l.child.kill('SIGTERM');
@@ -381,12 +387,13 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
       const res = await runCli(['webhooks', 'listen', '--print-secret'], { env });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout).toBe(`${SECRET}\n`);
-      const away = await runCli(['webhooks', 'listen', '--print-secret'], {
+      // The emulator's secret from the process above; which secret, and none, in this process.
+      const away = await runInProcess(['webhooks', 'listen', '--print-secret'], {
         env: baseEnv({ BILLING_ENV: 'sandbox', BILLING_WEBHOOK_SECRET: 'whsec_from_the_dashboard' }),
       });
       expect(away.code, away.stderr).toBe(0);
       expect(away.stdout).toBe('whsec_from_the_dashboard\n');
-      const none = await runCli(['webhooks', 'listen', '--print-secret'], {
+      const none = await runInProcess(['webhooks', 'listen', '--print-secret'], {
         env: baseEnv({ BILLING_ENV: 'sandbox' }),
       });
       expect(none.code).toBe(2);
@@ -402,7 +409,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
       });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toContain("signs its deliveries with its own secret, not --secret-file's");
-      const same = await runCli(['webhooks', 'listen', '--print-secret', '--secret-file', '-'], {
+      const same = await runInProcess(['webhooks', 'listen', '--print-secret', '--secret-file', '-'], {
         env,
         input: `${SECRET}\n`,
       });
@@ -422,18 +429,20 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
     });
 
     it('an empty list of the emulator says what to run next at a screen (stderr), and is [] in json', async () => {
-      const { port, billing } = await setup();
+      const { port, billing, here } = await setup();
       const cases: [string[], string][] = [
         [['emulator', 'webhooks', 'list'], 'No webhook endpoints. Add one with'],
         [['emulator', 'deliveries'], 'No deliveries yet.'],
         [['emulator', 'outbox', '--order', '999999'], 'The outbox is empty.'],
       ];
-      for (const [args, note] of cases) {
-        const table = await billing(...args, '--port', port, '-o', 'table');
+      // The first as the process; the other two lists in this process (test/helpers/in-process.ts).
+      for (const [at, [args, note]] of cases.entries()) {
+        const run = at === 0 ? billing : here;
+        const table = await run(...args, '--port', port, '-o', 'table');
         expect(table.code, table.stderr).toBe(0);
         expect(table.stdout).toBe('');
         expect(table.stderr).toContain(note);
-        const json = await billing(...args, '--port', port, '-o', 'json');
+        const json = await run(...args, '--port', port, '-o', 'json');
         expect(JSON.parse(json.stdout)).toEqual([]);
         expect(json.stderr).not.toContain(note);
       }
@@ -441,12 +450,12 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
 
     it('deliveries waiting for a retry to its address are sent as soon as listen registers it; an endpoint that was there stays', async () => {
       // A minute between attempts: only the registration can bring the retry forward.
-      const { t, app, env, port, billing } = await setup([60_000]);
+      const { t, app, env, port, here } = await setup([60_000]);
       const listenPort = await freePort();
       const address = `http://127.0.0.1:${listenPort}/webhooks`;
-      const add = await billing('emulator', 'webhooks', 'add', address, '--port', port);
+      const add = await here('emulator', 'webhooks', 'add', address, '--port', port);
       expect(add.code, add.stderr).toBe(0);
-      const trig = await billing('webhooks', 'trigger', 'order.failed', '--json');
+      const trig = await here('webhooks', 'trigger', 'order.failed', '--json');
       expect(trig.code, trig.stderr).toBe(0);
       const waiting = JSON.parse(trig.stdout).deliveries;
       expect(waiting.map((d: { state: string }) => d.state)).toEqual(['retrying', 'retrying']);
@@ -461,9 +470,9 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
     });
 
     it('--events forwards only those; the others are answered 200 and shown as skipped', async () => {
-      const { t, app, env, billing } = await setup();
+      const { t, app, env, here } = await setup();
       const l = await listen(['--forward-to', app.url, '--events', 'order.failed'], env);
-      const trig = await billing('webhooks', 'trigger', 'order.failed');
+      const trig = await here('webhooks', 'trigger', 'order.failed');
       expect(trig.code, trig.stderr).toBe(0);
       await got(app, 1);
       await waitFor(() => (/order\.pending skipped/.test(l.stderr()) ? true : undefined), 5_000, l.stderr);
@@ -658,13 +667,15 @@ attack();
       for (const [args, expected] of [
         [['--forward-to', String(port)], `http://localhost:${port}/webhooks`],
         [['--forward-to', String(port), '--path', '/hooks'], `http://localhost:${port}/hooks`],
-        [['--forward-to', `${port}/mine`], `http://localhost:${port}/mine`],
-        [['--forward-to', `http://localhost:${port}`], `http://localhost:${port}/`],
       ] as const) {
         const listen = await startListen([...args], await env());
         const { stderr } = await listen.stop();
         expect(stderr).toContain(`each goes on to ${expected}. Ctrl-C stops.`);
       }
+      // A path given is kept: listen passes --forward-to to expandLocalUrl with its path (the two
+      // listens above show the wiring and the ready line), so these two forms are read here.
+      expect(expandLocalUrl(`${port}/mine`, '/webhooks')).toBe(`http://localhost:${port}/mine`);
+      expect(expandLocalUrl(`http://localhost:${port}`, '/webhooks')).toBe(`http://localhost:${port}/`);
     });
   });
 });

@@ -179,7 +179,9 @@ describe('trigger, sign, verify, emulator deliveries', () => {
 
 // `webhooks listen` joins the emulator behind the environment by itself (issue 19 §1), the
 // emulator's endpoints are managed while it runs, and `webhooks trigger` changes a real
-// order there (§2). The built CLI as processes, the emulator over real HTTP.
+// order there (§2). listen is the built CLI as a process, the emulator over real HTTP; trigger
+// runs as the process in the first test, in this process (`here`, test/helpers/in-process.ts)
+// in the others, which check what it changes and refuses.
 describe('against an emulator it joins (issue 19 §1, §2)', () => {
   const { setup, listen, events, got, statusOf } = useJoinedEmulator();
 
@@ -217,7 +219,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
     });
 
     it('a synthetic event (--synthetic, or --to) changes nothing and is marked so in listen: human line, --json, --record', async () => {
-      const { app, env, billing } = await setup();
+      const { app, env, here: billing } = await setup();
       const dir = tempDir();
       const record = join(dir, 'deliveries.ndjson');
       const human = await listen(['--forward-to', app.url, '-o', 'table'], env);
@@ -243,7 +245,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
 
   describe('webhooks trigger tells the truth (the emulator moves an order only by its own rules)', () => {
     it("refuses a move the rules do not make from the order's status, naming both and what would reach it; nothing changes", async () => {
-      const { t, billing } = await setup();
+      const { t, here: billing } = await setup();
       const made = await billing('webhooks', 'trigger', 'order.active', '--json');
       expect(made.code, made.stderr).toBe(0);
       const id = JSON.parse(made.stdout).order_id as number;
@@ -264,7 +266,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
     });
 
     it('order.failed on a live subscription is a declined scheduled payment with its soft_decline email', async () => {
-      const { t, port, billing } = await setup();
+      const { t, port, here: billing } = await setup();
       const paused = await billing('webhooks', 'trigger', 'order.paused', '--json');
       const id = JSON.parse(paused.stdout).order_id as number;
       expect((await billing('webhooks', 'trigger', 'order.active', '--order', String(id))).code).toBe(0);
@@ -278,7 +280,7 @@ describe('against an emulator it joins (issue 19 §1, §2)', () => {
     });
 
     it("synthetic events go to the emulator's endpoints, and say so; with none, exit 2 saying so", async () => {
-      const { app, env, billing } = await setup();
+      const { app, env, here: billing } = await setup();
       const none = await billing('webhooks', 'trigger', 'order.paused', '--synthetic');
       expect(none.code, none.stderr).toBe(2);
       expect(none.stderr).toMatch(/has no webhook endpoint: nothing to send the synthetic order\.paused to/);
