@@ -68,9 +68,14 @@ describe('list pages from kept bytes', () => {
 });
 
 describe('ByteArena', () => {
-  it('gives back each text added, across its growth, in UTF-8', () => {
+  it('gives back each text added, across its 4 MB Buffers and one longer than them, in UTF-8', () => {
     const arena = new ByteArena();
-    const texts = Array.from({ length: 3_000 }, (_, i) => `{"n":${i},"name":"Zoë ${'ü'.repeat(i % 500)}"}`);
+    // ~20 MB: short texts, one in 500 of 1 MB, and one of 5 MB (a Buffer of its own).
+    const texts = Array.from({ length: 3_000 }, (_, i) =>
+      i === 1_234
+        ? 'x'.repeat(5 << 20)
+        : `{"n":${i},"name":"Zoë ${'ü'.repeat(i % 500 === 7 ? 1 << 19 : i % 500)}"}`,
+    );
     const at = texts.map((text) => arena.add(text));
     for (const [i, text] of texts.entries()) {
       const { start, end } = at[i] as { start: number; end: number };
