@@ -41,13 +41,20 @@ export function rootRecord(raw: string, key: string): Record<string, unknown> {
   return record;
 }
 
-/** A JSON answer already serialized (while a latency wait ran, or kept by AnswerCache), sent as is by sendJson. */
+/**
+ * A JSON answer already serialized (while a latency wait ran, or kept by AnswerCache), sent as
+ * is by sendJson; as text or as its UTF-8 bytes (a list page, put together from kept bytes).
+ */
 export class JsonText {
   /** Its length in bytes (UTF-8). */
   readonly length: number;
 
-  constructor(readonly text: string) {
-    this.length = Buffer.byteLength(text, 'utf8');
+  /** `release`: called once the bytes have been sent (or their connection is gone): they may then be used again. */
+  constructor(
+    readonly text: string | Buffer,
+    readonly release?: () => void,
+  ) {
+    this.length = typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length;
   }
 
   static of(body: unknown): JsonText {
@@ -76,7 +83,7 @@ export class AnswerCache {
     const text = JsonText.of(body);
     if (text.length <= this.maxBytes) {
       if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, { text, value: JSON.parse(text.text) });
+      this.entries.set(key, { text, value: JSON.parse(text.text as string) });
     }
     return text;
   }
@@ -125,6 +132,10 @@ export function sendJson(
   // As text, node:http sends the head and the body in one write (a Buffer goes out as a
   // second chunk of a writev); the bytes are the same UTF-8.
   const json = body instanceof JsonText ? body : JsonText.of(body);
+  if (json.release) {
+    res.once('finish', json.release);
+    res.once('close', json.release);
+  }
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': json.length,

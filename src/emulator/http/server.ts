@@ -156,7 +156,7 @@ export const OPENAPI_PATH = '/openapi.yaml';
 
 /** An API answer as the test suite's response check sees it (EmulatorOptions.onAnswer). */
 function answerOf(req: IncomingMessage, reply: AdminReply): ApiAnswer {
-  const body = reply.body instanceof JsonText ? JSON.parse(reply.body.text) : reply.body;
+  const body = reply.body instanceof JsonText ? JSON.parse(reply.body.text.toString()) : reply.body;
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
   return { method: req.method ?? 'GET', path: url.pathname, status: reply.status, body };
 }

@@ -3,6 +3,7 @@
 // object: a data file of 100,000 orders starts without parsing them, and the garbage collector
 // has 100,000 orders fewer to copy and mark (bench/RESULTS.md, "Issue 36 §2, round 4").
 
+import { ByteArena } from './byte-arena.js';
 import type { Order } from './types.js';
 
 /** The bytes of a data file and where each order's JSON text is in them. */
@@ -19,8 +20,13 @@ export class OrderStore {
   /** The order, or (not asked for yet) the number of its text in `texts`. */
   private readonly byId = new Map<number, Order | number>();
   private texts: OrderTexts | null = null;
-  /** What madeFromText made of each text, kept: a text not yet asked for cannot have changed. */
-  private made: (string | undefined)[] = [];
+  /**
+   * What madeFromText made of each text, kept as bytes: a text not yet asked for cannot have
+   * changed. Text n's is made[madeStarts[n], madeEnds[n]); an end of 0 is "not made".
+   */
+  private made = new ByteArena();
+  private madeStarts = new Float64Array(0);
+  private madeEnds = new Float64Array(0);
 
   get size(): number {
     return this.byId.size;
@@ -47,15 +53,17 @@ export class OrderStore {
   clear(): void {
     this.byId.clear();
     this.texts = null;
-    this.made = [];
+    this.made = new ByteArena();
+    this.madeStarts = new Float64Array(0);
+    this.madeEnds = new Float64Array(0);
   }
 
   /** Adds the orders of `texts`, the n-th of which has id ids[n]; after any earlier ones. */
   load(texts: OrderTexts, ids: readonly number[]): void {
     if (this.texts) throw new Error('the orders of one data file only');
     this.texts = texts;
-    // Filled, not `new Array(n)`: past 100,000 elements that one is a dictionary.
-    this.made = Array.from({ length: ids.length }, () => undefined);
+    this.madeStarts = new Float64Array(ids.length);
+    this.madeEnds = new Float64Array(ids.length);
     for (const [n, id] of ids.entries()) this.byId.set(id, n);
   }
 
@@ -81,18 +89,18 @@ export class OrderStore {
   }
 
   /**
-   * make(order), for an order still only a text, kept for the next call; undefined for an
-   * order that is an object (it may have changed since: the caller decides what holds).
+   * make(order) as UTF-8, for an order still only a text, kept for the next call; undefined for
+   * an order that is an object (it may have changed since: the caller decides what holds).
    */
-  madeFromText(id: number, make: (order: Order) => string): string | undefined {
+  madeFromText(id: number, make: (order: Order) => string): Buffer | undefined {
     const entry = this.byId.get(id);
     if (typeof entry !== 'number') return undefined;
-    let text = this.made[entry];
-    if (text === undefined) {
-      text = make(this.parseText(id, entry));
-      this.made[entry] = text;
+    if (this.madeEnds[entry] === 0) {
+      const { start, end } = this.made.add(make(this.parseText(id, entry)));
+      this.madeStarts[entry] = start;
+      this.madeEnds[entry] = end;
     }
-    return text;
+    return this.made.view(this.madeStarts[entry] as number, this.madeEnds[entry] as number);
   }
 
   /** Each order in the order added: its bytes while it is still a text, else the object. */
@@ -107,7 +115,7 @@ export class OrderStore {
   private parse(id: number, n: number): Order {
     const order = this.parseText(id, n);
     this.byId.set(id, order);
-    this.made[n] = undefined;
+    this.madeEnds[n] = 0;
     return order;
   }
 
