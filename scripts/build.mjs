@@ -80,6 +80,33 @@ function lazyBuiltin(filter) {
   };
 }
 
+/**
+ * Pass 2's CommonJS files export their ES module's namespace object itself, marked `__esModule`,
+ * rather than a copy of it: esbuild's `__toCommonJS` defines a second getter for every export
+ * (one more closure and property definition at load, one more call on every use from another
+ * file), in each of the ~60 files a command loads. The namespace holds the same getters,
+ * enumerable, so what a require() of the file sees is the same. The build fails if esbuild's
+ * helper is no longer the line this expects.
+ */
+async function exportsInPlace() {
+  const helper =
+    /^var __toCommonJS = \((\w+)\) => __copyProps\(__defProp\(\{\}, "__esModule", \{ value: true \}\), \1\);$/m;
+  for (const f of await readdir(dist, { recursive: true })) {
+    if (!f.endsWith('.js') || f === 'emulator.js') continue;
+    const text = await readFile(join(dist, f), 'utf8');
+    if (!text.includes('module.exports = __toCommonJS(')) continue;
+    if (!helper.test(text))
+      throw new Error(`build.mjs: dist/${f} exports without esbuild's __toCommonJS as expected`);
+    await writeFile(
+      join(dist, f),
+      text.replace(
+        helper,
+        (_, mod) => `var __toCommonJS = (${mod}) => __defProp(${mod}, "__esModule", { value: true });`,
+      ),
+    );
+  }
+}
+
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
 try {
   // Pass 1: ESM with code splitting, into a temporary directory.
@@ -127,6 +154,7 @@ try {
   });
 
   await buildProgramEntry();
+  await exportsInPlace();
 
   const out = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.js')).sort();
 
