@@ -1,6 +1,6 @@
 // A --require hook that lists what a billing process loaded, printed as JSON on stderr at exit
 // (one line, prefixed "loads: "): the files of dist/ that bin/billing read (its own loader reads
-// them with fs.readFileSync, not through Node's module loader) and the node: builtins
+// them with fs.openSync and fs.readFileSync, not through Node's module loader) and the node: builtins
 // (process.moduleLoadList). Used by bench/startup.mjs and test/startup/loads.test.ts.
 //
 //   node --require bench/startup-loads.cjs bin/billing orders get 1 2> loads
@@ -11,11 +11,27 @@ const path = require('node:path');
 const dist = `${path.join(__dirname, '..', 'dist')}${path.sep}`;
 const before = new Set(process.moduleLoadList);
 const files = [];
-const read = fs.readFileSync;
-fs.readFileSync = function readFileSync(file, ...rest) {
+const note = (file) => {
   if (typeof file === 'string' && file.startsWith(dist))
     files.push(file.slice(dist.length).split(path.sep).join('/'));
-  return read.call(this, file, ...rest);
+};
+// bin/billing reads a file of code with fs.openSync (into the loader's wrapper), the JSON files
+// with fs.readFileSync (which may open through fs.openSync itself: counted once).
+let reading = false;
+const read = fs.readFileSync;
+fs.readFileSync = function readFileSync(file, ...rest) {
+  note(file);
+  reading = true;
+  try {
+    return read.call(this, file, ...rest);
+  } finally {
+    reading = false;
+  }
+};
+const open = fs.openSync;
+fs.openSync = function openSync(file, ...rest) {
+  if (!reading) note(file);
+  return open.call(this, file, ...rest);
 };
 process.on('exit', () => {
   const builtins = process.moduleLoadList

@@ -25,7 +25,7 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 import { commandsList } from './commands-list.mjs';
 import { commonJsOfEsm } from './commonjs-of-esm.mjs';
-import { deferred } from './deferred-plugin.mjs';
+import { CHALK_ENTRY, deferredPlugin } from './deferred-plugin.mjs';
 import { makeManifest } from './manifest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,11 +80,39 @@ function lazyBuiltin(filter) {
   };
 }
 
+/**
+ * Pass 2's CommonJS files export their ES module's namespace object itself, marked `__esModule`,
+ * rather than a copy of it: esbuild's `__toCommonJS` defines a second getter for every export
+ * (one more closure and property definition at load, one more call on every use from another
+ * file), in each of the ~60 files a command loads. The namespace holds the same getters,
+ * enumerable, so what a require() of the file sees is the same. The build fails if esbuild's
+ * helper is no longer the line this expects.
+ */
+async function exportsInPlace() {
+  const helper =
+    /^var __toCommonJS = \((\w+)\) => __copyProps\(__defProp\(\{\}, "__esModule", \{ value: true \}\), \1\);$/m;
+  for (const f of await readdir(dist, { recursive: true })) {
+    if (!f.endsWith('.js') || f === 'emulator.js') continue;
+    const text = await readFile(join(dist, f), 'utf8');
+    if (!text.includes('module.exports = __toCommonJS(')) continue;
+    if (!helper.test(text))
+      throw new Error(`build.mjs: dist/${f} exports without esbuild's __toCommonJS as expected`);
+    await writeFile(
+      join(dist, f),
+      text.replace(
+        helper,
+        (_, mod) => `var __toCommonJS = (${mod}) => __defProp(${mod}, "__esModule", { value: true });`,
+      ),
+    );
+  }
+}
+
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
 try {
   // Pass 1: ESM with code splitting, into a temporary directory.
   await build({
-    entryPoints: { cli: 'src/cli.ts' },
+    // chalk is a file of its own, required on first use (scripts/deferred-plugin.mjs).
+    entryPoints: { cli: 'src/cli.ts', [CHALK_ENTRY.name]: 'chalk' },
     absWorkingDir: root,
     outdir: esm,
     bundle: true,
@@ -95,7 +123,7 @@ try {
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [deferred, commandsList],
+    plugins: [deferredPlugin({ chalkFile: CHALK_ENTRY.file }), commandsList],
     // docs/openapi.yaml, which the emulator serves, is bundled as text.
     loader: { '.yaml': 'text' },
     // In pass 2 these become CommonJS, where a module knows its own file as __filename.
@@ -126,6 +154,7 @@ try {
   });
 
   await buildProgramEntry();
+  await exportsInPlace();
 
   const out = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.js')).sort();
 
@@ -152,6 +181,17 @@ try {
         `build.mjs: dist/${f}:${at + 1} uses ${unsupported.exec(lines[at])[0]}, which bin/billing's loader does not provide`,
       );
   }
+
+  // The chalk stand-in's require('./chalk.js') is esbuild's __require, which resolves from the file
+  // that defines it: that file must be beside chunks/chalk.js.
+  const defines = [];
+  for (const f of out)
+    if ((await readFile(join(dist, f), 'utf8')).includes('var __require = ')) defines.push(f);
+  const chalkAt = `${CHALK_ENTRY.name}.js`.split('/').join(sep);
+  if (!out.includes(chalkAt) || defines.length === 0 || defines.some((f) => dirname(f) !== dirname(chalkAt)))
+    throw new Error(
+      `build.mjs: __require is defined in ${defines.join(', ') || 'no file'}, not beside dist/${chalkAt}`,
+    );
 
   // The rule of src/domain/trust.ts, for bin/billing's code cache (which runs before the bundle).
   // Its node:fs/promises (for the asynchronous check, which bin/billing does not use) is
