@@ -3,7 +3,7 @@
 // the other worker has nothing left. vitest orders by the durations of its own earlier runs, but
 // a clean clone (CI) has none, and then it starts the largest files first: pack and sea, short
 // files of 20 s or more, started among the last. The files below (the slowest of a clean run,
-// docs/decisions.md "Issue 35 §5, round 5: the end-to-end files") start first, in this order;
+// docs/decisions.md "Issue 35 §5, round 5: the whole suite after the round") start first, in this order;
 // the rest follow in vitest's own order.
 
 import { relative } from 'node:path';
@@ -11,27 +11,27 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Longest first. A file renamed or removed here only loses its place: test/setup/parts.test.ts checks the paths. */
 export const SLOWEST_FIRST = [
-  'test/commands/payments/refund.test.ts',
-  'test/commands/webhooks/listen.test.ts',
   'test/e2e/readme.test.ts',
+  'test/commands/payments/refund.test.ts',
   'test/checkout/browser.test.ts',
-  'test/webhooks/delivery-identity.e2e.test.ts',
-  'test/guard/production.test.ts',
-  'test/money/at-most-once.test.ts',
+  'test/commands/webhooks/listen.test.ts',
   'test/payments/journal-faults.test.ts',
-  'test/emulator/fixtures.test.ts',
-  'test/package/pack.test.ts',
-  'test/payments/journal-binding.test.ts',
   'test/sea/sea.test.ts',
+  'test/package/pack.test.ts',
   'test/e2e/support-round3.test.ts',
-  'test/e2e/batch-actions.test.ts',
-  'test/commands/webhooks/trigger.test.ts',
-  'test/payments/journal-identity.test.ts',
-  'test/payments/settle-window.test.ts',
-  'test/money/chaos-late.test.ts',
-  'test/tty/interrupt.test.ts',
-  'test/e2e/support-journeys.test.ts',
+  'test/emulator/fixtures.test.ts',
   'test/completion/shells.test.ts',
+  'test/money/chaos-late.test.ts',
+  'test/e2e/environments.test.ts',
+  'test/e2e/batch-actions.test.ts',
+  'test/payments/settle-window.test.ts',
+  'test/recurring/cli.test.ts',
+  'test/e2e/screens.test.ts',
+  'test/e2e/descriptions.test.ts',
+  'test/webhooks/delivery-identity.e2e.test.ts',
+  'test/e2e/support-journeys.test.ts',
+  'test/safety/service-links.test.ts',
+  'test/mcp/mcp.test.ts',
 ];
 
 export class SlowestFirst extends BaseSequencer {
