@@ -10,8 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stateDir } from '../domain/state-dir.js';
 import { InUseError, UsageError } from '../errors.js';
-import { stateDir } from '../ops/batch/batches.js';
 import { runBatch } from '../ops/batch/engine.js';
 import { Journal } from '../ops/batch/journal.js';
 import { JournalLock, lockJournalFile } from '../ops/batch/lock.js';

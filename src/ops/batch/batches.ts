@@ -8,7 +8,6 @@
 
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stateDir } from '../../domain/state-dir.js';
 import { BillingError, InUseError, UsageError } from '../../errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type JournalContent, readJournal } from './journal.js';
@@ -25,8 +24,6 @@ export interface BatchEntry {
   service?: string;
   created: string;
 }
-
-export { stateDir };
 
 /** The folder of these rows in the index, under `state`: the tool's state folder (stateDir). */
 function folder(state: string, digest: string): string {
