@@ -100,8 +100,12 @@ describe('emulator stop of an emulator someone else started', () => {
     async () => {
       const { child, port } = await foreignEmulator({ uid: 65534 });
       try {
+        // This user's emulator keys in a folder of their own (TMPDIR/billing-UID): a key that an
+        // emulator of this user left for the same port number (one killed by an earlier run, the
+        // port since given to the other user's) is rightly another refusal, not this test's.
+        const env = baseEnv({ TMPDIR: tempDir() });
         for (const args of [['stop'], ['stop', '--yes'], ['reset', '--yes']]) {
-          const r = await runCli(['emulator', ...args, '--port', String(port)]);
+          const r = await runCli(['emulator', ...args, '--port', String(port)], { env });
           expect(r.code, r.stderr).toBe(4);
           expect(r.stderr).toContain(`the emulator at http://127.0.0.1:${port} was not started by this user`);
         }
