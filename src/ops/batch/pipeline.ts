@@ -9,14 +9,12 @@
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { actionBody, previewRequest } from '../../api/payments.js';
-import { routes } from '../../api/routes.js';
 import { stateDir } from '../../domain/state-dir.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../runtime/args.js';
 import { confirmInProduction } from '../runtime/confirm.js';
-import { writePreviews } from '../runtime/preview.js';
+import { previewOf, writePreviews } from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { actionOf } from './action-table.js';
 import { type BatchCommand, type BatchFlags, executeBatch, MAX_CONCURRENCY, resendLine } from './command.js';
@@ -54,10 +52,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     // nothing is written either (no lock, no journal file).
     const recorded = (await readJournal(journalPath)).history;
     const planned = rows.filter((row) => recorded.get(row.key)?.last.state !== action.done);
-    const route = routes[entry.request];
-    const previews = planned.map((row) =>
-      previewRequest(base, route, { id: action.idOf(row) }, actionBody(route, row.amount)),
-    );
+    const previews = planned.map((row) => previewOf(base, command.action, action.idOf(row), row.amount));
     await writePreviews(rt, previews, false);
     const skipped = rows.length - planned.length;
     rt.info(

@@ -5,7 +5,6 @@
 // totals per currency of the dry run and of the production confirmation.
 
 import { resolve } from 'node:path';
-import type { RequestPreview } from '../../api/payments.js';
 import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { ACTIONS } from '../batch/action-table.js';
@@ -19,7 +18,13 @@ import type { Outcome } from '../batch/row.js';
 import { statusWord } from '../batch/summary.js';
 import { positiveInt } from '../runtime/args.js';
 import { confirmMoneyMove } from '../runtime/confirm.js';
-import { previewBase, previewOf, type RefundFlags, writePreviews } from '../runtime/preview.js';
+import {
+  previewBase,
+  previewOf,
+  type RefundFlags,
+  type RequestPreview,
+  writePreviews,
+} from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';
 import { currenciesOf, describeTotals } from './totals.js';
