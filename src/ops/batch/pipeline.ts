@@ -3,7 +3,7 @@
 //   read the input (./input.ts) → resolve the service once (./service.ts) and the state folder
 //   → name the batch (./name.ts) → [--dry-run: preview, here, and stop] → open it (./open.ts:
 //   check ownership, lock, load the journal, hold the rows against it, reconcile, record, plan)
-//   → run each row (./command.ts, executeBatch, through ./engine.ts and ./row.ts) → the
+//   → run each row (./engine.ts, executeBatch, through ./row.ts) → the
 //   results, summary and exit (./summary.ts).
 // docs/decisions.md ("Issue 35 §2") names the step each rule lives in.
 
@@ -17,7 +17,8 @@ import { confirmInProduction } from '../runtime/confirm.js';
 import { previewOf, writePreviews } from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { actionOf } from './action-table.js';
-import { type BatchCommand, type BatchFlags, executeBatch, MAX_CONCURRENCY, resendLine } from './command.js';
+import { type BatchCommand, type BatchFlags, MAX_CONCURRENCY, resendLine } from './command.js';
+import { executeBatch } from './engine.js';
 import { readBatchRows } from './input.js';
 import { readJournal } from './journal.js';
 import { nameBatch } from './name.js';

@@ -1,14 +1,15 @@
 // billing payments refund --file F: many refunds, each at most once, through the batch engine
 // (../batch/): the rows of the file bind the journal, one run at a time holds it, each
 // refund is journaled before it is sent, and the run ends as every batch command's does
-// (../batch/command.ts, executeBatch). What is particular to refunds: the file's amounts, the
+// (../batch/engine.ts, executeBatch). What is particular to refunds: the file's amounts, the
 // totals per currency of the dry run and of the production confirmation.
 
 import { resolve } from 'node:path';
 import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { ACTIONS } from '../batch/action-table.js';
-import { executeBatch, resendLine } from '../batch/command.js';
+import { resendLine } from '../batch/command.js';
+import { executeBatch } from '../batch/engine.js';
 import { readBatchRows } from '../batch/input.js';
 import { readJournal } from '../batch/journal.js';
 import { journalFor, journalPathOf } from '../batch/name.js';
