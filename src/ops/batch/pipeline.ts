@@ -1,10 +1,10 @@
 // A batch command opened and run in one pass (issue 35 §2): each step a function called once,
 // in this order —
 //   read the input (./input.ts) → resolve the service once (./service.ts) and the state folder
-//   → name the batch (./name.ts) → [--dry-run: preview, here, and stop] → open it (./open.ts:
-//   check ownership, lock, load the journal, hold the rows against it, reconcile, record, plan)
-//   → run each row (./engine.ts, executeBatch, through ./row.ts) → the
-//   results, summary and exit (./summary.ts).
+//   → name the batch (./name.ts) → [--dry-run: each row's request written, not sent
+//   (../runtime/preview.ts), and stop] → open it (./open.ts: check ownership, lock, load the
+//   journal, hold the rows against it, reconcile, record, plan) → run each row (./engine.ts,
+//   executeBatch, through ./row.ts) → the results, summary and exit (./summary.ts).
 // docs/decisions.md ("Issue 35 §2") names the step each rule lives in.
 
 import { resolve } from 'node:path';
