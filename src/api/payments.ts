@@ -2,7 +2,7 @@
 // ever retried blindly: after an answer that may hide an applied change (502, 5xx, timeout,
 // lost connection) sendChecked reads the order's payments first (docs/decisions.md).
 
-import { BillingError, EXIT, UsageError } from '../errors.js';
+import { BillingError, EXIT } from '../errors.js';
 import { type ApiClient, monotonicMs } from './client.js';
 
 import { ApiError, lostAnswerReason, UnconfirmedMoveError } from './errors.js';
@@ -282,33 +282,4 @@ export class OutcomeUnknownError extends BillingError {
       },
     );
   }
-}
-
-export interface RequestPreview {
-  method: string;
-  /** Path of the URL as it would be sent, from the base's own path on. */
-  path: string;
-  body?: unknown;
-}
-
-/** What a request would look like, for --dry-run: nothing is sent. */
-export function previewRequest(
-  base: { baseUrl: string; profileId?: number },
-  route: Route,
-  params: Record<string, string | number>,
-  body?: unknown,
-): RequestPreview {
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = name === 'profile_id' ? base.profileId : params[name];
-    if (value === undefined) {
-      throw new UsageError('no merchant profile selected', {
-        hint: 'pass --profile ID or set BILLING_PROFILE_ID',
-      });
-    }
-    return encodeURIComponent(String(value));
-  });
-  const basePath = new URL(base.baseUrl).pathname.replace(/\/+$/, '');
-  return body === undefined
-    ? { method: route.method, path: `${basePath}${path}` }
-    : { method: route.method, path: `${basePath}${path}`, body };
 }

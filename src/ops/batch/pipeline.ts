@@ -1,25 +1,24 @@
 // A batch command opened and run in one pass (issue 35 §2): each step a function called once,
 // in this order —
 //   read the input (./input.ts) → resolve the service once (./service.ts) and the state folder
-//   → name the batch (./name.ts) → [--dry-run: preview, here, and stop] → open it (./open.ts:
-//   check ownership, lock, load the journal, hold the rows against it, reconcile, record, plan)
-//   → run each row (./command.ts, executeBatch, through ./engine.ts and ./row.ts) → the
-//   results, summary and exit (./summary.ts).
+//   → name the batch (./name.ts) → [--dry-run: each row's request written, not sent
+//   (../runtime/preview.ts), and stop] → open it (./open.ts: check ownership, lock, load the
+//   journal, hold the rows against it, reconcile, record, plan) → run each row (./engine.ts,
+//   executeBatch, through ./row.ts) → the results, summary and exit (./summary.ts).
 // docs/decisions.md ("Issue 35 §2") names the step each rule lives in.
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import { actionBody, previewRequest } from '../../api/payments.js';
-import { routes } from '../../api/routes.js';
 import { stateDir } from '../../domain/state-dir.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { positiveInt } from '../runtime/args.js';
 import { confirmInProduction } from '../runtime/confirm.js';
-import { writePreviews } from '../runtime/preview.js';
+import { previewOf, writePreviews } from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { actionOf } from './action-table.js';
-import { type BatchCommand, type BatchFlags, executeBatch, MAX_CONCURRENCY, resendLine } from './command.js';
+import { type BatchCommand, type BatchFlags, MAX_CONCURRENCY, resendLine } from './command.js';
+import { executeBatch } from './engine.js';
 import { readBatchRows } from './input.js';
 import { readJournal } from './journal.js';
 import { nameBatch } from './name.js';
@@ -54,10 +53,7 @@ export async function runBatchCommand<R extends BatchRow, S, P extends ActionPla
     // nothing is written either (no lock, no journal file).
     const recorded = (await readJournal(journalPath)).history;
     const planned = rows.filter((row) => recorded.get(row.key)?.last.state !== action.done);
-    const route = routes[entry.request];
-    const previews = planned.map((row) =>
-      previewRequest(base, route, { id: action.idOf(row) }, actionBody(route, row.amount)),
-    );
+    const previews = planned.map((row) => previewOf(base, command.action, action.idOf(row), row.amount));
     await writePreviews(rt, previews, false);
     const skipped = rows.length - planned.length;
     rt.info(

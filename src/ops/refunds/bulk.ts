@@ -1,15 +1,15 @@
 // billing payments refund --file F: many refunds, each at most once, through the batch engine
 // (../batch/): the rows of the file bind the journal, one run at a time holds it, each
 // refund is journaled before it is sent, and the run ends as every batch command's does
-// (../batch/command.ts, executeBatch). What is particular to refunds: the file's amounts, the
+// (../batch/engine.ts, executeBatch). What is particular to refunds: the file's amounts, the
 // totals per currency of the dry run and of the production confirmation.
 
 import { resolve } from 'node:path';
-import type { RequestPreview } from '../../api/payments.js';
 import { BillingError, UsageError } from '../../errors.js';
 import { plural } from '../../format/text.js';
 import { ACTIONS } from '../batch/action-table.js';
-import { executeBatch, resendLine } from '../batch/command.js';
+import { resendLine } from '../batch/command.js';
+import { executeBatch } from '../batch/engine.js';
 import { readBatchRows } from '../batch/input.js';
 import { readJournal } from '../batch/journal.js';
 import { journalFor, journalPathOf } from '../batch/name.js';
@@ -19,7 +19,13 @@ import type { Outcome } from '../batch/row.js';
 import { statusWord } from '../batch/summary.js';
 import { positiveInt } from '../runtime/args.js';
 import { confirmMoneyMove } from '../runtime/confirm.js';
-import { previewBase, previewOf, type RefundFlags, writePreviews } from '../runtime/preview.js';
+import {
+  previewBase,
+  previewOf,
+  type RefundFlags,
+  type RequestPreview,
+  writePreviews,
+} from '../runtime/preview.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type RefundRow, readRefundInput } from './input.js';
 import { currenciesOf, describeTotals } from './totals.js';

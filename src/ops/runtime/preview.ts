@@ -1,9 +1,11 @@
 // --dry-run of an action: the requests that would be sent, printed and not sent, each the
-// action's own request (its entry in ./batch/actions.ts). Used by every batch command, by the
-// single commands of the same actions (payments.ts, links.ts) and by bulk refunds (refunds/bulk.ts).
+// action's own request (its entry in ./batch/action-table.ts, its body the one the send makes:
+// api/payments.ts, actionBody). Used by every batch command, by the single commands of the same
+// actions (payments.ts, links.ts) and by bulk refunds (refunds/bulk.ts).
 
-import { actionBody, previewRequest, type RequestPreview } from '../../api/payments.js';
-import { routes } from '../../api/routes.js';
+import { actionBody } from '../../api/payments.js';
+import { type Route, routes } from '../../api/routes.js';
+import { UsageError } from '../../errors.js';
 import { write } from '../../format/index.js';
 import { ACTIONS, type ActionName } from '../batch/action-table.js';
 import type { Runtime } from './runtime.js';
@@ -58,4 +60,33 @@ export async function writePreviews(rt: Runtime, previews: RequestPreview[], sin
     rows: lines,
   });
   if (single) rt.info('Dry run: nothing was sent.');
+}
+
+export interface RequestPreview {
+  method: string;
+  /** Path of the URL as it would be sent, from the base's own path on. */
+  path: string;
+  body?: unknown;
+}
+
+/** What a request would look like, for --dry-run: nothing is sent. */
+export function previewRequest(
+  base: { baseUrl: string; profileId?: number },
+  route: Route,
+  params: Record<string, string | number>,
+  body?: unknown,
+): RequestPreview {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = name === 'profile_id' ? base.profileId : params[name];
+    if (value === undefined) {
+      throw new UsageError('no merchant profile selected', {
+        hint: 'pass --profile ID or set BILLING_PROFILE_ID',
+      });
+    }
+    return encodeURIComponent(String(value));
+  });
+  const basePath = new URL(base.baseUrl).pathname.replace(/\/+$/, '');
+  return body === undefined
+    ? { method: route.method, path: `${basePath}${path}` }
+    : { method: route.method, path: `${basePath}${path}`, body };
 }
