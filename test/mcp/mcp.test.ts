@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { type McpServer as Server, startMcp } from '../helpers/mcp.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
 
@@ -34,8 +35,10 @@ type Result = any;
 const call = (s: Server, name: string, args: Record<string, unknown> = {}): Promise<Result> =>
   s.client.callTool({ name, arguments: args });
 
+// What the CLI prints with -o json, as the reference the tools are held to: main() run here
+// (test/helpers/in-process.ts); each of those commands' -o json is checked as a process in its own file.
 async function cliJson(args: string[], env: Record<string, string | undefined>): Promise<unknown> {
-  const r = await runCli([...args, '-o', 'json'], { env });
+  const r = await runInProcess([...args, '-o', 'json'], { env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -174,7 +177,8 @@ describe('refunds, within the caps, once', () => {
 
     await s.client.close();
     const journal = /Journal of this session: (\S+)/.exec(s.stderr())?.[1] as string;
-    const audit = await runCli(['mcp', '--audit', '--journal', journal, '-o', 'json'], { env });
+    // `mcp --audit` is run as a process in the next test; here what it reads of one journal.
+    const audit = await runInProcess(['mcp', '--audit', '--journal', journal, '-o', 'json'], { env });
     expect(audit.code, audit.stderr).toBe(0);
     const rows = JSON.parse(audit.stdout) as { tool: string; state: string; amount: string }[];
     // Newest first.
@@ -212,7 +216,7 @@ describe('refunds, within the caps, once', () => {
       ['refund_payment', 'refunded'],
       ['get_order', 'read'],
     ]);
-    const table = await runCli(['mcp', '--audit', '-o', 'table'], { env: { ...env, COLUMNS: '80' } });
+    const table = await runInProcess(['mcp', '--audit', '-o', 'table'], { env: { ...env, COLUMNS: '80' } });
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
@@ -304,7 +308,7 @@ describe('lifecycle: the outcomes of an action (issue 29)', () => {
       note: `order ${id} is paused already; nothing was sent`,
     });
     expect((await emulatorApi(emu.url, 'GET', '/__emulator/outbox')).body.messages.length).toBe(before);
-    await runCli(['orders', 'resume', String(id)], { env });
+    await runInProcess(['orders', 'resume', String(id)], { env });
   });
 });
 
@@ -335,8 +339,9 @@ describe('start-up guards', () => {
       [['--allow', 'money'], /unknown tool family "money"/],
       [['--max-refund', '5'], /--max-refund goes with --allow refunds/],
     ];
-    for (const [args, message] of cases) {
-      const r = await runCli(['mcp', ...args], { env, input: '' });
+    // The first as a process (exit code and stderr of the real start), the others in-process.
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = await (i === 0 ? runCli : runInProcess)(['mcp', ...args], { env, input: '' });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }

@@ -3,11 +3,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { adminFetch } from '../../helpers/emulator.js';
-import { charges, useBilling } from '../../recurring/helpers.js';
+import { runInProcess } from '../../helpers/in-process.js';
+import { charges, cliEnv, useBilling } from '../../recurring/helpers.js';
 
 // A fresh emulator for each test, so that each starts on 1 January 2027.
 const billing = useBilling();
 const { cli, port, orderFor } = billing;
+// main() run here (test/helpers/in-process.ts): the JSON of an advance and the refusals after the
+// first, once the process has shown, advanced and refused.
+const here = (args: string[]) => runInProcess(args, { env: cliEnv(billing.emulator) });
 
 describe('emulator clock', () => {
   it('shows the time, advances it and lists what ran; refuses bad input with exit 2', async () => {
@@ -31,11 +35,16 @@ describe('emulator clock', () => {
     expect(moved.stderr).toMatch(/\d+ things? ran/);
     expect(charges(billing.emulator, orderId).length).toBeGreaterThan(before);
 
-    const json = await cli(['emulator', 'clock', 'advance', '1d', '--port', port(), '--json']);
+    const json = await here(['emulator', 'clock', 'advance', '1d', '--port', port(), '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ ran_count: expect.any(Number), ran: expect.any(Array) });
 
-    for (const args of [['advance', '3x'], ['advance'], ['--to', '2026-01-01'], ['forward', '1d']]) {
-      const refused = await cli(['emulator', 'clock', ...args, '--port', port()]);
+    for (const [i, args] of [
+      ['advance', '3x'],
+      ['advance'],
+      ['--to', '2026-01-01'],
+      ['forward', '1d'],
+    ].entries()) {
+      const refused = await (i === 0 ? cli : here)(['emulator', 'clock', ...args, '--port', port()]);
       expect(refused.code, args.join(' ')).toBe(2);
       expect(refused.stderr).toMatch(/^error: /);
     }

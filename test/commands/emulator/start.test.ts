@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../src/webhooks/signature.js';
 import { BIN, baseEnv, freePort, runCli, tempDir } from '../../helpers/cli.js';
 import { adminFetch } from '../../helpers/emulator.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import { startApp, type TestApp, waitFor } from '../../webhooks/helpers.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
@@ -25,7 +26,6 @@ const received = (app: TestApp, n: number, timeoutMs = 10_000) =>
 
 describe('billing emulator start --webhook-url', () => {
   it('delivers to the endpoints and with the secret given at start, and shows them in status', async () => {
-    const { runCli } = await import('../../helpers/cli.js');
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('../../helpers/cli.js');
     const app = await startApp('/hooks');
@@ -59,16 +59,18 @@ describe('billing emulator start --webhook-url', () => {
       () => err,
     );
 
-    const status = await runCli(['emulator', 'status', '--port', port, '--json'], { env });
+    // What the running emulator shows and sends, asked in-process (test/helpers/in-process.ts);
+    // the emulator is the process, and `emulator status` runs as one in test/e2e.
+    const status = await runInProcess(['emulator', 'status', '--port', port, '--json'], { env });
     expect(JSON.parse(status.stdout).webhooks).toMatchObject({ endpoints: [app.url], secret: 'whse…' });
-    const sent = await runCli(['emulator', 'send-test-event', '--port', port], { env });
+    const sent = await runInProcess(['emulator', 'send-test-event', '--port', port], { env });
     expect(sent.code, sent.stderr).toBe(0);
     const [got] = await received(app, 1);
     expect(verifySignature(got!.body, got!.headers['x-service-signature'] as string, 'whsec_given').ok).toBe(
       true,
     );
 
-    const bad = await runCli(['emulator', 'start', '--port', '0', '--webhook-url', 'ftp://x'], { env });
+    const bad = await runInProcess(['emulator', 'start', '--port', '0', '--webhook-url', 'ftp://x'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--webhook-url/);
   });
@@ -85,8 +87,9 @@ describe('billing emulator', () => {
     } finally {
       server.close();
     }
-    expect((await runCli(['emulator', 'start', '--fail-rate', '2'])).code).toBe(2);
-    expect((await runCli(['emulator', 'start', '--seed', 'lots'])).code).toBe(2);
+    // Refused before anything starts: main() run here; the port in use above is the process's exit 2.
+    expect((await runInProcess(['emulator', 'start', '--fail-rate', '2'])).code).toBe(2);
+    expect((await runInProcess(['emulator', 'start', '--seed', 'lots'])).code).toBe(2);
   });
 
   it('--detach --env NAME refuses a symlinked config before it starts, and stops what it started when saving fails', async () => {
@@ -140,9 +143,10 @@ describe('billing emulator', () => {
     );
     expect(named.code, named.stderr).toBe(0);
     try {
-      const base = await runCli(['config', 'get', 'base_url', '--env', 'wide'], { env });
+      // The environment it saved, read and used in-process.
+      const base = await runInProcess(['config', 'get', 'base_url', '--env', 'wide'], { env });
       expect(base.stdout).toBe(`${loopback}/api/v2\n`);
-      const list = await runCli(['--env', 'wide', 'orders', 'list', '--items', '1'], { env });
+      const list = await runInProcess(['--env', 'wide', 'orders', 'list', '--items', '1'], { env });
       expect(list.code, list.stderr).toBe(0);
     } finally {
       await runCli(['emulator', 'stop', '--port', port], { env });
