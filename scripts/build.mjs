@@ -177,7 +177,7 @@ async function writePacks(metafile) {
   for (const [n, { name, files }] of members.entries()) {
     const parts = files.map(
       async (f) =>
-        `${JSON.stringify(f)}: function (exports, require, module, __filename, __dirname) {${await readFile(join(dist, f), 'utf8')}\n},\n`,
+        `${JSON.stringify(f)}: function (exports, require, module, __filename, __dirname) {${asciiCode(f, await readFile(join(dist, f), 'utf8'))}\n},\n`,
     );
     const head =
       n === 0
@@ -187,6 +187,20 @@ async function writePacks(metafile) {
     await writeFile(join(dist, name), `${head}${(await Promise.all(parts)).join('')}} };\n`);
   }
   return members.map((m) => m.name);
+}
+
+/**
+ * The code of dist/`name` in ASCII: esbuild escapes every character past ASCII in code (its default
+ * charset) but keeps comments as written, and one "…" in a comment makes V8 hold the whole pack as
+ * a two-byte string (twice the bytes, and decoded from UTF-8 on every start). Such a comment line's
+ * characters are written as \u escapes; a character past ASCII anywhere else fails the build.
+ */
+function asciiCode(name, text) {
+  return text.replace(/^.*[^\x00-\x7f].*$/gm, (line) => {
+    if (!/^\s*\/\//.test(line))
+      throw new Error(`build.mjs: dist/${name} has a character past ASCII outside a comment: ${line.trim()}`);
+    return line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  });
 }
 
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
