@@ -1,7 +1,8 @@
 // A --require hook that lists what a billing process loaded, printed as JSON on stderr at exit
 // (one line, prefixed "loads: "): the files of dist/ that bin/billing read (its own loader reads
-// them with fs.openSync and fs.readFileSync, not through Node's module loader) and the node: builtins
-// (process.moduleLoadList). Used by bench/startup.mjs and test/startup/loads.test.ts.
+// them with fs.openSync and fs.readFileSync, not through Node's module loader), the files of code
+// it ran (`modules`: read alone or from one of dist/packs/, as its loader lists them) and the node:
+// builtins (process.moduleLoadList). Used by bench/startup.mjs and test/startup/loads.test.ts.
 //
 //   node --require bench/startup-loads.cjs bin/billing orders get 1 2> loads
 'use strict';
@@ -37,5 +38,6 @@ process.on('exit', () => {
   const builtins = process.moduleLoadList
     .filter((m) => !before.has(m) && m.startsWith('NativeModule '))
     .map((m) => m.slice('NativeModule '.length));
-  process.stderr.write(`loads: ${JSON.stringify({ files, builtins })}\n`);
+  const modules = process.mainModule?.exports?.loaded?.() ?? [];
+  process.stderr.write(`loads: ${JSON.stringify({ files, modules, builtins })}\n`);
 });

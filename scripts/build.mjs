@@ -17,9 +17,9 @@
 // dist/help.json their help, which bin/billing answers help in a pipe from (scripts/manifest.mjs).
 
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
@@ -107,10 +107,107 @@ async function exportsInPlace() {
   }
 }
 
+/**
+ * The files that every run of the bundle loads, and those that a command reading the service loads
+ * (the request path of `orders get`: its runtime, configuration, client, transport and the shared
+ * code of its output), each set packed into one file of dist/packs/ that bin/billing loads as one
+ * script with one code-cache entry: ~57 files read, compiled and looked up one by one cost ~5 % of
+ * `orders get`'s instructions (bench/RESULTS.md, issue 36 §1 round 6). A pack holds the static
+ * imports (pass 1's metafile) of its roots and of the files they import, never a command's own
+ * file (an entry of pass 1 that no pack names as a root), and nothing an earlier pack holds.
+ */
+const PACKS = [
+  { name: 'packs/start.js', roots: ['src/cli.ts'] },
+  {
+    name: 'packs/request.js',
+    roots: [
+      'src/cli/declared.ts',
+      'src/config/variables.ts',
+      'src/ops/runtime/runtime.ts',
+      'src/config/store.ts',
+      'src/config/resolve.ts',
+      'src/errors.ts',
+      'src/config/transport.ts',
+      'src/api/client.ts',
+      'src/api/transport.ts',
+      'src/commands/orders/get.ts',
+    ],
+  },
+];
+
+/**
+ * Writes dist/packs/: each pack is a CommonJS file whose module.exports holds each packed file's
+ * code as the function bin/billing's loader would wrap it in, by its name in dist/; the first pack
+ * also names the pack of every other packed file. Returns the packs' names.
+ */
+async function writePacks(metafile) {
+  const nameOf = (output) => relative(esm, join(root, output)).split(sep).join('/');
+  const outputs = new Map(
+    Object.entries(metafile.outputs)
+      .filter(([o]) => o.endsWith('.js'))
+      .map(([o, v]) => [nameOf(o), v]),
+  );
+  const entryOf = new Map();
+  for (const [name, out] of outputs) if (out.entryPoint) entryOf.set(out.entryPoint, name);
+  const packed = new Map();
+  const members = PACKS.map(({ name, roots }) => {
+    const files = [];
+    const add = (file, root) => {
+      const out = outputs.get(file);
+      if (packed.has(file) || !out || (out.entryPoint && !root)) return;
+      packed.set(file, name);
+      files.push(file);
+      for (const i of out.imports)
+        if (i.kind === 'import-statement' && !i.external) add(nameOf(i.path), false);
+    };
+    for (const source of roots) {
+      const file = entryOf.get(source);
+      if (!file)
+        throw new Error(`build.mjs: ${source}, a root of ${name}, is not a file of its own in pass 1`);
+      // A command's own file stays apart: the manifest names it, and only that command loads it.
+      if (source.startsWith('src/commands/'))
+        for (const i of outputs.get(file).imports) {
+          if (i.kind === 'import-statement' && !i.external) add(nameOf(i.path), false);
+        }
+      else add(file, true);
+    }
+    return { name, files };
+  });
+  const index = Object.fromEntries(packed);
+  for (const [n, { name, files }] of members.entries()) {
+    const parts = files.map(
+      async (f) =>
+        `${JSON.stringify(f)}: function (exports, require, module, __filename, __dirname) {${asciiCode(f, await readFile(join(dist, f), 'utf8'))}\n},\n`,
+    );
+    const head =
+      n === 0
+        ? `module.exports = { index: ${JSON.stringify(index)}, files: {\n`
+        : 'module.exports = { files: {\n';
+    await mkdir(dirname(join(dist, name)), { recursive: true });
+    await writeFile(join(dist, name), `${head}${(await Promise.all(parts)).join('')}} };\n`);
+  }
+  return members.map((m) => m.name);
+}
+
+/**
+ * The code of dist/`name` in ASCII: esbuild escapes every character past ASCII in code (its default
+ * charset) but keeps comments as written, and one "…" in a comment makes V8 hold the whole pack as
+ * a two-byte string (twice the bytes, and decoded from UTF-8 on every start). Such a comment line's
+ * characters are written as \u escapes; a character past ASCII anywhere else fails the build.
+ */
+function asciiCode(name, text) {
+  return text.replace(/^.*[^\x00-\x7f].*$/gm, (line) => {
+    if (!/^\s*\/\//.test(line))
+      throw new Error(`build.mjs: dist/${name} has a character past ASCII outside a comment: ${line.trim()}`);
+    return line.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  });
+}
+
 const esm = await mkdtemp(join(tmpdir(), 'billing-build-'));
 try {
   // Pass 1: ESM with code splitting, into a temporary directory.
-  await build({
+  const pass1 = await build({
+    metafile: true,
     // chalk is a file of its own, required on first use (scripts/deferred-plugin.mjs).
     entryPoints: { cli: 'src/cli.ts', [CHALK_ENTRY.name]: 'chalk' },
     absWorkingDir: root,
@@ -193,6 +290,8 @@ try {
       `build.mjs: __require is defined in ${defines.join(', ') || 'no file'}, not beside dist/${chalkAt}`,
     );
 
+  const packs = await writePacks(pass1.metafile);
+
   // The rule of src/domain/trust.ts, for bin/billing's code cache (which runs before the bundle).
   // Its node:fs/promises (for the asynchronous check, which bin/billing does not use) is
   // required on first use: loading it brings node:readline too, ~1 ms on every start.
@@ -215,7 +314,7 @@ try {
   // without loading the bundle.
   const hash = createHash('sha256');
   const code = {};
-  for (const f of out) {
+  for (const f of [...out, ...packs]) {
     const bytes = await readFile(join(dist, f));
     const name = f.split(sep).join('/');
     hash.update(`${name}\0`).update(bytes);

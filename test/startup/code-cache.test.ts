@@ -1,7 +1,7 @@
 // Issue 34 §2: bin/billing's V8 code cache is believed only when this user owns it and nobody
 // else can write it (src/domain/trust.ts's rule), and it is keyed by the hash of the code it was
 // made from. Another user plants, in a cache folder everyone can write (a shared
-// XDG_CACHE_HOME), V8 code made from a same-length cli.js of their own: root's billing must not
+// XDG_CACHE_HOME), V8 code made from a same-length dist/packs/start.js (cli.js and what it imports) of their own: root's billing must not
 // run it, and says once that it ignores the cache.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -65,7 +65,7 @@ describe.skipIf(users.skip)(`a code cache another user planted is never run${use
     expect(warnings[0]).toMatch(/belongs to another user/);
     // Nothing of root's was written into the other user's folder: the plant is as it was.
     expect(readdirSync(dirname(file))).toEqual([file.split('/').at(-1)]);
-    expect(Object.keys(indexOf(file))).toEqual(['cli.js']);
+    expect(Object.keys(indexOf(file))).toEqual(['packs/start.js']);
   });
 
   it('the same planted code, once this user owns it and nobody else can write it, is what V8 runs (the plant is a real attack)', () => {
@@ -111,9 +111,11 @@ describe('the code cache is keyed by the code', () => {
     const [dir] = readdirSync(root);
     expect(readdirSync(join(root, dir as string))).toEqual(['code.cache']);
     const index = indexOf(join(root, dir as string, 'code.cache'));
-    expect(index['cli.js']?.[0]).toBe(code['cli.js']);
-    const cli = readFileSync(join(dirname(bin), '..', 'dist', 'cli.js'));
-    expect(code['cli.js']).toBe(createHash('sha256').update(cli).digest('hex').slice(0, 32));
+    // cli.js is run from dist/packs/start.js (scripts/build.mjs PACKS): the pack is what is cached.
+    expect(index['packs/start.js']?.[0]).toBe(code['packs/start.js']);
+    expect(index['cli.js']).toBeUndefined();
+    const start = readFileSync(join(dirname(bin), '..', 'dist', 'packs', 'start.js'));
+    expect(code['packs/start.js']).toBe(createHash('sha256').update(start).digest('hex').slice(0, 32));
   });
 
   it('a run that loads a file the cache does not hold adds it and keeps what the cache held', () => {

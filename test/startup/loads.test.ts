@@ -4,7 +4,8 @@
 // (dist/manifest.json), which names the built file of each command's code (its chunk): a run
 // loads its own command's chunk and no other's, and help and completion load none. The list
 // of what a process loaded comes from bench/startup-loads.cjs (a --require hook: the dist/
-// files read, process.moduleLoadList).
+// files read, the files of code run, which the loader may take from a pack of dist/packs/,
+// process.moduleLoadList).
 
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -53,6 +54,11 @@ function sourcesOf(file: string): string[] {
   return map.sources.map((s) => s.replace(/^.*\bsrc\//, ''));
 }
 
+/** Of `files`, the one of the orders group's list of commands (scripts/commands-list.mjs). */
+function ordersGroupFile(files: string[]): string | undefined {
+  return files.find((f) => sourcesOf(f).some((s) => /^commands\/orders$/.test(s)));
+}
+
 /** The descriptions of the top-level commands and their list (src/commands/index.ts). */
 const TOP_LEVEL =
   /^commands\/(index|(login|logout|status|api|completion|mcp)\/\2|search\/(line|search))\.ts$/;
@@ -73,11 +79,12 @@ async function loads(args: string[], env = baseEnv()) {
   const r = await run(['--require', HOOK, BIN, ...args], env);
   const line = r.stderr.split('\n').find((l) => l.startsWith('loads: '));
   expect(line, r.stderr).toBeDefined();
-  const { files, builtins } = JSON.parse((line as string).slice('loads: '.length)) as {
+  const { files, modules, builtins } = JSON.parse((line as string).slice('loads: '.length)) as {
     files: string[];
+    modules: string[];
     builtins: string[];
   };
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, files, builtins };
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, files, modules, builtins };
 }
 
 describe('help and the version in a pipe load nothing of the bundle', () => {
@@ -130,8 +137,8 @@ describe('help and the version in a pipe load nothing of the bundle', () => {
   it('what the manifest does not know (a help topic) is answered by the bundle', async () => {
     const r = await loads(['help', 'exit-codes']);
     expect(r.code).toBe(0);
-    expect(r.files).toContain('cli.js');
-    expect(othersLoaded(r.files, '')).toEqual([]);
+    expect(r.modules).toContain('cli.js');
+    expect(othersLoaded(r.modules, '')).toEqual([]);
   });
   it('the manifest names the chunk of every command: its own file, or the code it shares', () => {
     const all = chunks();
@@ -154,8 +161,8 @@ describe("a command loads its own command's chunk and no other's", () => {
   it('billing config path loads its chunk and none of another command', async () => {
     const r = await loads(['config', 'path']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.files).toContain(chunks().get('config path'));
-    expect(othersLoaded(r.files, 'config path')).toEqual([]);
+    expect(r.modules).toContain(chunks().get('config path'));
+    expect(othersLoaded(r.modules, 'config path')).toEqual([]);
   });
 
   for (const args of [['--help'], ['help'], ['orders', 'get', '--help']]) {
@@ -164,9 +171,10 @@ describe("a command loads its own command's chunk and no other's", () => {
       const r = await runOnPty(args, { env, cols: 100 }).exited;
       expect(r.code).toBe(0);
       const line = r.text.split(/\r?\n/).find((l) => l.startsWith('loads: ')) as string;
-      const { files } = JSON.parse(line.slice('loads: '.length)) as { files: string[] };
+      const { modules } = JSON.parse(line.slice('loads: '.length)) as { modules: string[] };
       const own = args.length > 1 && args[0] !== 'help' ? 'orders get' : '';
-      expect(othersLoaded(files, own)).toEqual([]);
+      expect(modules).toContain('cli.js');
+      expect(othersLoaded(modules, own)).toEqual([]);
     });
   }
 
@@ -174,14 +182,14 @@ describe("a command loads its own command's chunk and no other's", () => {
     const r = await loads(['__complete', 'orders', '']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')).toContain('get');
-    expect(othersLoaded(r.files, 'completion')).toEqual([]);
+    expect(othersLoaded(r.modules, 'completion')).toEqual([]);
   });
 
   it('billing help refund (a lookup through every command) loads no command chunk', async () => {
     const r = await loads(['help', 'refund']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('payments refund');
-    expect(othersLoaded(r.files, '')).toEqual([]);
+    expect(othersLoaded(r.modules, '')).toEqual([]);
   });
 });
 
@@ -199,8 +207,8 @@ describe('orders get loads the orders group and no other', () => {
     const r = await loads(['orders', 'get', id, '-o', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).id).toBe(Number(id));
-    expect(r.files).toContain(chunks().get('orders get'));
-    expect(othersLoaded(r.files, 'orders get')).toEqual([]);
+    expect(r.modules).toContain(chunks().get('orders get'));
+    expect(othersLoaded(r.modules, 'orders get')).toEqual([]);
     // Of the manifest, the top and the orders group's file: no other group's commands.
     expect(r.files.filter((f) => f.startsWith('manifest'))).toEqual([
       'manifest.json',
@@ -208,10 +216,18 @@ describe('orders get loads the orders group and no other', () => {
     ]);
     // Nor the descriptions of the top-level commands (login, status, api, ...): only their names,
     // from the manifest.
-    expect(r.files.filter((f) => sourcesOf(f).some((s) => TOP_LEVEL.test(s)))).toEqual([]);
+    expect(r.modules.filter((f) => sourcesOf(f).some((s) => TOP_LEVEL.test(s)))).toEqual([]);
     // chalk is required on the first coloured output (scripts/deferred-plugin.mjs): -o json reads
     // no file made from it.
-    expect(r.files.filter((f) => sourcesOf(f).some((s) => s.includes('node_modules/chalk/')))).toEqual([]);
+    expect(r.modules.filter((f) => sourcesOf(f).some((s) => s.includes('node_modules/chalk/')))).toEqual([]);
+    // The code of its path is read from the two packs (scripts/build.mjs PACKS), one script each,
+    // and its group's and its own file alone: a file loaded apart on this path belongs in a pack.
+    const apart = r.files.filter((f) => f.endsWith('.js') && !f.startsWith('packs/') && f !== 'trust.js');
+    expect(r.files.filter((f) => f.startsWith('packs/')).sort()).toEqual([
+      'packs/request.js',
+      'packs/start.js',
+    ]);
+    expect(apart.filter((f) => f !== chunks().get('orders get'))).toEqual([ordersGroupFile(apart)]);
     for (const unused of ['child_process', 'http2', 'https', 'tls', 'zlib', 'worker_threads', 'crypto']) {
       expect(r.builtins).not.toContain(unused);
     }
