@@ -9,7 +9,9 @@
 // - the expected exit code is 0, or N when the comment says `exit N`;
 // - `webhooks listen` (but --print-secret), `checkout open` and `emulator start` without --detach run until
 //   stopped: they are stopped with Ctrl-C (SIGINT) once they say they are ready, and must end
-//   with the expected code.
+//   with the expected code;
+// - the first example of each kind, and what needs a process, run as the built CLI; the rest
+//   in-process from the document's folder (processRuns).
 
 export interface ReadmeCommand {
   /** The README line it comes from (1-based), for messages. */
