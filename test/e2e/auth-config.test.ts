@@ -1,8 +1,13 @@
+// Each rule's first case runs the built CLI (its exit code and stderr as a process ends); the
+// cases after it, and the steps of a journey after its first, run main() in-process
+// (test/helpers/in-process.ts). Colour stays a process: FORCE_COLOR is read from the process.
+
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR } from '../../src/domain/local.js';
 import { baseEnv, freePort as deadPort, runCli, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { loginArgs, useEmulator } from '../helpers/suite.js';
 
 const emu = useEmulator({ seed: 'demo' });
@@ -20,7 +25,9 @@ describe('authentication errors', () => {
   });
 
   it('exits 3 on a wrong token, and never prints the token', async () => {
-    const r = await runCli(['orders', 'list'], { env: emu.env({ BILLING_API_TOKEN: 'sk_wrong_token_123' }) });
+    const r = await runInProcess(['orders', 'list'], {
+      env: emu.env({ BILLING_API_TOKEN: 'sk_wrong_token_123' }),
+    });
     expect(r.code).toBe(3);
     expect(r.stderr + r.stdout).not.toContain('sk_wrong_token_123');
   });
@@ -33,9 +40,9 @@ describe('authentication errors', () => {
       },
     );
     expect(forbidden.code).toBe(4);
-    const missing = await runCli(['orders', 'list', '--profile', '999'], { env: emu.env() });
+    const missing = await runInProcess(['orders', 'list', '--profile', '999'], { env: emu.env() });
     expect(missing.code).toBe(5);
-    const bad = await runCli(['orders', 'list', '--profile', 'abc'], { env: emu.env() });
+    const bad = await runInProcess(['orders', 'list', '--profile', 'abc'], { env: emu.env() });
     expect(bad.code).toBe(2);
   });
 
@@ -69,11 +76,11 @@ describe('login, logout and status', () => {
     const saved = JSON.parse(readFileSync(configFile(env), 'utf8'));
     expect(JSON.stringify(saved)).toContain(emu.url);
 
-    const list = await runCli(['--env', 'local', 'orders', 'list', '--items', '2'], { env });
+    const list = await runInProcess(['--env', 'local', 'orders', 'list', '--items', '2'], { env });
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.trim().split('\n')).toHaveLength(2);
 
-    const status = await runCli(['--env', 'local', 'status', '--json'], { env });
+    const status = await runInProcess(['--env', 'local', 'status', '--json'], { env });
     expect(status.code, status.stderr).toBe(0);
     const report = JSON.parse(status.stdout);
     expect(report.token).toMatch(/^sk_l…/);
@@ -94,17 +101,17 @@ describe('config', () => {
     expect(statSync(configFile(env)).mode & 0o777).toBe(0o600);
     const got = await runCli(['config', 'get', 'profile_id', '--env', 'sandbox'], { env });
     expect(got.stdout.trim()).toBe('42');
-    const use = await runCli(['config', 'use', 'local'], { env });
+    const use = await runInProcess(['config', 'use', 'local'], { env });
     expect(use.code).toBe(0);
-    const list = await runCli(['config', 'list', '-o', 'json'], { env });
+    const list = await runInProcess(['config', 'list', '-o', 'json'], { env });
     const envs = JSON.parse(list.stdout) as { name: string; current: boolean }[];
     expect(envs.find((e) => e.current)?.name).toBe('local');
     expect(list.stdout).not.toContain(LOCAL_EMULATOR.token);
-    const unset = await runCli(['config', 'unset', 'profile_id', '--env', 'sandbox'], { env });
+    const unset = await runInProcess(['config', 'unset', 'profile_id', '--env', 'sandbox'], { env });
     expect(unset.code).toBe(0);
-    const gone = await runCli(['config', 'get', 'profile_id', '--env', 'sandbox'], { env });
+    const gone = await runInProcess(['config', 'get', 'profile_id', '--env', 'sandbox'], { env });
     expect(gone.code).toBe(5);
-    const path = await runCli(['config', 'path'], { env });
+    const path = await runInProcess(['config', 'path'], { env });
     expect(path.stdout.trim()).toBe(configFile(env));
   });
 
@@ -114,12 +121,12 @@ describe('config', () => {
     writeFileSync(file, '{ "environments": { broken');
     const before = readFileSync(file);
     const env = baseEnv({ BILLING_CONFIG_DIR: dir });
-    for (const args of [
+    for (const [at, args] of [
       ['config', 'list'],
       ['config', 'set', 'profile_id', '3'],
       ['orders', 'list'],
-    ]) {
-      const r = await runCli(args, { env });
+    ].entries()) {
+      const r = at === 0 ? await runCli(args, { env }) : await runInProcess(args, { env });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(file);
     }

@@ -11,8 +11,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_EMULATOR, localBaseUrls } from '../../src/domain/local.js';
 import { BIN, baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
+import { runInProcessAt } from '../helpers/in-process-e2e.js';
 import {
+  exampleKind,
+  needsProcess,
   placeholders,
+  processRuns,
   type ReadmeCommand,
   readmeCommands,
   readmeTestFiles,
@@ -30,6 +34,15 @@ const DOCS = [
     .map((name) => `docs/guides/${name}`),
 ];
 const text = (doc: string) => readFileSync(join(ROOT, doc), 'utf8');
+/** Each document's commands, read once. */
+const COMMANDS = new Map(DOCS.map((doc) => [doc, readmeCommands(text(doc))]));
+/**
+ * The commands run as the built CLI: what needs a process, and the first example of each kind
+ * (its command and announced exit code) in the documents' order. The rest run in-process from
+ * the document's folder (test/helpers/in-process-e2e.ts): the same main(), environment, input
+ * and working directory, without a process start each.
+ */
+const AS_PROCESS = processRuns([...COMMANDS.values()]);
 /** How many documents run at once: each runs one command at a time, and the machine has few cores. */
 const AT_ONCE = 3;
 
@@ -68,6 +81,47 @@ describe('the README test reads README.md as a person would run it', () => {
     expect(commands[4]?.stdoutFile).toBe('out.csv');
     expect(commands[5]?.stdinFile).toBe('token.txt');
     expect(commands[5]?.line).toBe(8);
+  });
+
+  it('runs the first example of each kind as the built CLI, and what needs a process always', () => {
+    const md = [
+      '```sh',
+      'billing emulator start --seed demo --detach',
+      'billing orders get 12',
+      'billing --env local orders get 13',
+      'billing orders get INV-1   # exit 5',
+      'billing orders list --all',
+      'billing help orders list',
+      'billing help orders list',
+      'billing emulator start --seed demo --detach',
+      'billing webhooks listen --forward-to 3000',
+      '```',
+    ].join('\n');
+    const commands = readmeCommands(md);
+    expect(commands.map(exampleKind).slice(1, 5)).toEqual([
+      'orders get → exit 0',
+      'orders get → exit 0',
+      'orders get → exit 5',
+      'orders list → exit 0',
+    ]);
+    const chosen = processRuns([
+      commands,
+      readmeCommands('```sh\nbilling orders list\nbilling mcp --audit\n```'),
+    ]);
+    expect([...chosen].map((c) => c.args.join(' '))).toEqual([
+      'emulator start --seed demo --detach',
+      'orders get 12',
+      'orders get INV-1',
+      'orders list --all',
+      'help orders list',
+      'help orders list',
+      'emulator start --seed demo --detach',
+      'webhooks listen --forward-to 3000',
+      'mcp --audit',
+    ]);
+    expect(needsProcess({ args: ['--version'], longRunning: false })).toBe(true);
+    expect(needsProcess({ args: ['orders', 'list', '--help'], longRunning: false })).toBe(true);
+    expect(needsProcess({ args: ['emulator', 'clock', 'advance', '1mo'], longRunning: false })).toBe(false);
   });
 
   it('stops what runs until stopped, and nothing else', () => {
@@ -202,15 +256,18 @@ afterAll(async () => {
   const stops = await Promise.all(
     started.map(async ({ port, env, cwd }) => ({
       port,
-      ...(await runCli(['emulator', 'stop', '--port', String(port)], { env, cwd, timeoutMs: 10_000 })),
+      // runCli's deadline: a 10 s one killed a stop that had printed "stopped" on a loaded machine.
+      ...(await runCli(['emulator', 'stop', '--port', String(port)], { env, cwd })),
     })),
   );
-  for (const stop of stops) expect(stop.code, `emulator stop --port ${stop.port}: ${stop.stderr}`).toBe(0);
+  for (const stop of stops)
+    expect(stop.code, `emulator stop --port ${stop.port} (signal ${stop.signal}): ${stop.stderr}`).toBe(0);
 });
 
 describe('the documents run', () => {
   // The longest first: it sets the time, so it must not wait for a slot.
-  const runnable = DOCS.map((doc) => ({ doc, commands: readmeCommands(text(doc)) }))
+  const runnable = [...COMMANDS]
+    .map(([doc, commands]) => ({ doc, commands }))
     .filter((d) => d.commands.some((c) => c.kind === 'billing'))
     .sort((a, b) => b.commands.length - a.commands.length);
 
@@ -226,6 +283,10 @@ describe('the documents run', () => {
     expect(runnable.flatMap((d) => d.commands).filter((c) => c.kind === 'billing').length).toBeGreaterThan(
       100,
     );
+    // Both ways of running are used: a kind's repeats in-process, each kind once as a process.
+    const billing = runnable.flatMap((d) => d.commands).filter((c) => c.kind === 'billing');
+    expect(billing.filter((c) => !AS_PROCESS.has(c)).length).toBeGreaterThan(40);
+    expect(new Set([...AS_PROCESS].map(exampleKind))).toEqual(new Set(billing.map(exampleKind)));
     for (const { doc, commands } of runnable) {
       const firstEmulatorUse = commands.findIndex(
         (c) => c.args.includes('emulator') || c.args.includes('local'),
@@ -273,6 +334,11 @@ class Document {
 
   run(args: string[], o: { input?: string; timeoutMs?: number } = {}): Promise<Run> {
     return runCli(args, { env: this.env(), cwd: this.dir, input: o.input, timeoutMs: o.timeoutMs ?? 60_000 });
+  }
+
+  /** As run, by main() in this worker with the document's folder as the working directory. */
+  runHere(args: string[], o: { input?: string } = {}): Promise<Run> {
+    return runInProcessAt(this.dir, args, { env: this.env(), input: o.input });
   }
 
   /** Runs every command in order; what went wrong, one line each. */
@@ -415,11 +481,16 @@ class Document {
     }
     args = await this.withPorts(args);
     const input = command.stdinFile ? readFileSync(join(this.dir, command.stdinFile), 'utf8') : undefined;
-    const r = command.longRunning ? await this.runUntilStopped(args) : await this.run(args, { input });
+    const inProcess = !AS_PROCESS.has(command);
+    const r = command.longRunning
+      ? await this.runUntilStopped(args)
+      : inProcess
+        ? await this.runHere(args, { input })
+        : await this.run(args, { input });
     if (command.stdoutFile) writeFileSync(join(this.dir, command.stdoutFile), r.stdout);
     const claim = await this.checkClaims(command, r, all);
     if (r.code !== command.expectedExit) {
-      return `${where}: billing ${args.join(' ')} ended ${r.code}, expected ${command.expectedExit}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`;
+      return `${where}: billing ${args.join(' ')}${inProcess ? ' (in-process)' : ''} ended ${r.code}, expected ${command.expectedExit}: ${r.stderr.trim().split('\n').slice(-2).join(' | ')}`;
     }
     return claim;
   }

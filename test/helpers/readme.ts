@@ -9,7 +9,9 @@
 // - the expected exit code is 0, or N when the comment says `exit N`;
 // - `webhooks listen` (but --print-secret), `checkout open` and `emulator start` without --detach run until
 //   stopped: they are stopped with Ctrl-C (SIGINT) once they say they are ready, and must end
-//   with the expected code.
+//   with the expected code;
+// - the first example of each kind, and what needs a process, run as the built CLI; the rest
+//   in-process from the document's folder (processRuns).
 
 export interface ReadmeCommand {
   /** The README line it comes from (1-based), for messages. */
@@ -182,4 +184,61 @@ export function readmeTestFiles(markdown: string): ReadmeTestFile[] {
     found.push({ line, name: match[2] as string, code: match[1] as string });
   }
   return found;
+}
+
+/** A command's words before its first flag or value, after a leading `--env NAME`, at most three; `--version` and `--help` count as words. */
+function commandWords(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length && words.length < 3; i++) {
+    const word = args[i] as string;
+    if (word === '--env') {
+      i++;
+      continue;
+    }
+    if (['--version', '-v', '--help', '-h'].includes(word)) return [...words, word];
+    if (!/^[a-z][a-z-]*$/.test(word)) break;
+    words.push(word);
+  }
+  return words;
+}
+
+/** What kind of example a command is: its command (`orders get`, `emulator clock advance`) and the exit code the document announces. */
+export function exampleKind(command: Pick<ReadmeCommand, 'args' | 'expectedExit'>): string {
+  return `${commandWords(command.args).join(' ')} → exit ${command.expectedExit}`;
+}
+
+/**
+ * Whether only the built CLI as a process can run this command as a reader does: one that runs
+ * until stopped (a signal), `emulator start`/`stop` (a detached emulator is `process.argv[1]`
+ * started again), `mcp` (a server on the process's stdin), help and --version (bin/billing
+ * answers them from dist/ without main()).
+ */
+export function needsProcess(command: Pick<ReadmeCommand, 'args' | 'longRunning'>): boolean {
+  const [first, second] = commandWords(command.args);
+  return (
+    command.longRunning ||
+    (first === 'emulator' && (second === 'start' || second === 'stop')) ||
+    first === 'mcp' ||
+    first === 'help' ||
+    command.args.some((a) => ['--help', '-h', '--version', '-v'].includes(a))
+  );
+}
+
+/**
+ * The commands of the documents (in the order given) that run as the built CLI: those that need
+ * a process, and the first of each kind of example (exampleKind), so that every kind is checked
+ * once as a reader's process ends it (its exit code); the others may run in-process.
+ */
+export function processRuns(documents: readonly (readonly ReadmeCommand[])[]): Set<ReadmeCommand> {
+  const seen = new Set<string>();
+  const chosen = new Set<ReadmeCommand>();
+  for (const commands of documents) {
+    for (const command of commands) {
+      if (command.kind !== 'billing') continue;
+      const kind = exampleKind(command);
+      if (needsProcess(command) || !seen.has(kind)) chosen.add(command);
+      seen.add(kind);
+    }
+  }
+  return chosen;
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { seedPayments } from '../payments/helpers.js';
 
 let emu: TestEmulator;
@@ -13,7 +14,7 @@ let active: { id: number; invoice: string }[];
 
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo' });
-  const all = await cli(['orders', 'list', '--all', '-o', 'json']);
+  const all = await asProcess(['orders', 'list', '--all', '-o', 'json']);
   orders = JSON.parse(all.stdout);
   active = orders
     .filter((o) => o.status.value === 'active')
@@ -22,15 +23,21 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-function cli(args: string[]) {
+/** The built CLI: the reference list above, the first case of lists, a syntax error, the warning and a refund. */
+function asProcess(args: string[]) {
   return runCli(args, { env: emu.env(), timeoutMs: 30_000 });
+}
+
+/** main() in-process (test/helpers/in-process.ts): the query's other cases, checked against the process's list. */
+function cli(args: string[]) {
+  return runInProcess(args, { env: emu.env() });
 }
 
 const FILTER = "[?status.value=='active'].{id: id, invoice: merchant_invoice_id}";
 
 describe('lists', () => {
   it('json: the filtered, reshaped array', async () => {
-    const result = await cli(['orders', 'list', '--all', '--query', FILTER, '-o', 'json']);
+    const result = await asProcess(['orders', 'list', '--all', '--query', FILTER, '-o', 'json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(active);
   });
@@ -145,7 +152,9 @@ describe('bad expressions', () => {
   });
 
   it('a command whose output the query does not reach says so', async () => {
-    const result = await cli(['completion', 'bash', '--query', 'x']);
+    // A process: src/format/query.ts keeps "a query was applied" for the process, so in-process
+    // runs after one that applied a query would not warn.
+    const result = await asProcess(['completion', 'bash', '--query', 'x']);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('warning: --query does not apply to what this command prints');
     const applied = await cli(['orders', 'list', '--items', '2', '--query', '[].id', '-o', 'json']);
@@ -164,7 +173,7 @@ describe('answers of write commands', () => {
   it('a refund: the query over its JSON answer, in json and csv', async () => {
     const { payments } = await seedPayments(emu.url, 1, { amount: '9.00' });
     const id = String(payments[0]);
-    const json = await cli([
+    const json = await asProcess([
       'payments',
       'refund',
       id,
