@@ -106,3 +106,35 @@ export async function holdRefunds(emulatorUrl: string): Promise<HeldRefunds> {
       }),
   };
 }
+
+/** The clock of this process moved ahead by the test (`clockAhead`). */
+export interface ClockAhead {
+  /** Moves Date.now() of this process `ms` further ahead of the real clock. */
+  advance(ms: number): void;
+  /** Puts the real Date.now() back. */
+  restore(): void;
+}
+
+/**
+ * Date.now() of this process, where the test's emulators run, set to run ahead of the real clock
+ * by what the test advances it: the clock that the emulator's `late` records are hidden by
+ * (src/emulator/faults/faults.ts) and that stamps its records (model/state.ts `now`). A record
+ * hidden for 12 s then shows once the test has moved the clock 12 s, not after 12 s of waiting,
+ * while the CLI, in its own process, keeps the real time: its settle window is really read.
+ * (The emulator's own clock, POST /__emulator/clock, does not move what `late` hides.) vitest
+ * times tests on performance.now() and timers of its own, which this leaves alone; `restore()`
+ * in the test's afterEach, since a worker runs the next file in the same process.
+ */
+export function clockAhead(): ClockAhead {
+  const real = Date.now;
+  let ahead = 0;
+  Date.now = () => real() + ahead;
+  return {
+    advance: (ms) => {
+      ahead += ms;
+    },
+    restore: () => {
+      Date.now = real;
+    },
+  };
+}

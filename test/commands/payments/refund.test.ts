@@ -30,6 +30,12 @@ const emu = useEmulator();
 const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
   runCli(args, { env: emu.env(extra), input });
 
+// A run that checks what the command decides (an exit code, a message, what was sent) and not
+// the process: main() of src/cli.ts in this process (test/helpers/in-process.ts), against the
+// same emulator over HTTP. Each behaviour keeps a run of the built CLI as a process beside it.
+const here = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
+  runInProcess(args, { env: emu.env(extra), input });
+
 const withFaults = faultsOn(emu);
 
 describe('payments refund ID', () => {
@@ -49,10 +55,11 @@ describe('payments refund ID', () => {
     expect(over.code).toBe(7);
     expect(over.stderr).toContain('15.01 is more than is refundable');
 
-    const rest = await cli(['payments', 'refund', id]);
+    // The rest and a third refund in-process: a refund and exit 7 are the process's above.
+    const rest = await here(['payments', 'refund', id]);
     expect(rest.code).toBe(0);
     expect(rest.stdout.split('\t')).toEqual(expect.arrayContaining(['15.00', 'EUR']));
-    const again = await cli(['payments', 'refund', id]);
+    const again = await here(['payments', 'refund', id]);
     expect(again.code).toBe(7);
     expect(again.stderr).toContain('already fully refunded');
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['15.00', '5.00']);
@@ -69,7 +76,6 @@ describe('payments refund ID', () => {
     }
     // A bad id, none, and an id with --file: the same usage refusal (exit 2) decided before any
     // request, in this process (test/helpers/in-process.ts); the amounts above are the process's.
-    const here = (args: string[]) => runInProcess(args, { env: emu.env() });
     expect((await here(['payments', 'refund', 'x1'])).code).toBe(2);
     expect((await here(['payments', 'refund'])).code).toBe(2);
     // Refused for giving both, not for the file that is not there (which is exit 2 as well).
@@ -96,7 +102,8 @@ describe('payments refund ID', () => {
   it('answers exit 5 for an unknown payment and for one of another profile', async () => {
     expect((await cli(['payments', 'refund', '99999'])).code).toBe(5);
     const { payments } = await seedPayments(emu.url, 1);
-    const other = await cli(['payments', 'refund', String(payments[0])], { BILLING_PROFILE_ID: '2' });
+    // Another profile's payment in-process: exit 5 is the process's for the unknown one above.
+    const other = await here(['payments', 'refund', String(payments[0])], { BILLING_PROFILE_ID: '2' });
     expect(other.code).toBe(5);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
   });
@@ -113,8 +120,9 @@ describe('payments refund ID', () => {
 
   it('after a dropped connection, the same', async () => {
     const { payments } = await seedPayments(emu.url, 1);
+    // In-process (the 502 above is the process's): the connection dropped is the emulator's, over HTTP.
     const result = await withFaults([{ route: 'refund', mode: 'drop-after' }], () =>
-      cli(['payments', 'refund', String(payments[0])]),
+      here(['payments', 'refund', String(payments[0])]),
     );
     expect(result.code).toBe(0);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['10.00']);
@@ -132,7 +140,7 @@ describe('payments refund ID', () => {
     const { injected } = (await emulatorApi(emu.url, 'GET', '/__emulator/faults')).body;
     expect(injected.before).toBe(1);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual([]);
-    const again = await cli(['payments', 'refund', String(payments[0]), '--settle-window', '0.5']);
+    const again = await here(['payments', 'refund', String(payments[0]), '--settle-window', '0.5']);
     expect(again.code).toBe(0);
     expect(refundsOf(emu.emulator.state, payments[0] as number)).toEqual(['10.00']);
   });
@@ -143,7 +151,7 @@ describe('payments refund ID', () => {
     const text = await cli(['payments', 'refund', String(id), '--amount', '1.5', '--dry-run']);
     expect(text.code).toBe(0);
     expect(text.stdout).toBe(`POST /api/v2/profiles/1/payments/${id}/refund {"payment":{"amount":"1.50"}}\n`);
-    const json = await cli(['payments', 'refund', String(id), '--dry-run', '--json']);
+    const json = await here(['payments', 'refund', String(id), '--dry-run', '--json']);
     expect(JSON.parse(json.stdout)).toEqual({
       method: 'POST',
       path: `/api/v2/profiles/1/payments/${id}/refund`,
@@ -160,6 +168,8 @@ describe('payments refund --file', () => {
 
   const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
     runCli(args, { env: emu.env(extra), input, timeoutMs: 60_000 });
+  const here = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
+    runInProcess(args, { env: emu.env(extra), input });
 
   // biome-ignore lint/suspicious/noExplicitAny: result rows as printed
   type Row = any;
@@ -274,7 +284,7 @@ describe('payments refund --file', () => {
 
       // Running it again refunds nothing: what was refunded is skipped, what failed fails again.
       const before = allRefunds(emu.emulator.state);
-      const again = await cli(['payments', 'refund', '--file', file, '-o', 'csv']);
+      const again = await here(['payments', 'refund', '--file', file, '-o', 'csv']);
       expect(again.code).toBe(9);
       const lines = again.stdout.trim().split('\n');
       expect(lines[0]).toBe('payment_id,amount,currency,status,refund_id,error');
@@ -288,7 +298,7 @@ describe('payments refund --file', () => {
     it('reads NDJSON from stdin, but only with --journal (exit 2 without)', async () => {
       const { payments } = await seedPayments(emu.url, 2);
       const input = `{"payment_id": ${payments[0]}, "amount": "1.10"}\n\n{"payment_id": "${payments[1]}", "amount": null}\n`;
-      const refused = await cli(['payments', 'refund', '--file', '-'], {}, input);
+      const refused = await here(['payments', 'refund', '--file', '-'], {}, input);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('--journal');
       const journal = join(tempDir(), 'stdin.journal');
@@ -314,15 +324,16 @@ describe('payments refund --file', () => {
     it('refuses a file it cannot read as CSV or NDJSON (exit 2)', async () => {
       const before = allRefunds(emu.emulator.state);
       expect((await cli(['payments', 'refund', '--file', writeInput('id,amount\n1,2\n')])).code).toBe(2);
+      // The others in-process: the same refusal before any request (exit 2), decided by the command.
       expect(
-        (await cli(['payments', 'refund', '--file', writeInput('payment_id,amount\n"1,2\n')])).code,
+        (await here(['payments', 'refund', '--file', writeInput('payment_id,amount\n"1,2\n')])).code,
       ).toBe(2);
-      expect((await cli(['payments', 'refund', '--file', '/nonexistent/refunds.csv'])).code).toBe(2);
+      expect((await here(['payments', 'refund', '--file', '/nonexistent/refunds.csv'])).code).toBe(2);
       expect(
-        (await cli(['payments', 'refund', '--file', writeInput('payment_id\n1\n'), '--amount', '1'])).code,
+        (await here(['payments', 'refund', '--file', writeInput('payment_id\n1\n'), '--amount', '1'])).code,
       ).toBe(2);
       expect(
-        (await cli(['payments', 'refund', '--file', writeInput('payment_id\n1\n'), '--concurrency', '0']))
+        (await here(['payments', 'refund', '--file', writeInput('payment_id\n1\n'), '--concurrency', '0']))
           .code,
       ).toBe(2);
       expect(allRefunds(emu.emulator.state)).toBe(before);
@@ -368,12 +379,13 @@ describe('payments refund --file', () => {
       expect(refused.stderr).toContain('(3 full refunds whose amount is read at send time)');
       expect(refused.stdout).toBe('');
       for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual([]);
-      const confirmed = await cli(['payments', 'refund', '--file', file, '--yes'], {
+      // --yes and the run after it in-process: the refusal above is the process's.
+      const confirmed = await here(['payments', 'refund', '--file', file, '--yes'], {
         BILLING_ENV: 'production',
       });
       expect(confirmed.code).toBe(0);
       for (const id of payments) expect(refundsOf(emu.emulator.state, id)).toEqual(['10.00']);
-      const again = await cli(['payments', 'refund', '--file', file], { BILLING_ENV: 'production' });
+      const again = await here(['payments', 'refund', '--file', file], { BILLING_ENV: 'production' });
       expect(again.code).toBe(2);
       expect(again.stderr).toContain('(no refunds; 3 refunded by an earlier run, skipped)');
     });
@@ -486,7 +498,7 @@ describe('payments refund --file', () => {
       expect(refundsOf(emu.emulator.state, b)).toEqual(['30.00']);
       const ndjson = `{"payment_id":${c},"amount":""}\r\n{ "amount" : "2.00", "payment_id": "${a}" }\n`;
       const journal = join(tempDir(), 'j');
-      const again = await cli(['payments', 'refund', '--file', '-', '--journal', journal], {}, ndjson);
+      const again = await here(['payments', 'refund', '--file', '-', '--journal', journal], {}, ndjson);
       expect(again.code).toBe(0);
       expect(refundsOf(emu.emulator.state, c)).toEqual(['30.00']);
       expect(refundsOf(emu.emulator.state, a)).toEqual(['1.50', '2.00']);
@@ -533,7 +545,7 @@ describe('payments refund --file', () => {
       expect(refundsOf(emu.emulator.state, lost)).toEqual([]);
       expect(result.stderr).not.toContain('unreadable');
       // Asked: --resend-in-doubt sends those two, once.
-      const resent = await cli([...args, '--resend-in-doubt']);
+      const resent = await here([...args, '--resend-in-doubt']);
       expect(resent.code, resent.stderr).toBe(0);
       expect(refundsOf(emu.emulator.state, landed)).toEqual(['5.00']);
       expect(refundsOf(emu.emulator.state, lost)).toEqual(['5.00']);
