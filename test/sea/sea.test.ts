@@ -1,9 +1,10 @@
 // The single executable (npm run build:sea): a copy of it alone in a directory, run with a PATH
-// that holds no `node`, passes the same smoke as the npm package. .ci/run builds it once before
-// the suite; when it is missing, this test builds it.
+// that holds no `node`, passes the same smoke as the npm package. This test builds it when it is
+// missing or older than dist/ (whose stamp, dist/package.json, the build writes last), so that a
+// checkout that ran it once never tests an executable of older sources.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { baseEnv, tempDir } from '../helpers/cli.js';
@@ -15,7 +16,8 @@ const built = join(root, 'build', 'sea', 'billing');
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
 
 it('the single executable runs the smoke with no node on PATH', { timeout: 300_000 }, async () => {
-  if (!existsSync(built)) {
+  const builtAt = statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (builtAt < statSync(join(root, 'dist', 'package.json')).mtimeMs) {
     execFileSync(process.execPath, [join(root, 'scripts', 'build-sea.mjs')], {
       cwd: root,
       stdio: 'ignore',
