@@ -17,8 +17,8 @@
 // --before DIR: another build (DIR/bin/billing, e.g. a copy of bin/ dist/ package.json made
 // before a change) timed in the same alternation, and its peak RSS beside this build's.
 //
-// Prints a "## Long lists" section and writes it to bench/results-lists.md (folded into
-// bench/RESULTS.md by bench/run.mjs).
+// Prints a "## Long lists" section and, when every part ran (no --only), writes it to
+// bench/results-lists.md (folded into bench/RESULTS.md by bench/run.mjs).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -381,5 +381,6 @@ const lines = [
   ...rows,
 ];
 const text = `${lines.join('\n')}\n`;
-writeFileSync(join(root, 'bench', 'results-lists.md'), text);
+// A run of some parts only is not the section: bench/results-lists.md keeps the last whole run.
+if (arg('--only', undefined) === undefined) writeFileSync(join(root, 'bench', 'results-lists.md'), text);
 process.stdout.write(text);
