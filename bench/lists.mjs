@@ -190,6 +190,7 @@ for (const orders of [10_000, 100_000]) {
     const server = await pageServer(orders, 0);
     try {
       const mb = peakRssMb(ALL, server.env);
+      load.push(loadavg()[0]);
       row(
         `peak RSS of \`orders list --all -o ndjson\`, ${label} orders, 0 ms latency (median of 5)`,
         `${mb.toFixed(1)} MB`,
