@@ -62,6 +62,7 @@ export async function scan<T>(
   const tally: ScanTally = { plural: source.plural, pages: 0, records: 0, matched: 0, stoppedEarly: false };
   const progress = o.quiet ? { update() {}, stop() {} } : await startProgress(rt, 'Reading pages…');
   const young = (await import('./young-space.js')).capYoungSpace();
+  const old = (await import('./old-space.js')).holdOldSpace();
   const pages = source.iterate(client, {
     items: o.items ?? MAX_PER_PAGE,
     startPage: o.startPage,
@@ -69,6 +70,7 @@ export async function scan<T>(
     signal: rt.signal,
     onPage: (_page, records) => {
       young.check();
+      old.check();
       tally.pages += 1;
       tally.records += records;
       const kept = tally.matched < tally.records ? `, ${tally.matched} matched` : '';

@@ -10,12 +10,12 @@
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
- * Both semi-spaces together: 8 MB, a quarter of V8's largest on Node 20 x64. 16 MB until the
- * page buffers were reused (../../api/byte-shelf.ts): at 8 they had lived longer, and external
- * memory grew; since, 8 MB takes ~7 MB off the peak at 100,000 orders for no more CPU
- * (bench/RESULTS.md, "Issue 36 §2, round 3").
+ * Both semi-spaces together: 2 MB, where V8 starts on Node 20 x64 (the young generation grows
+ * from 1 MB), so a read holds it at once. 16 MB until the page buffers were reused
+ * (../../api/byte-shelf.ts), then 8; at 2, a list's peak RSS is ~4 MB lower at 10,000 orders
+ * and ~5 at 100,000, for no CPU that the runs could show (bench/RESULTS.md, "Issue 36 §2, round 6").
  */
-export const YOUNG_CAP_BYTES = 8 * 1024 * 1024;
+export const YOUNG_CAP_BYTES = 2 * 1024 * 1024;
 /** V8's own --semi-space-growth-factor. */
 const V8_GROWTH_FACTOR = 2;
 
