@@ -68,21 +68,37 @@ export interface FailingDisk {
 
 export function mountExt4(sizeMb = 8): FailingDisk {
   const dir = tempDir('billing-ext4-');
-  const image = join(tempDir('billing-ext4-image-'), 'disk.img');
+  const images = tempDir('billing-ext4-image-');
+  let image = join(images, 'disk.img');
   writeFileSync(image, '');
   run('truncate', ['-s', `${sizeMb}M`, image], 'creating the image');
   run('mkfs.ext4', ['-q', '-F', image], 'mkfs.ext4');
-  const mount = () =>
+  const mount = () => {
     run('mount', ['-o', 'loop,errors=remount-ro', image, dir], `mounting ${image} at ${dir}`);
+    // A filesystem the kernel turned read-only still says `rw`, beside `emergency_ro`.
+    const options = run('findmnt', ['-n', '-o', 'OPTIONS', dir], 'findmnt').trim().split(',');
+    if (!options.includes('rw') || options.includes('emergency_ro'))
+      throw new Error(`${image} was mounted at ${dir} read-only (${options.join(',')})`);
+  };
   mount();
+  let copies = 0;
   return {
     dir,
     turnReadOnly: () => {
       const device = basename(run('findmnt', ['-n', '-o', 'SOURCE', dir], 'findmnt').trim());
       writeFileSync(`/sys/fs/ext4/${device}/trigger_fs_error`, 'billing test: turn read-only\n');
     },
+    // Mounted again from a copy of the image: a process that another test started in a mount
+    // namespace of its own (unshare) while this one was mounted holds a copy of the mount, which
+    // keeps the kernel's read-only filesystem alive after the umount; mount(8) then finds the
+    // image's loop device still attached and gives that same read-only filesystem back (seen
+    // once in CI: the re-run refused with EROFS). A copy is a new loop device, mounted anew.
     remount: () => {
       run('umount', [dir], `unmounting ${dir}`);
+      const copy = join(images, `disk-${++copies}.img`);
+      run('cp', ['--sparse=always', image, copy], 'copying the image');
+      rmSync(image, { force: true });
+      image = copy;
       mount();
     },
     close: () => {
@@ -90,7 +106,7 @@ export function mountExt4(sizeMb = 8): FailingDisk {
         run('umount', [dir], `unmounting ${dir}`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
-        rmSync(image, { force: true });
+        rmSync(images, { recursive: true, force: true });
       }
     },
   };
