@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runOnPty } from '../helpers/pty.js';
 
 let emu: TestEmulator;
@@ -42,9 +43,13 @@ function helpScreen(args: string[]): Promise<string[]> {
   return shown;
 }
 
+/**
+ * The records a screen is checked against, read in-process (test/helpers/in-process.ts): they
+ * are the reference, not what is tested; `-o json` of the built CLI is every-format's.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: records are read field by field
 async function json(args: string[]): Promise<any> {
-  const r = await runCli([...args, '-o', 'json'], { env: emu.env() });
+  const r = await runInProcess([...args, '-o', 'json'], { env: emu.env() });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -230,7 +235,7 @@ describe('links email at 80 columns', () => {
     expect(payable).toBeDefined();
     const lines = await screen(['links', 'email', String(payable.id)]);
     // The order's link, as `links url` prints it in a pipe.
-    const url = await runCli(['links', 'url', String(payable.id)], { env: emu.env() });
+    const url = await runInProcess(['links', 'url', String(payable.id)], { env: emu.env() });
     const link = url.stdout.trim();
     expect(link).toMatch(/^https?:\/\/\S{30,}$/);
     expect(lines).toContain(link);
