@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runOnPty } from '../helpers/pty.js';
 
 let emu: TestEmulator;
@@ -26,9 +27,29 @@ async function screen(args: string[]): Promise<string[]> {
   return result.text.replace(/\r/g, '').split('\n');
 }
 
+/**
+ * A help screen, shown once a file: help does not depend on the emulator's records, so the tests
+ * that read the same command's help (payments refund's four times, --help, orders list's and
+ * webhooks sign's twice) read one run of it on the terminal.
+ */
+const helpScreens = new Map<string, Promise<string[]>>();
+function helpScreen(args: string[]): Promise<string[]> {
+  const key = args.join(' ');
+  let shown = helpScreens.get(key);
+  if (shown === undefined) {
+    shown = screen(args);
+    helpScreens.set(key, shown);
+  }
+  return shown;
+}
+
+/**
+ * The records a screen is checked against, read in-process (test/helpers/in-process.ts): they
+ * are the reference, not what is tested; `-o json` of the built CLI is every-format's.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: records are read field by field
 async function json(args: string[]): Promise<any> {
-  const r = await runCli([...args, '-o', 'json'], { env: emu.env() });
+  const r = await runInProcess([...args, '-o', 'json'], { env: emu.env() });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -37,7 +58,7 @@ const heading = (lines: string[], title: string) => lines.findIndex((l) => l.sta
 
 describe('help at 80 columns', () => {
   it("a group's help: its own options and commands first, the inherited options after them in a few lines", async () => {
-    const lines = await screen(['orders', '--help']);
+    const lines = await helpScreen(['orders', '--help']);
     const options = heading(lines, 'Options:');
     const commands = heading(lines, 'Commands:');
     const inherited = heading(lines, 'Inherited options');
@@ -54,7 +75,7 @@ describe('help at 80 columns', () => {
   });
 
   it('a subcommand: its own options first, then the inherited block', async () => {
-    const lines = await screen(['orders', 'list', '--help']);
+    const lines = await helpScreen(['orders', 'list', '--help']);
     const own = lines.findIndex((l) => l.includes('--all'));
     const inherited = heading(lines, 'Inherited options');
     expect(own).toBeGreaterThan(0);
@@ -63,7 +84,7 @@ describe('help at 80 columns', () => {
   });
 
   it('the top level lists its commands before its options; examples wrap between words, never inside one', async () => {
-    const lines = await screen(['--help']);
+    const lines = await helpScreen(['--help']);
     expect(heading(lines, 'Commands:')).toBeLessThan(heading(lines, 'Options:'));
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
     const text = lines.join('\n');
@@ -108,11 +129,11 @@ describe('help prose and examples at 80 columns', () => {
       ['customers', 'list', '--help'],
       ['orders', 'timeline', '--help'],
     ]) {
-      const lines = await screen(args);
+      const lines = await helpScreen(args);
       expectReflowed(lines, args.join(' '));
       for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
     }
-    const refund = (await screen(['payments', 'refund', '--help'])).join('\n');
+    const refund = (await helpScreen(['payments', 'refund', '--help'])).join('\n');
     expect(refund).toContain(
       'On a production environment this asks for confirmation at a terminal; without\none it refuses (exit 2) unless --yes is given.',
     );
@@ -122,7 +143,7 @@ describe('help prose and examples at 80 columns', () => {
   });
 
   it("an example's comment that does not fit stands above it; a command is never cut inside a comment or a quote", async () => {
-    const lines = await screen(['payments', 'refund', '--help']);
+    const lines = await helpScreen(['payments', 'refund', '--help']);
     const at = lines.indexOf('  $ billing payments refund 312 --amount 5.00 --journal refund-312.journal');
     expect(at, lines.join('\n')).toBeGreaterThan(0);
     expect(lines[at - 1]).toBe('  # safe to retry');
@@ -134,7 +155,7 @@ describe('help prose and examples at 80 columns', () => {
       ['webhooks', 'sign', '--help'],
       ['--help'],
     ]) {
-      const shown = await screen(args);
+      const shown = await helpScreen(args);
       for (const line of shown) {
         // A comment never continues the shell line (pasting ran "safe: command not found").
         expect(line, args.join(' ')).not.toMatch(/#.*\\$/);
@@ -142,7 +163,7 @@ describe('help prose and examples at 80 columns', () => {
       }
     }
     // webhooks sign's example pastes as written: continued lines joined back are the command.
-    const sign = (await screen(['webhooks', 'sign', '--help'])).join('\n');
+    const sign = (await helpScreen(['webhooks', 'sign', '--help'])).join('\n');
     expect(sign.replace(/ \\\n\s+/g, ' ')).toContain(
       '$ curl -H "X-Service-Signature: $sig" -H "Content-Type: application/json" --data-binary @body.json http://localhost:3000/webhooks',
     );
@@ -214,7 +235,7 @@ describe('links email at 80 columns', () => {
     expect(payable).toBeDefined();
     const lines = await screen(['links', 'email', String(payable.id)]);
     // The order's link, as `links url` prints it in a pipe.
-    const url = await runCli(['links', 'url', String(payable.id)], { env: emu.env() });
+    const url = await runInProcess(['links', 'url', String(payable.id)], { env: emu.env() });
     const link = url.stdout.trim();
     expect(link).toMatch(/^https?:\/\/\S{30,}$/);
     expect(lines).toContain(link);

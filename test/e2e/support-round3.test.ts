@@ -34,6 +34,8 @@ function demo(asProcess = false) {
     asProcess
       ? runCli(args, { env: emu().env({ COLUMNS: '80', ...env }), timeoutMs: 60_000 })
       : runInProcess(args, { env: emu().env({ COLUMNS: '80', ...env }) });
+  /** What sets a test up or moves its clock, not what it checks: in-process either way. */
+  const setup = (args: string[]) => runInProcess(args, { env: emu().env({ COLUMNS: '80' }) });
   /** The command's table as a person reads it (-o table, 80 columns). */
   const screen = async (args: string[]) => {
     const r = await cli([...args, '-o', 'table']);
@@ -42,10 +44,10 @@ function demo(asProcess = false) {
   };
   const api = (method: string, path: string, body?: unknown) => emulatorApi(emu().url, method, path, body);
   const advanceTo = async (iso: string) => {
-    const r = await cli(['emulator', 'clock', 'advance', '--to', iso, '--port', new URL(emu().url).port]);
+    const r = await setup(['emulator', 'clock', 'advance', '--to', iso, '--port', new URL(emu().url).port]);
     expect(r.code, r.stderr).toBe(0);
   };
-  return { emu, cli, screen, api, advanceTo };
+  return { emu, cli, setup, screen, api, advanceTo };
 }
 
 const P = '/api/v2/profiles/1';
@@ -66,7 +68,7 @@ async function waitClosed(port: number): Promise<void> {
   }
 }
 
-async function allOrders(cli: ReturnType<typeof demo>['cli']): Promise<Any[]> {
+async function allOrders(cli: ReturnType<typeof demo>['setup']): Promise<Any[]> {
   const r = await cli(['orders', 'list', '--all', '-o', 'ndjson']);
   expect(r.code, r.stderr).toBe(0);
   return parseNdjson(r.stdout) as Any[];
@@ -702,7 +704,7 @@ describe('tickets 2 to 7 of round 3', () => {
 });
 
 describe('§3 small things a person sees', () => {
-  const { emu, cli, screen } = demo(true);
+  const { emu, cli, setup, screen } = demo(true);
   /** SGR colour codes (foreground, background, 256 and true colour): what NO_COLOR forbids. */
   const COLOUR = /\x1b\[(?:\d+;)*(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;\d+)*m/;
 
@@ -743,11 +745,11 @@ describe('§3 small things a person sees', () => {
   });
 
   it("every column header is a word: orders get heads a refund's parent payment PARENT, not OF", async () => {
-    const order = (await allOrders(cli)).find(
+    const order = (await allOrders(setup)).find(
       (o) => o.status.value === 'active' && o.order_type.value === 'single_payment',
     );
     const pay = (await emulatorApi(emu().url, 'GET', `${P}/orders/${order.id}/payments`)).body.payments[0];
-    expect((await cli(['payments', 'refund', String(pay.id), '--amount', '1.00', '-y'])).code).toBe(0);
+    expect((await setup(['payments', 'refund', String(pay.id), '--amount', '1.00', '-y'])).code).toBe(0);
     const got = await screen(['orders', 'get', String(order.id)]);
     const head = got.split('\n').find((l) => l.startsWith('ID ') && l.includes('KIND')) as string;
     expect(head).toContain('PARENT');
