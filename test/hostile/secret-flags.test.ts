@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { baseEnv, freePort, runCli, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { need } from '../helpers/needs.js';
 import { otherUser } from '../helpers/other-user.js';
 
@@ -35,9 +36,14 @@ describe('a signing secret given as a flag value is refused with one line saying
       ['webhooks', 'verify', '--secret', SECRET, '--header', 't=1,v1=00', '--file', '/dev/null'],
     ],
   ];
+  // listen's is the process; the other commands' refusals, made by the same option before
+  // anything runs, run main() in the worker.
   for (const [name, args] of cases) {
     it(`${name} --secret S: exit 2, nothing done, the secret not echoed`, async () => {
-      const r = await runCli(args, { env: baseEnv(), timeoutMs: 15_000 });
+      const r =
+        name === 'webhooks listen'
+          ? await runCli(args, { env: baseEnv(), timeoutMs: 15_000 })
+          : await runInProcess(args, { env: baseEnv() });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(
@@ -70,7 +76,8 @@ describe('a signing secret given as a flag value is refused with one line saying
       ['webhooks', 'verify'],
       ['emulator', 'start'],
     ]) {
-      const help = await runCli([...group, '--help']);
+      const args = [...group, '--help'];
+      const help = group[1] === 'listen' ? await runCli(args) : await runInProcess(args);
       expect(help.stdout).not.toMatch(/--secret [<"$]|--webhook-secret </);
       expect(help.stdout).toMatch(/--(webhook-)?secret-file/);
     }
@@ -93,17 +100,27 @@ describe('--secret-file: readable only by its owner, or stdin', () => {
     expect(open.stderr).toContain(`chmod 600 ${file}`);
     expect(open.stdout).toBe('');
     execFileSync('chmod', ['600', file], { timeout: 10_000 });
-    const own = await sign(['--secret-file', file]);
+    // The signatures compared with the piped one, and the refusal of stdin twice, run main() here.
+    const own = await runInProcess(
+      ['webhooks', 'sign', '--file', '/dev/null', '--timestamp', '1700000000', '--secret-file', file],
+      { env: baseEnv() },
+    );
     expect(own.code, own.stderr).toBe(0);
     const piped = await sign(['--secret-file', '-'], `${SECRET}\n`);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toBe(own.stdout);
-    const viaEnv = await runCli(['webhooks', 'sign', '--file', '/dev/null', '--timestamp', '1700000000'], {
-      env: baseEnv({ BILLING_WEBHOOK_SECRET: SECRET }),
-    });
+    const viaEnv = await runInProcess(
+      ['webhooks', 'sign', '--file', '/dev/null', '--timestamp', '1700000000'],
+      {
+        env: baseEnv({ BILLING_WEBHOOK_SECRET: SECRET }),
+      },
+    );
     expect(viaEnv.stdout).toBe(own.stdout);
     // stdin cannot carry both.
-    const both = await runCli(['webhooks', 'sign', '--secret-file', '-'], { env: baseEnv(), input: SECRET });
+    const both = await runInProcess(['webhooks', 'sign', '--secret-file', '-'], {
+      env: baseEnv(),
+      input: SECRET,
+    });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('stdin can carry the secret or the body, not both');
   });

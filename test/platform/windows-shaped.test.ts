@@ -11,16 +11,20 @@ import { defaultConfigDir } from '../../src/config/store.js';
 import { EXIT } from '../../src/errors.js';
 import { baseEnv, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runOnPty } from '../helpers/pty.js';
 
 let emu: TestEmulator;
 let subscriptions: number[] = [];
 
+// The setup's list, the status read back, the `config path` after the set and the second run of
+// each CRLF case: main() in the worker. Each behaviour's first run stays the built CLI's; what
+// rests on the process's own home, working folder or terminal stays the process.
+const here = (args: string[], env = emu.env()) => runInProcess(args, { env });
+
 beforeAll(async () => {
   emu = await startTestEmulator({ seed: 'demo' });
-  const active = await runCli(['orders', 'list', '--status', 'active', '--all', '-o', 'ndjson'], {
-    env: emu.env(),
-  });
+  const active = await here(['orders', 'list', '--status', 'active', '--all', '-o', 'ndjson']);
   subscriptions = (parseNdjson(active.stdout) as { id: number; order_type: { value: string } }[])
     .filter((o) => o.order_type.value === 'subscription')
     .map((o) => o.id);
@@ -30,7 +34,7 @@ afterAll(async () => {
 });
 
 async function statusOf(id: number): Promise<string> {
-  const r = await runCli(['orders', 'get', String(id), '-o', 'json'], { env: emu.env() });
+  const r = await here(['orders', 'get', String(id), '-o', 'json']);
   return JSON.parse(r.stdout).status.value;
 }
 
@@ -41,7 +45,7 @@ describe('paths with spaces and non-ASCII letters', () => {
     const env = emu.env({ BILLING_CONFIG_DIR: join(base, 'config'), BILLING_STATE_DIR: join(base, 'état') });
     const set = await runCli(['config', 'set', 'profile_id', '1', '--env', 'local'], { env });
     expect(set.code, set.stderr).toBe(0);
-    const path = await runCli(['config', 'path'], { env });
+    const path = await here(['config', 'path'], env);
     expect(path.stdout.trim()).toBe(join(base, 'config', 'config.json'));
     expect(statSync(join(base, 'config', 'config.json')).mode & 0o777).toBe(0o600);
 
@@ -68,9 +72,10 @@ describe('CRLF line endings (a file saved on Windows)', () => {
     expect(dry.stdout).toBe(
       `POST /api/v2/profiles/1/orders/${subscriptions[1]}/pause\nPOST /api/v2/profiles/1/orders/${subscriptions[2]}/pause\n`,
     );
-    const run = await runCli(['orders', 'pause', '--file', rows, '-o', 'ndjson'], {
-      env: emu.env({ BILLING_STATE_DIR: dir }),
-    });
+    const run = await here(
+      ['orders', 'pause', '--file', rows, '-o', 'ndjson'],
+      emu.env({ BILLING_STATE_DIR: dir }),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect((parseNdjson(run.stdout) as { status: string }[]).map((x) => x.status)).toEqual([
       'paused',
@@ -81,7 +86,7 @@ describe('CRLF line endings (a file saved on Windows)', () => {
   it('an NDJSON --file with CRLF lines is read as the same rows', async () => {
     const rows = join(tempDir('billing-crlf-'), 'rows.ndjson');
     writeFileSync(rows, `{"id":${subscriptions[3]}}\r\n{"id":${subscriptions[4]}}\r\n`);
-    const dry = await runCli(['orders', 'pause', '--file', rows, '--dry-run'], { env: emu.env() });
+    const dry = await here(['orders', 'pause', '--file', rows, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout.split('\n').filter(Boolean)).toEqual([
       `POST /api/v2/profiles/1/orders/${subscriptions[3]}/pause`,

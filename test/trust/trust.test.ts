@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeEmulatorKey } from '../../src/domain/emulator-key.js';
 import { BIN, baseEnv, freePort, localEnv, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { need } from '../helpers/needs.js';
 import { otherUser, runnableByOthers } from '../helpers/other-user.js';
 
@@ -89,11 +90,12 @@ describe.skipIf(users.skip)(`an emulator proves it is the one this user started$
       );
       expect(listen.stderr).toContain(`uid ${uidOf(otherUser())} (${otherUser()})`);
       expect(listen.stderr).not.toContain('whsec_chosen_by_nobody');
+      // listen above is the process; status and stop make the same proof, run by main() here.
       for (const args of [
         ['emulator', 'status', '--port', String(port)],
         ['emulator', 'stop', '--port', String(port), '--yes'],
       ]) {
-        const r = await runCli(args, { env });
+        const r = await runInProcess(args, { env });
         expect(r.code, r.stderr).toBe(4);
       }
       const seen = fake.seen();
@@ -130,13 +132,18 @@ describe('the key goes only to loopback', () => {
       const port = (server.address() as AddressInfo).port;
       try {
         const env = baseEnv();
-        const set = await runCli(
+        const set = await runInProcess(
           ['config', 'set', 'base_url', `http://${OUTWARD}:${port}/api/v2`, '--env', 'local'],
           { env },
         );
         expect(set.code, set.stderr).toBe(0);
+        // status is the process; stop, the same refusal, runs main() here.
         for (const verb of ['status', 'stop']) {
-          const r = await runCli(['emulator', verb, '--env', 'local', '--yes'], { env, timeoutMs: 20_000 });
+          const args = ['emulator', verb, '--env', 'local', '--yes'];
+          const r =
+            verb === 'status'
+              ? await runCli(args, { env, timeoutMs: 20_000 })
+              : await runInProcess(args, { env });
           expect(r.code, r.stderr).toBe(2);
           expect(r.stderr).toContain(`${OUTWARD}:${port} is not a loopback address: nothing was sent`);
         }
@@ -195,20 +202,23 @@ describe.skipIf(users.skip)(`a squatted key folder${users.label}`, () => {
 describe.skipIf(users.skip)(
   `config.json is believed only from its owner, unwritable by others${users.label}`,
   () => {
-    async function withConfig(change: (dir: string, file: string) => void) {
+    // The set that makes the file runs main() here; the first refusal is the process, the
+    // other two run main() here, with the same uid.
+    async function withConfig(change: (dir: string, file: string) => void, how: 'process' | 'here' = 'here') {
       const env = baseEnv({ BILLING_API_TOKEN: undefined });
-      const set = await runCli(
+      const set = await runInProcess(
         ['config', 'set', 'base_url', 'http://127.0.0.1:9/api/v2', '--env', 'sandbox'],
         { env },
       );
       expect(set.code, set.stderr).toBe(0);
       const dir = env.BILLING_CONFIG_DIR!;
       change(dir, join(dir, 'config.json'));
-      return runCli(['orders', 'list', '--env', 'sandbox'], { env });
+      const args = ['orders', 'list', '--env', 'sandbox'];
+      return how === 'process' ? runCli(args, { env }) : runInProcess(args, { env });
     }
 
     it('mode 0666: exit 12, the file and chmod named', async () => {
-      const r = await withConfig((_, file) => chmodSync(file, 0o666));
+      const r = await withConfig((_, file) => chmodSync(file, 0o666), 'process');
       expect(r.code, r.stderr).toBe(12);
       expect(r.stderr).toMatch(/config file .*config\.json may be written by others \(mode 0666\)/);
       expect(r.stderr).toContain('chmod go-w');
