@@ -37,6 +37,15 @@ export function hideSecret(value: string | undefined): void {
   if (value && value.length >= 4) secrets.set(value, JSON.stringify(value).slice(1, -1));
 }
 
+/**
+ * Forgets every secret registered: for a process that runs main() more than once (the suite's
+ * in-process runs, test/helpers/in-process.ts), so that one run's secrets do not hide what a
+ * later run forgot to hide.
+ */
+export function forgetSecrets(): void {
+  secrets.clear();
+}
+
 /** Removes the secrets we hold (by value) and credentials in URLs. */
 export function redact(value: string): string {
   let out = value;

@@ -7,6 +7,7 @@
 
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
+import { forgetSecrets } from '../../src/format/terminal.js';
 import type { CliResult, RunOptions } from './cli.js';
 import { baseEnv } from './cli.js';
 
@@ -30,6 +31,9 @@ export async function runInProcess(
   options: Pick<RunOptions, 'env' | 'input'> = {},
 ): Promise<CliResult> {
   const started = performance.now();
+  // A process starts holding no secret: a token hidden by an earlier run here would otherwise
+  // stay hidden, and a check that this run hides it could pass for the wrong reason.
+  forgetSecrets();
   const stdout = new Gathered();
   const stderr = new Gathered();
   const stdin = Readable.from(options.input === undefined || options.input === '' ? [] : [options.input]);

@@ -3,7 +3,14 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/format/delimited.js';
-import { hideSecret, maskUrlCredentials, safeJson, safeLine, safeText } from '../../src/format/terminal.js';
+import {
+  forgetSecrets,
+  hideSecret,
+  maskUrlCredentials,
+  safeJson,
+  safeLine,
+  safeText,
+} from '../../src/format/terminal.js';
 import { CREATE_ORDER, type Hostile, hostile, RAW_CONTROL, send } from './service.js';
 
 const OSC_TITLE = '\u001b]0;pwned\u0007';
@@ -32,6 +39,9 @@ describe('safeLine and safeText (the one function every writer uses)', () => {
   it('hides a secret we hold by value and masks URL credentials', () => {
     hideSecret('valueOnlySecret42');
     expect(safeLine('echo: valueOnlySecret42!')).toBe('echo: ***!');
+    // What the suite's in-process runs start from (test/helpers/in-process.ts): nothing held.
+    forgetSecrets();
+    expect(safeLine('echo: valueOnlySecret42!')).toBe('echo: valueOnlySecret42!');
     expect(maskUrlCredentials('see https://bob:hunter2@api.example/v2')).toBe(
       'see https://***@api.example/v2',
     );
