@@ -71,7 +71,10 @@ describe('the old generation during a long read', () => {
       hold.check(); hold.check();
       console.log(typeof globalThis.gc);
     `;
-    const out = execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--expose-gc', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(out.trim()).toBe('function');
   });
 
@@ -94,7 +97,9 @@ describe('the old generation during a long read', () => {
       const again = new vm.Script(source, { filename: 'a.js', cachedData });
       console.log(JSON.stringify({ collected: collected > 0, rejected: again.cachedDataRejected, gcExposed: typeof globalThis.gc }));
     `;
-    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 }),
+    );
     expect(out).toEqual({ collected: true, rejected: false, gcExposed: 'undefined' });
   });
 });
