@@ -6,10 +6,12 @@
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { Readable } from 'node:stream';
+import { expect } from 'vitest';
 import { BillingError } from '../../src/errors.js';
 import { type RefundInput, readRefundInput } from '../../src/ops/refunds/input.js';
 import { Runtime } from '../../src/ops/runtime/runtime.js';
 import { BIN } from './cli.js';
+import { emulatorApi } from './emulator.js';
 import { need } from './needs.js';
 
 /**
@@ -105,6 +107,21 @@ export async function holdRefunds(emulatorUrl: string): Promise<HeldRefunds> {
         server.close(() => done());
       }),
   };
+}
+
+/**
+ * Resolves once the service's reads show each of these records (GET of the record: 404 while a
+ * `late` fault hides it), asking again every `everyMs`: a wait for the records, not a guess at a time.
+ */
+export async function recordsShown(emulatorUrl: string, ids: number[], everyMs: number): Promise<void> {
+  for (const id of ids) {
+    for (;;) {
+      const res = await emulatorApi(emulatorUrl, 'GET', `/api/v2/profiles/1/payments/${id}`);
+      if (res.status === 200) break;
+      expect(res.status).toBe(404);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  }
 }
 
 /** The clock of this process moved ahead by the test (`clockAhead`). */

@@ -13,9 +13,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseNdjson, runCli, tempDir } from '../helpers/cli.js';
-import { adminFetch, emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { adminFetch, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { holdRefunds } from '../helpers/money-runs.js';
+import { holdRefunds, recordsShown } from '../helpers/money-runs.js';
 import { journalLines, refundsOf, seedPayments, waitFor } from '../payments/helpers.js';
 
 const NEVER = 600_000;
@@ -79,19 +79,6 @@ function refundIdsOf(emu: TestEmulator, paymentId: number): number[] {
   return [...emu.emulator.state.payments.values()]
     .filter((p) => p.parent_id === paymentId && p.kind === 'refund')
     .map((p) => p.id);
-}
-
-/** Resolves once the service's reads show each of these records (a `late` fault hides them for a while). */
-async function shown(emu: TestEmulator, ids: number[]): Promise<void> {
-  expect(ids.length).toBeGreaterThan(0);
-  for (const id of ids) {
-    for (;;) {
-      const res = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/payments/${id}`);
-      if (res.status === 200) break;
-      expect(res.status).toBe(404);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 }
 
 describe('§1 nothing whose outcome is unknown is sent again unasked', () => {
@@ -270,7 +257,9 @@ describe('§2 a move is recognised by its own identity', () => {
     const args = ['payments', 'refund', id, '--amount', '1.00', '--settle-window', '0.2'];
     expect((await run(args, { env, timeoutMs: 30_000 })).code).toBe(10);
     // Until the late record shows in the service's reads (1.5 s after it was made).
-    await shown(emu, refundIdsOf(emu, Number(id)));
+    const refunds = refundIdsOf(emu, Number(id));
+    expect(refunds.length).toBeGreaterThan(0);
+    await recordsShown(emu.url, refunds, 50);
     const again = await run(args, { env, timeoutMs: 30_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(proxy.keys).toHaveLength(1);

@@ -16,25 +16,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { BIN, parseNdjson, runCli, tempDir } from '../helpers/cli.js';
-import { emulatorApi, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { type ClockAhead, clockAhead } from '../helpers/money-runs.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type ClockAhead, clockAhead, recordsShown } from '../helpers/money-runs.js';
 import { seedPayments } from '../payments/helpers.js';
-
-/**
- * Resolves once every refund the service has made shows in its reads (GET of the record: 404
- * while a `late` fault hides it): the wait is for the records, not a guess at a time.
- */
-async function everyRefundShown(emu: TestEmulator): Promise<void> {
-  const ids = [...emu.emulator.state.payments.values()].filter((p) => p.kind === 'refund').map((p) => p.id);
-  for (const id of ids) {
-    for (;;) {
-      const res = await emulatorApi(emu.url, 'GET', `/api/v2/profiles/1/payments/${id}`);
-      if (res.status === 200) break;
-      expect(res.status).toBe(404);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 /** How long a `late` refund stays out of the emulator's reads. */
 const LATE_MS = 12_000;
@@ -81,7 +65,11 @@ it('48 rows, a service 12 s late, a client timeout shorter than the service, kil
   /** Rows in doubt wait for the service: its late records show 12 s after they were made, on its clock. */
   const lateShown = async () => {
     ahead.advance(LATE_MS);
-    await everyRefundShown(emu);
+    await recordsShown(
+      emu.url,
+      [...emu.emulator.state.payments.values()].filter((p) => p.kind === 'refund').map((p) => p.id),
+      200,
+    );
   };
   let doubtBefore = '';
   for (let round = 0; round < 12; round++) {
